@@ -1,1 +1,20 @@
-export {};
+export { AuthService } from "./auth/auth-service.js";
+export { hashPassword, verifyPassword } from "./auth/password.js";
+export type { Credentials, Principal } from "./auth/principal.js";
+export { openSecret, sealSecret } from "./auth/secret-box.js";
+export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
+export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
+export { type Logger, type ServiceContext, silentLogger } from "./context.js";
+export { createServices, type Services } from "./services.js";
+export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
+export { EmailService } from "./users/email-service.js";
+export {
+  type AdminEditUserInput,
+  type CreateUserInput,
+  type DeletionGuard,
+  MIN_PASSWORD_LENGTH,
+  UserService,
+  type UserSettingsInput,
+  userNotFound,
+} from "./users/user-service.js";
+export { canSeeUser, visibleAccountKinds } from "./users/visibility.js";

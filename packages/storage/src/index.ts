@@ -1,1 +1,5 @@
-export {};
+export * from "./database.js";
+export { createDialect, openPGlitePool } from "./dialect.js";
+export { isUniqueViolation } from "./errors.js";
+export { fromDialect, MigrationError, migrateToLatest, openDatabase } from "./open.js";
+export * from "./queries/index.js";

@@ -1,0 +1,5 @@
+export * from "./access-token.js";
+export * from "./email.js";
+export * from "./error.js";
+export * from "./settings.js";
+export * from "./user.js";

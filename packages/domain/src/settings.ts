@@ -1,0 +1,139 @@
+/**
+ * The instance's settings, read from `app.ini` (Forgejo's format) plus environment overrides.
+ * Parsing lives in the server app; everything below it receives this plain, validated object.
+ */
+export interface Settings {
+  readonly server: {
+    /** Public base URL, always ending in "/". Used in Link headers, `url` fields and clone URLs. */
+    readonly rootUrl: string;
+    readonly httpAddr: string;
+    readonly httpPort: number;
+    /** Absolute work path (`--work-path`); relative paths in the config resolve against it. */
+    readonly workPath: string;
+    /** Absolute data directory (`[server] APP_DATA_PATH`, default `<work-path>/data`). */
+    readonly appDataPath: string;
+  };
+  readonly database: DatabaseSettings;
+  readonly api: {
+    readonly defaultPagingNum: number;
+    readonly maxResponseItems: number;
+    readonly defaultGitTreesPerPage: number;
+    readonly defaultMaxBlobSize: number;
+  };
+  readonly security: {
+    readonly installLock: boolean;
+    readonly secretKey: string;
+  };
+  readonly service: {
+    readonly enableBasicAuthentication: boolean;
+  };
+  readonly repository: {
+    /** Absolute directory holding `<owner>/<name>.git`. */
+    readonly root: string;
+    readonly disableMirrors: boolean;
+    readonly disableHttpGit: boolean;
+    /** -1 = no limit; a per-user `max_repo_creation` of -1 falls back to this. */
+    readonly maxCreationLimit: number;
+  };
+  readonly lfs: {
+    readonly enabled: boolean;
+    /** Absolute directory of the content-addressed LFS object store. */
+    readonly path: string;
+  };
+  readonly ui: {
+    readonly reactions: readonly string[];
+  };
+  readonly attachment: {
+    readonly enabled: boolean;
+    readonly allowedTypes: string;
+    /** Megabytes, as in Forgejo. */
+    readonly maxSize: number;
+    readonly maxFiles: number;
+  };
+  readonly quota: {
+    readonly enabled: boolean;
+    readonly defaultGroups: readonly string[];
+    /** `[quota.default] TOTAL` in bytes; -1 = unlimited. */
+    readonly defaultTotal: number;
+  };
+}
+
+/** Which database the instance uses: embedded PGlite (default) or a PostgreSQL server. */
+export type DatabaseSettings =
+  | {
+      readonly type: "pglite" /** Absolute data directory, or "memory://" for tests. */;
+      readonly path: string;
+    }
+  | {
+      readonly type: "postgres";
+      /** A full connection string (`DATABASE_URL` or built from HOST/NAME/USER/PASSWD/SSL_MODE). */
+      readonly url: string;
+      /** Optional schema to use instead of `public` (tests use a fresh one per run). */
+      readonly schema?: string;
+    };
+
+/** Forgejo's default reactions (`[ui] REACTIONS`). */
+export const DEFAULT_REACTIONS = [
+  "+1",
+  "-1",
+  "laugh",
+  "hooray",
+  "confused",
+  "heart",
+  "rocket",
+  "eyes",
+] as const;
+
+/** Forgejo's default `[attachment] ALLOWED_TYPES`. */
+export const DEFAULT_ATTACHMENT_TYPES =
+  ".avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip";
+
+/** Settings with every default, rooted at `workPath`; tests and embedders start from this. */
+export function defaultSettings(workPath: string, overrides: SettingsOverrides = {}): Settings {
+  const appDataPath = `${workPath.replace(/\/+$/, "")}/data`;
+  const base: Settings = {
+    server: {
+      rootUrl: "http://localhost:3000/",
+      httpAddr: "127.0.0.1",
+      httpPort: 3000,
+      workPath,
+      appDataPath,
+    },
+    database: { type: "pglite", path: `${appDataPath}/pglite` },
+    api: {
+      defaultPagingNum: 30,
+      maxResponseItems: 50,
+      defaultGitTreesPerPage: 1000,
+      defaultMaxBlobSize: 10485760,
+    },
+    security: { installLock: true, secretKey: "" },
+    service: { enableBasicAuthentication: true },
+    repository: {
+      root: `${appDataPath}/repositories`,
+      disableMirrors: false,
+      disableHttpGit: false,
+      maxCreationLimit: -1,
+    },
+    lfs: { enabled: true, path: `${appDataPath}/lfs` },
+    ui: { reactions: [...DEFAULT_REACTIONS] },
+    attachment: { enabled: true, allowedTypes: DEFAULT_ATTACHMENT_TYPES, maxSize: 2048, maxFiles: 5 },
+    quota: { enabled: true, defaultGroups: [], defaultTotal: -1 },
+  };
+  return mergeSettings(base, overrides);
+}
+
+/** A partial settings object: each section may override some of its keys. */
+export type SettingsOverrides = {
+  readonly [S in keyof Settings]?: S extends "database" ? DatabaseSettings : Partial<Settings[S]>;
+};
+
+/** Applies section-wise overrides to settings. */
+export function mergeSettings(base: Settings, overrides: SettingsOverrides): Settings {
+  const out: Record<string, unknown> = { ...base };
+  for (const [section, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    out[section] =
+      section === "database" ? value : { ...(base as unknown as Record<string, object>)[section], ...value };
+  }
+  return out as unknown as Settings;
+}

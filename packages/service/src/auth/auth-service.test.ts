@@ -1,0 +1,111 @@
+import { twoFactor, users } from "@kiln/storage";
+import { DIALECTS, uniqueName } from "@kiln/storage/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestServices } from "../../test/support.js";
+import type { Services } from "../services.js";
+import { sealSecret } from "./secret-box.js";
+import { currentTotp, generateTotpSecret } from "./totp.js";
+
+describe.each(DIALECTS)("authentication on %s", (dialect) => {
+  let s: Services;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const opened = await openTestServices(dialect);
+    s = opened.services;
+    close = () => opened.database.close();
+  });
+  afterAll(() => close?.());
+
+  async function newUser(
+    extra: Parameters<Services["users"]["create"]>[0] extends infer T ? Partial<T> : never = {},
+  ) {
+    const username = uniqueName("u");
+    const user = await s.users.create({
+      username,
+      email: `${username}@example.com`,
+      password: "password1",
+      ...extra,
+    });
+    return user;
+  }
+
+  it("accepts a token in a header or in Basic auth (as password, or as username)", async () => {
+    const user = await newUser();
+    const { secret } = await s.tokens.create(user, "cli", ["read:user"]);
+    for (const credentials of [
+      { kind: "token", token: secret } as const,
+      { kind: "basic", username: user.name, password: secret } as const,
+      { kind: "basic", username: secret, password: "" } as const,
+      { kind: "basic", username: secret, password: "x-oauth-basic" } as const,
+    ]) {
+      const p = await s.auth.authenticate(credentials);
+      expect(p.user.id).toBe(user.id);
+      expect(p.method).toBe("token");
+      expect(p.scopes?.levels.get("user")).toBe("read");
+    }
+    await expect(s.auth.authenticate({ kind: "token", token: "0".repeat(40) })).rejects.toMatchObject({
+      kind: "unauthorized",
+    });
+  });
+
+  it("accepts the account password by name or e-mail, and nothing else", async () => {
+    const user = await newUser();
+    const p = await s.auth.authenticate({
+      kind: "basic",
+      username: user.email.toUpperCase(),
+      password: "password1",
+    });
+    expect(p).toMatchObject({ method: "password", scopes: null });
+    expect(p.user.id).toBe(user.id);
+    await expect(
+      s.auth.authenticate({ kind: "basic", username: user.name, password: "nope-nope" }),
+    ).rejects.toThrow("wrong username or password");
+    await expect(
+      s.auth.authenticate({ kind: "basic", username: "ghost-user-x", password: "password1" }),
+    ).rejects.toThrow("wrong username or password");
+  });
+
+  it("requires a fresh TOTP passcode from enrolled users on password login", async () => {
+    const user = await newUser();
+    const secret = generateTotpSecret();
+    await twoFactor.upsertTwoFactor(s.ctx.db, user.id, sealSecret(s.ctx.settings.security.secretKey, secret));
+    const basic = { kind: "basic", username: user.name, password: "password1" } as const;
+    await expect(s.auth.authenticate(basic)).rejects.toThrow("invalid provided OTP");
+    await expect(s.auth.authenticate({ ...basic, otp: "000000" })).rejects.toThrow("invalid provided OTP");
+    const otp = currentTotp(secret);
+    await expect(s.auth.authenticate({ ...basic, otp })).resolves.toMatchObject({ method: "password" });
+    await expect(s.auth.authenticate({ ...basic, otp })).rejects.toThrow("invalid provided OTP");
+  });
+
+  it("refuses prohibited accounts and those that must change their password with 403", async () => {
+    const prohibited = await newUser();
+    await users.updateUser(s.ctx.db, prohibited.id, { prohibitLogin: true });
+    await expect(
+      s.auth.authenticate({ kind: "basic", username: prohibited.name, password: "password1" }),
+    ).rejects.toMatchObject({ kind: "permission_denied" });
+    const mustChange = await newUser({ mustChangePassword: true });
+    await expect(
+      s.auth.authenticate({ kind: "basic", username: mustChange.name, password: "password1" }),
+    ).rejects.toThrow(/^You must change your password/);
+  });
+
+  it("refuses password login when basic authentication is disabled, but still takes tokens", async () => {
+    const opened = await openTestServices(dialect, { service: { enableBasicAuthentication: false } });
+    try {
+      const u = await opened.services.users.create({
+        username: uniqueName("nb"),
+        email: `${uniqueName("nb")}@e.org`,
+        password: "password1",
+      });
+      const { secret } = await opened.services.tokens.create(u, "t", ["all"]);
+      await expect(
+        opened.services.auth.authenticate({ kind: "basic", username: u.name, password: "password1" }),
+      ).rejects.toMatchObject({ kind: "unauthorized" });
+      await expect(
+        opened.services.auth.authenticate({ kind: "basic", username: u.name, password: secret }),
+      ).resolves.toMatchObject({ method: "token" });
+    } finally {
+      await opened.database.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { PermissionDeniedError, parseScopes, UnauthorizedError, type User } from "@kiln/domain";
+import { accessTokens, emails, twoFactor, users } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+import { verifyPassword } from "./password.js";
+import type { Credentials, Principal } from "./principal.js";
+import { openSecret } from "./secret-box.js";
+import { hashTokenSecret } from "./token-secret.js";
+import { validateTotp } from "./totp.js";
+
+/**
+ * Checks credentials the way Forgejo does (DECISIONS item 8): `token`/`Bearer` tokens; Basic
+ * auth whose password is a token, or whose username is a token with an empty or `x-oauth-basic`
+ * password; else, when `[service] ENABLE_BASIC_AUTHENTICATION` allows it, the account password,
+ * plus a TOTP passcode for enrolled users. Throws UnauthorizedError (401) for bad credentials and
+ * PermissionDeniedError (403) for accounts that may not sign in.
+ */
+export class AuthService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async authenticate(credentials: Credentials): Promise<Principal> {
+    const principal = await this.resolve(credentials);
+    this.checkAccount(principal.user);
+    return principal;
+  }
+
+  private async resolve(credentials: Credentials): Promise<Principal> {
+    if (credentials.kind === "token") {
+      return (await this.byToken(credentials.token)) ?? unauthorized("invalid access token");
+    }
+    const { username, password } = credentials;
+    if (password === "" || password === "x-oauth-basic") {
+      return (await this.byToken(username)) ?? unauthorized("invalid access token");
+    }
+    const asToken = await this.byToken(password);
+    if (asToken) return asToken;
+    if (!this.ctx.settings.service.enableBasicAuthentication) {
+      return unauthorized("basic authentication with a password is disabled; use an access token");
+    }
+    return this.byPassword(username, password, credentials.otp);
+  }
+
+  private async byToken(secret: string): Promise<Principal | null> {
+    if (secret === "") return null;
+    const token = await accessTokens.findAccessTokenByHash(this.ctx.db, hashTokenSecret(secret));
+    if (!token) return null;
+    const user = await users.findUserById(this.ctx.db, token.userId);
+    if (!user) return null;
+    return { user, method: "token", scopes: parseScopes(token.scope) };
+  }
+
+  private async byPassword(login: string, password: string, otp: string | undefined): Promise<Principal> {
+    const user = await this.findLogin(login);
+    const stored = user ? await users.getPasswordHash(this.ctx.db, user.id) : "";
+    // Verify even for unknown users so that timing does not reveal which names exist.
+    const ok = await verifyPassword(password, stored || DUMMY_HASH);
+    if (!user || !ok || user.type !== "individual") return unauthorized("wrong username or password");
+    const enrolment = await twoFactor.findTwoFactor(this.ctx.db, user.id);
+    if (enrolment) {
+      const secret = openSecret(this.ctx.settings.security.secretKey, enrolment.secret);
+      if (
+        !otp ||
+        !validateTotp(secret, otp) ||
+        !(await twoFactor.markPasscodeUsed(this.ctx.db, user.id, otp))
+      ) {
+        return unauthorized("invalid provided OTP");
+      }
+    }
+    return { user, method: "password", scopes: null };
+  }
+
+  private async findLogin(login: string): Promise<User | undefined> {
+    if (login.includes("@")) {
+      const address = await emails.findEmail(this.ctx.db, login);
+      return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
+    }
+    return users.findUserByName(this.ctx.db, login);
+  }
+
+  /** Forgejo's account checks: prohibited or inactive accounts and forced password changes get 403. */
+  private checkAccount(user: User): void {
+    if (!user.isActive || user.prohibitLogin) {
+      throw new PermissionDeniedError(
+        "This account is prohibited from signing in, please contact your site administrator.",
+      );
+    }
+    if (user.mustChangePassword) {
+      throw new PermissionDeniedError(
+        `You must change your password. Change it at: ${this.ctx.settings.server.rootUrl}user/change_password`,
+      );
+    }
+  }
+}
+
+/** A well-formed hash of a random password, so unknown users cost as much as known ones. */
+const DUMMY_HASH = "$scrypt$ln=15,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$0ZbP5YT4SJjwkFnTJGJ7e4ZiTrSBzDHqbJ2DKOImBhk";
+
+function unauthorized(message: string): never {
+  throw new UnauthorizedError(message);
+}

@@ -1,0 +1,15 @@
+import type { TokenScopes, User } from "@kiln/domain";
+
+/** Who is making a request, and how they proved it. */
+export interface Principal {
+  readonly user: User;
+  /** `token`: an access token (header or Basic); `password`: Basic auth with the account password. */
+  readonly method: "token" | "password";
+  /** The token's scopes; null when a password was used, which carries every scope. */
+  readonly scopes: TokenScopes | null;
+}
+
+/** Credentials as presented by a client, before they are checked. */
+export type Credentials =
+  | { readonly kind: "token"; readonly token: string }
+  | { readonly kind: "basic"; readonly username: string; readonly password: string; readonly otp?: string };

@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/** A new access token secret: 40 hex characters, the shape Forgejo clients expect. */
+export function generateTokenSecret(): string {
+  return randomBytes(20).toString("hex");
+}
+
+/**
+ * The stored form of a token secret. Secrets are 160 random bits, so an unsalted SHA-256 is
+ * enough to make a leaked database useless for authentication, and it allows indexed lookup.
+ */
+export function hashTokenSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}

@@ -1,0 +1,17 @@
+import { defaultSettings, type SettingsOverrides } from "@kiln/domain";
+import { type DialectName, openTestDatabase, type TestDatabase } from "@kiln/storage/testing";
+import { silentLogger } from "../src/context.js";
+import { createServices, type Services } from "../src/services.js";
+
+/** Services over a fresh test database of the given dialect. */
+export async function openTestServices(
+  dialect: DialectName,
+  overrides: SettingsOverrides = {},
+): Promise<{ services: Services; database: TestDatabase }> {
+  const database = await openTestDatabase(dialect);
+  const settings = defaultSettings("/tmp/kiln-service-test", {
+    security: { secretKey: "test-secret-key" },
+    ...overrides,
+  });
+  return { services: createServices({ db: database.db, settings, logger: silentLogger }), database };
+}

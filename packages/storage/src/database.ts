@@ -1,0 +1,95 @@
+import type { AccountType, Visibility } from "@kiln/domain";
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+
+/** Timestamps default to now() in the database and are set explicitly on update. */
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
+
+/** Users and organizations (one table, as in Forgejo, so that "owner" is one foreign key). */
+export interface UsersTable {
+  id: Generated<number>;
+  type: ColumnType<AccountType, AccountType | undefined, never>;
+  name: string;
+  lowerName: string;
+  fullName: Generated<string>;
+  email: Generated<string>;
+  keepEmailPrivate: Generated<boolean>;
+  /** PHC-formatted password hash; empty for organizations and accounts without a password. */
+  passwd: Generated<string>;
+  mustChangePassword: Generated<boolean>;
+  loginName: Generated<string>;
+  loginSource: Generated<number>;
+  isAdmin: Generated<boolean>;
+  isActive: Generated<boolean>;
+  isRestricted: Generated<boolean>;
+  prohibitLogin: Generated<boolean>;
+  visibility: ColumnType<Visibility, Visibility | undefined, Visibility>;
+  location: Generated<string>;
+  website: Generated<string>;
+  description: Generated<string>;
+  pronouns: Generated<string>;
+  language: Generated<string>;
+  theme: Generated<string>;
+  diffViewStyle: Generated<string>;
+  hideActivity: Generated<boolean>;
+  hidePronouns: Generated<boolean>;
+  enableRepoUnitHints: Generated<boolean>;
+  maxRepoCreation: Generated<number>;
+  allowCreateOrganization: Generated<boolean>;
+  allowGitHook: Generated<boolean>;
+  allowImportLocal: Generated<boolean>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+  lastLoginAt: Date | null;
+}
+
+/** Every e-mail address of a user; lower_email is unique across the instance. */
+export interface EmailAddressTable {
+  id: Generated<number>;
+  userId: number;
+  email: string;
+  lowerEmail: string;
+  isActivated: Generated<boolean>;
+  isPrimary: Generated<boolean>;
+}
+
+/** Personal access tokens: a SHA-256 of the secret, never the secret. */
+export interface AccessTokenTable {
+  id: Generated<number>;
+  userId: number;
+  name: string;
+  tokenHash: string;
+  tokenLastEight: string;
+  scope: string;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** TOTP enrolment of a user (secret encrypted with the instance's SECRET_KEY). */
+export interface TwoFactorTable {
+  userId: number;
+  secret: string;
+  lastUsedPasscode: string | null;
+  createdAt: CreatedAt;
+}
+
+/** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
+export interface Database {
+  users: UsersTable;
+  emailAddress: EmailAddressTable;
+  accessToken: AccessTokenTable;
+  twoFactor: TwoFactorTable;
+}
+
+/** The database handle every query takes: the instance or an open transaction. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** The instance-wide handle (not a transaction): services open transactions on it. */
+export type KilnDb = Kysely<Database>;
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type EmailAddressRow = Selectable<EmailAddressTable>;
+export type AccessTokenRow = Selectable<AccessTokenTable>;
+export type TwoFactorRow = Selectable<TwoFactorTable>;

@@ -1,0 +1,94 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { DatabaseSettings } from "@kiln/domain";
+import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
+import pg from "pg";
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * Chooses PGlite or PostgreSQL from the settings. Nothing else in Kiln knows which one it is:
+ * both go through Kysely's PostgreSQL dialect and return the same JavaScript types (int8 and
+ * numeric columns as numbers, which is exact for byte counts below 2^53).
+ */
+export async function createDialect(settings: DatabaseSettings): Promise<Dialect> {
+  if (settings.type === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: settings.url,
+      max: 10,
+      ...(settings.schema ? { options: `-c search_path=${settings.schema}` } : {}),
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") =>
+          oid === INT8_OID || oid === NUMERIC_OID
+            ? Number
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    return new PostgresDialect({ pool });
+  }
+  return new PostgresDialect({ pool: await openPGlitePool(settings.path) });
+}
+
+/**
+ * Opens PGlite (a file-backed data directory, or in memory for "memory://" and blobs) and wraps
+ * it as a pg-style pool. PGlite is a single connection, so the pool hands out one client at a
+ * time: a transaction holds it until it ends and other queries wait their turn.
+ */
+export async function openPGlitePool(path: string, loadDataDir?: Blob): Promise<PostgresPool> {
+  const parsers = { [INT8_OID]: Number, [NUMERIC_OID]: Number };
+  const db = await PGlite.create({
+    ...(path === "memory://" ? {} : { dataDir: path }),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    parsers,
+  });
+  return new PGlitePool(db);
+}
+
+class PGlitePool implements PostgresPool {
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(readonly pglite: PGlite) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    if (this.closed) throw new Error("the database is closed");
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const previous = this.queue;
+    this.queue = previous.then(() => turn);
+    await previous;
+    const db = this.pglite;
+    let released = false;
+    const client = {
+      async query(sql: string, parameters: readonly unknown[]) {
+        const result = await db.query(sql, parameters as unknown[]);
+        return {
+          command: commandOf(sql),
+          rowCount: result.affectedRows ?? result.rows.length,
+          rows: result.rows,
+        };
+      },
+      release() {
+        if (!released) {
+          released = true;
+          release();
+        }
+      },
+    };
+    return client as unknown as PostgresPoolClient;
+  }
+
+  async end(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    await this.pglite.close();
+  }
+}
+
+function commandOf(sql: string): "INSERT" | "UPDATE" | "DELETE" | "MERGE" | "SELECT" {
+  const word = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase();
+  return word === "INSERT" || word === "UPDATE" || word === "DELETE" || word === "MERGE" ? word : "SELECT";
+}

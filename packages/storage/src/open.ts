@@ -1,0 +1,46 @@
+import type { DatabaseSettings } from "@kiln/domain";
+import { CamelCasePlugin, type Dialect, Kysely, type MigrationResultSet, Migrator } from "kysely";
+import type { Database } from "./database.js";
+import { createDialect } from "./dialect.js";
+import { migrations } from "./migrations/index.js";
+
+/** Opens the database the settings name, without migrating it. Close it with `db.destroy()`. */
+export async function openDatabase(settings: DatabaseSettings): Promise<Kysely<Database>> {
+  return fromDialect(await createDialect(settings));
+}
+
+/** Wraps a dialect in Kiln's Kysely instance: camelCase in TypeScript, snake_case in SQL. */
+export function fromDialect(dialect: Dialect): Kysely<Database> {
+  return new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] });
+}
+
+/** Thrown when a migration fails; the database is left at the last migration that succeeded. */
+export class MigrationError extends Error {
+  constructor(
+    message: string,
+    readonly results: MigrationResultSet["results"],
+  ) {
+    super(message);
+    this.name = "MigrationError";
+  }
+}
+
+/**
+ * Runs every pending migration in order and returns the names of those it applied.
+ * Safe to call at every start: Kysely's migrator takes a lock and skips what has run.
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    // The migrator must see raw table names, not the camelCase plugin's view.
+    db: db.withoutPlugins() as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(`migration ${failed} failed: ${reason}`, results);
+  }
+  return results.filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

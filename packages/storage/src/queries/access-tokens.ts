@@ -1,0 +1,66 @@
+import type { AccessToken, Paged, PageRequest } from "@kiln/domain";
+import { offsetOf } from "@kiln/domain";
+import type { Db } from "../database.js";
+
+const TOKEN_COLUMNS = [
+  "id",
+  "userId",
+  "name",
+  "tokenHash",
+  "tokenLastEight",
+  "scope",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+/** Stores a token. A name already used by the owner violates the (user_id, name) unique key. */
+export async function insertAccessToken(
+  db: Db,
+  values: { userId: number; name: string; tokenHash: string; tokenLastEight: string; scope: string },
+): Promise<AccessToken> {
+  return db.insertInto("accessToken").values(values).returning(TOKEN_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** The token whose secret hashes to `tokenHash`, or undefined. */
+export async function findAccessTokenByHash(db: Db, tokenHash: string): Promise<AccessToken | undefined> {
+  return db
+    .selectFrom("accessToken")
+    .select(TOKEN_COLUMNS)
+    .where("tokenHash", "=", tokenHash)
+    .executeTakeFirst();
+}
+
+/** A user's token by id or by exact name. */
+export async function findAccessToken(
+  db: Db,
+  userId: number,
+  key: { id: number } | { name: string },
+): Promise<AccessToken | undefined> {
+  let q = db.selectFrom("accessToken").select(TOKEN_COLUMNS).where("userId", "=", userId);
+  q = "id" in key ? q.where("id", "=", key.id) : q.where("name", "=", key.name);
+  return q.executeTakeFirst();
+}
+
+/** One page of a user's tokens, oldest first. */
+export async function listAccessTokens(
+  db: Db,
+  userId: number,
+  page: PageRequest,
+): Promise<Paged<AccessToken>> {
+  const base = db.selectFrom("accessToken").where("userId", "=", userId);
+  const [items, count] = await Promise.all([
+    base.select(TOKEN_COLUMNS).orderBy("id", "asc").limit(page.limit).offset(offsetOf(page)).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.count) };
+}
+
+/** Deletes one of a user's tokens; false when there was none. */
+export async function deleteAccessToken(db: Db, userId: number, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom("accessToken")
+    .where("userId", "=", userId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

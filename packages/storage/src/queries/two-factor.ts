@@ -1,0 +1,29 @@
+import type { Db, TwoFactorRow } from "../database.js";
+
+/** A user's TOTP enrolment, or undefined when two-factor authentication is off. */
+export async function findTwoFactor(db: Db, userId: number): Promise<TwoFactorRow | undefined> {
+  return db.selectFrom("twoFactor").selectAll().where("userId", "=", userId).executeTakeFirst();
+}
+
+/** Enrols (or re-enrols) a user with an encrypted TOTP secret. */
+export async function upsertTwoFactor(db: Db, userId: number, secret: string): Promise<void> {
+  await db
+    .insertInto("twoFactor")
+    .values({ userId, secret })
+    .onConflict((oc) => oc.column("userId").doUpdateSet({ secret, lastUsedPasscode: null }))
+    .execute();
+}
+
+/**
+ * Records a passcode as used, but only if it differs from the last one, so a code cannot be
+ * replayed. Returns false when it was already used.
+ */
+export async function markPasscodeUsed(db: Db, userId: number, passcode: string): Promise<boolean> {
+  const result = await db
+    .updateTable("twoFactor")
+    .set({ lastUsedPasscode: passcode })
+    .where("userId", "=", userId)
+    .where((eb) => eb.or([eb("lastUsedPasscode", "is", null), eb("lastUsedPasscode", "!=", passcode)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,155 @@
+import type { AccountType, Paged, PageRequest, User, Visibility } from "@kiln/domain";
+import { offsetOf } from "@kiln/domain";
+import { sql } from "kysely";
+import type { Db, NewUserRow, UserUpdate } from "../database.js";
+
+/** The columns of a user row that make a `User` (everything but the password hash). */
+const USER_COLUMNS = [
+  "id",
+  "type",
+  "name",
+  "lowerName",
+  "fullName",
+  "email",
+  "keepEmailPrivate",
+  "loginName",
+  "loginSource",
+  "mustChangePassword",
+  "isAdmin",
+  "isActive",
+  "isRestricted",
+  "prohibitLogin",
+  "visibility",
+  "location",
+  "website",
+  "description",
+  "pronouns",
+  "language",
+  "theme",
+  "diffViewStyle",
+  "hideActivity",
+  "hidePronouns",
+  "enableRepoUnitHints",
+  "maxRepoCreation",
+  "allowCreateOrganization",
+  "allowGitHook",
+  "allowImportLocal",
+  "createdAt",
+  "updatedAt",
+  "lastLoginAt",
+] as const;
+
+/** Inserts an account and returns it. A taken name violates the unique index on lower_name. */
+export async function insertUser(db: Db, values: NewUserRow): Promise<User> {
+  return db.insertInto("users").values(values).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** The account with this id, or undefined. */
+export async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  return db.selectFrom("users").select(USER_COLUMNS).where("id", "=", id).executeTakeFirst();
+}
+
+/** The account with this name (case-insensitive), or undefined. */
+export async function findUserByName(db: Db, name: string): Promise<User | undefined> {
+  return db
+    .selectFrom("users")
+    .select(USER_COLUMNS)
+    .where("lowerName", "=", name.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** The accounts with these ids, in no particular order. */
+export async function findUsersByIds(db: Db, ids: readonly number[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("users").select(USER_COLUMNS).where("id", "in", ids).execute();
+}
+
+/** The stored password hash of an account ("" when it has none). */
+export async function getPasswordHash(db: Db, id: number): Promise<string> {
+  const row = await db.selectFrom("users").select("passwd").where("id", "=", id).executeTakeFirst();
+  return row?.passwd ?? "";
+}
+
+/** Filters for listing accounts. `visibleTo` hides limited/private ones as Forgejo's search does. */
+export interface UserFilter {
+  readonly type?: AccountType;
+  /** Matches name, full name or e-mail, case-insensitively. */
+  readonly keyword?: string;
+  readonly loginName?: string;
+  readonly sourceId?: number;
+  readonly isAdmin?: boolean;
+  /** Only accounts whose visibility is one of these (default: all). */
+  readonly visibilities?: readonly Visibility[];
+  readonly orderBy?: "id" | "name" | "newest" | "oldest" | "recentupdate";
+}
+
+/** One page of accounts matching the filter, ordered by id unless asked otherwise. */
+export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): Promise<Paged<User>> {
+  let q = db.selectFrom("users");
+  if (filter.type) q = q.where("type", "=", filter.type);
+  if (filter.loginName !== undefined) q = q.where("loginName", "=", filter.loginName);
+  if (filter.sourceId !== undefined) q = q.where("loginSource", "=", filter.sourceId);
+  if (filter.isAdmin !== undefined) q = q.where("isAdmin", "=", filter.isAdmin);
+  if (filter.visibilities) q = q.where("visibility", "in", filter.visibilities);
+  if (filter.keyword) {
+    const pattern = `%${escapeLike(filter.keyword.toLowerCase())}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb("lowerName", "like", pattern),
+        eb(sql`lower(full_name)`, "like", pattern),
+        eb(sql`lower(email)`, "like", pattern),
+      ]),
+    );
+  }
+  const countRow = await q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+  let rows = q.select(USER_COLUMNS);
+  switch (filter.orderBy ?? "id") {
+    case "name":
+      rows = rows.orderBy("lowerName", "asc");
+      break;
+    case "newest":
+      rows = rows.orderBy("createdAt", "desc").orderBy("id", "desc");
+      break;
+    case "oldest":
+      rows = rows.orderBy("createdAt", "asc").orderBy("id", "asc");
+      break;
+    case "recentupdate":
+      rows = rows.orderBy("updatedAt", "desc").orderBy("id", "desc");
+      break;
+    default:
+      rows = rows.orderBy("id", "asc");
+  }
+  const items = await rows.limit(page.limit).offset(offsetOf(page)).execute();
+  return { items, total: Number(countRow.count) };
+}
+
+/** Number of individual users (organizations excluded). */
+export async function countIndividuals(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("type", "=", "individual")
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Applies a partial update and returns the account, or undefined when it does not exist. */
+export async function updateUser(db: Db, id: number, patch: UserUpdate): Promise<User | undefined> {
+  return db
+    .updateTable("users")
+    .set({ ...patch, updatedAt: new Date() })
+    .where("id", "=", id)
+    .returning(USER_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Deletes an account; rows that belong only to it (e-mails, tokens, 2FA) go with it. */
+export async function deleteUser(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Escapes LIKE wildcards so a keyword matches literally. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
