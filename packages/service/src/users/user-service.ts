@@ -10,7 +10,7 @@ import {
   usernameProblem,
   type Visibility,
 } from "@kiln/domain";
-import { emails, isUniqueViolation, type UserUpdate, users } from "@kiln/storage";
+import { emails, isUniqueViolation, type UserOrder, type UserUpdate, users } from "@kiln/storage";
 import { hashPassword } from "../auth/password.js";
 import type { ServiceContext } from "../context.js";
 import { canSeeUser, visibleAccountKinds } from "./visibility.js";
@@ -136,6 +136,11 @@ export class UserService {
     return user;
   }
 
+  /** The account with this name (users and organizations alike), or undefined. */
+  async findByName(name: string): Promise<User | undefined> {
+    return users.findUserByName(this.ctx.db, name);
+  }
+
   /** The account with this id, or undefined. */
   async findById(id: number): Promise<User | undefined> {
     return users.findUserById(this.ctx.db, id);
@@ -154,7 +159,12 @@ export class UserService {
     }
     return users.listUsers(
       this.ctx.db,
-      { type: "individual", keyword: opts.q ?? "", visibilities: visibleAccountKinds(viewer) },
+      {
+        type: "individual",
+        keyword: opts.q ?? "",
+        visibilities: visibleAccountKinds(viewer),
+        orderBy: "alphabetically",
+      },
       page,
     );
   }
@@ -165,7 +175,7 @@ export class UserService {
       q?: string;
       loginName?: string;
       sourceId?: number;
-      sort?: "id" | "name" | "newest" | "oldest" | "recentupdate";
+      sort?: UserOrder;
     },
     page: PageRequest,
   ): Promise<Paged<User>> {
@@ -176,7 +186,7 @@ export class UserService {
         ...(opts.q ? { keyword: opts.q } : {}),
         ...(opts.loginName !== undefined ? { loginName: opts.loginName } : {}),
         ...(opts.sourceId !== undefined ? { sourceId: opts.sourceId } : {}),
-        orderBy: opts.sort ?? "id",
+        orderBy: opts.sort ?? "alphabetically",
       },
       page,
     );

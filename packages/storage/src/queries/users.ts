@@ -80,8 +80,18 @@ export interface UserFilter {
   readonly isAdmin?: boolean;
   /** Only accounts whose visibility is one of these (default: all). */
   readonly visibilities?: readonly Visibility[];
-  readonly orderBy?: "id" | "name" | "newest" | "oldest" | "recentupdate";
+  readonly orderBy?: UserOrder;
 }
+
+/** Orders Forgejo's user lists accept (`sort` of `GET /admin/users`), plus plain id order. */
+export type UserOrder =
+  | "id"
+  | "alphabetically"
+  | "reversealphabetically"
+  | "newest"
+  | "oldest"
+  | "recentupdate"
+  | "leastupdate";
 
 /** One page of accounts matching the filter, ordered by id unless asked otherwise. */
 export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): Promise<Paged<User>> {
@@ -104,8 +114,11 @@ export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): 
   const countRow = await q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
   let rows = q.select(USER_COLUMNS);
   switch (filter.orderBy ?? "id") {
-    case "name":
+    case "alphabetically":
       rows = rows.orderBy("lowerName", "asc");
+      break;
+    case "reversealphabetically":
+      rows = rows.orderBy("lowerName", "desc");
       break;
     case "newest":
       rows = rows.orderBy("createdAt", "desc").orderBy("id", "desc");
@@ -115,6 +128,9 @@ export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): 
       break;
     case "recentupdate":
       rows = rows.orderBy("updatedAt", "desc").orderBy("id", "desc");
+      break;
+    case "leastupdate":
+      rows = rows.orderBy("updatedAt", "asc").orderBy("id", "asc");
       break;
     default:
       rows = rows.orderBy("id", "asc");

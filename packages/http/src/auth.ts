@@ -1,0 +1,81 @@
+import {
+  hasScopes,
+  NotFoundError,
+  PermissionDeniedError,
+  requiredScopeNames,
+  UnauthorizedError,
+} from "@kiln/domain";
+import type { Credentials, Principal } from "@kiln/service";
+import type { MiddlewareHandler } from "hono";
+import type { AppContext, AppEnv } from "./env.js";
+import type { AnyRoute } from "./route.js";
+
+/**
+ * Reads the caller's credentials (DECISIONS item 8) and sets `principal`. Credentials that are
+ * present but wrong are 401 on every route, as in Forgejo; no credentials means anonymous.
+ * Afterwards, an admin may act as another user with `?sudo=` or the `Sudo` header.
+ */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const credentials = readCredentials(c);
+  let principal: Principal | null = credentials ? await c.var.services.auth.authenticate(credentials) : null;
+  const sudo = c.req.query("sudo") || c.req.header("Sudo");
+  if (sudo) {
+    if (!principal?.user.isAdmin) throw new PermissionDeniedError("Only administrators allowed to sudo.");
+    const target = await c.var.services.users.findByName(sudo);
+    if (!target) throw new NotFoundError(`user does not exist [name: ${sudo}]`);
+    principal = { ...principal, user: target };
+  }
+  c.set("principal", principal);
+  await next();
+};
+
+function readCredentials(c: AppContext): Credentials | null {
+  const header = c.req.header("Authorization");
+  if (!header) return null;
+  const space = header.indexOf(" ");
+  const scheme = space < 0 ? header : header.slice(0, space);
+  const value = space < 0 ? "" : header.slice(space + 1).trim();
+  if (scheme === "token" || scheme.toLowerCase() === "bearer") return { kind: "token", token: value };
+  if (scheme.toLowerCase() === "basic") {
+    const decoded = Buffer.from(value, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    const otp = c.req.header("X-Forgejo-OTP") ?? c.req.header("X-Gitea-OTP");
+    return {
+      kind: "basic",
+      username: colon < 0 ? decoded : decoded.slice(0, colon),
+      password: colon < 0 ? "" : decoded.slice(colon + 1),
+      ...(otp ? { otp } : {}),
+    };
+  }
+  throw new UnauthorizedError(`unsupported authorization scheme: ${scheme}`);
+}
+
+/**
+ * A route's access checks, in Forgejo's order: the token's scopes (only when a token is used;
+ * 403 naming the scopes), then sign-in (401), then the route's own requirement (403/401).
+ */
+export function checkAccess(route: AnyRoute, c: AppContext): void {
+  const principal = c.var.principal;
+  if (principal?.scopes && route.scopes && route.scopes.length > 0) {
+    const level = route.method === "get" ? "read" : "write";
+    if (!hasScopes(principal.scopes, level, route.scopes)) {
+      throw new PermissionDeniedError(
+        `token does not have at least one of required scope(s): [${requiredScopeNames(level, route.scopes).join(" ")}]`,
+      );
+    }
+  }
+  if (route.access === "public") return;
+  if (!principal) throw new UnauthorizedError("token is required");
+  if (route.access === "site-admin" && !principal.user.isAdmin) {
+    throw new PermissionDeniedError("user should be the site admin");
+  }
+  if (route.access === "password" && principal.method !== "password") {
+    throw new UnauthorizedError("auth method not allowed");
+  }
+}
+
+/** The signed-in principal of a route whose access is not "public". */
+export function requirePrincipal(principal: Principal | null): Principal {
+  if (!principal) throw new UnauthorizedError("token is required");
+  return principal;
+}

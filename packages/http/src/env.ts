@@ -1,0 +1,17 @@
+import type { Settings } from "@kiln/domain";
+import type { Logger, Principal, Services } from "@kiln/service";
+import type { Context } from "hono";
+
+/** What every request carries through the Hono app. */
+export interface AppEnv {
+  Variables: {
+    services: Services;
+    settings: Settings;
+    logger: Logger;
+    /** The authenticated caller, or null for anonymous requests. */
+    principal: Principal | null;
+  };
+}
+
+/** A Hono context of the Kiln app. */
+export type AppContext = Context<AppEnv>;

@@ -1,0 +1,67 @@
+import type { PageRequest, Settings } from "@kiln/domain";
+import type { AppContext } from "./env.js";
+
+/**
+ * Forgejo's paging rules (DECISIONS item 10): `page` is 1-based (≤ 0 or garbage → 1); `limit`
+ * defaults to `[api] DEFAULT_PAGING_NUM` and is clamped to `[api] MAX_RESPONSE_ITEMS`.
+ */
+export function pageRequest(
+  query: { page?: string | undefined; limit?: string | undefined },
+  api: Settings["api"],
+): PageRequest {
+  const page = toInt(query.page);
+  const limit = toInt(query.limit);
+  return {
+    page: page > 0 ? page : 1,
+    limit: limit <= 0 ? api.defaultPagingNum : Math.min(limit, api.maxResponseItems),
+  };
+}
+
+function toInt(value: string | undefined): number {
+  if (value === undefined || !/^\s*-?\d+\s*$/.test(value)) return 0;
+  return Number.parseInt(value, 10);
+}
+
+/**
+ * Sets `X-Total-Count` and Forgejo's `Link` header (next, last, first, prev; comma-joined; each
+ * URL is ROOT_URL + the request path with its query re-encoded and `page` replaced).
+ */
+export function setPagingHeaders(c: AppContext, page: PageRequest, total: number): void {
+  c.header("X-Total-Count", String(total));
+  const link = linkHeader(c.var.settings.server.rootUrl, new URL(c.req.url), page, total);
+  if (link) c.header("Link", link);
+  c.header("Access-Control-Expose-Headers", "X-Total-Count, Link");
+}
+
+/** The `Link` header value for a page of a list, or "" when everything fits on one page. */
+export function linkHeader(rootUrl: string, url: URL, page: PageRequest, total: number): string {
+  const lastPage = Math.max(1, Math.ceil(total / page.limit));
+  const links: string[] = [];
+  const at = (n: number, rel: string) => links.push(`<${rootUrl}${pathWithPage(url, n)}>; rel="${rel}"`);
+  if (total > page.page * page.limit) at(page.page + 1, "next");
+  if (page.page < lastPage) at(lastPage, "last");
+  if (page.page > 1) {
+    at(1, "first");
+    at(page.page - 1, "prev");
+  }
+  return links.join(",");
+}
+
+/** The request path (without its leading slash) with the query re-encoded Go-style, keys sorted. */
+function pathWithPage(url: URL, page: number): string {
+  const params = new Map<string, string[]>();
+  for (const [k, v] of url.searchParams) params.set(k, [...(params.get(k) ?? []), v]);
+  params.set("page", [String(page)]);
+  const query = [...params.keys()]
+    .sort()
+    .flatMap((k) => (params.get(k) ?? []).map((v) => `${goEscape(k)}=${goEscape(v)}`))
+    .join("&");
+  return `${url.pathname.replace(/^\//, "")}?${query}`;
+}
+
+/** Go's url.QueryEscape: like encodeURIComponent, but space is '+' and only -_.~ stay unescaped. */
+function goEscape(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/%20/g, "+")
+    .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+}

@@ -1,0 +1,45 @@
+import * as v from "valibot";
+
+/**
+ * Schemas for query-string and path values, which arrive as strings. Each carries the type the
+ * API description should show in `metadata.swagger`, so one definition serves validation and docs.
+ */
+export const qs = {
+  /** A free string. */
+  string: (description?: string) =>
+    v.pipe(v.string(), v.metadata({ swagger: { type: "string" }, ...(description ? { description } : {}) })),
+  /** An integer written in decimal; anything else is 422. */
+  int: (description?: string) =>
+    v.pipe(
+      v.string(),
+      v.regex(/^-?\d+$/, "must be an integer"),
+      v.transform(Number),
+      v.metadata({ swagger: { type: "integer", format: "int64" }, ...(description ? { description } : {}) }),
+    ),
+  /** `true`/`false` (also `1`/`0`, as Go's strconv.ParseBool). */
+  bool: (description?: string) =>
+    v.pipe(
+      v.picklist(["true", "false", "1", "0", "TRUE", "FALSE", "True", "False", "t", "f"]),
+      v.transform((s) => ["true", "1", "TRUE", "True", "t"].includes(s)),
+      v.metadata({ swagger: { type: "boolean" }, ...(description ? { description } : {}) }),
+    ),
+  /** One of a fixed set of strings. */
+  enum: <const T extends readonly [string, ...string[]]>(values: T, description?: string) =>
+    v.pipe(
+      v.picklist(values),
+      v.metadata({ swagger: { type: "string", enum: values }, ...(description ? { description } : {}) }),
+    ),
+};
+
+/** The `page` and `limit` query parameters every list takes (parsed leniently, as Forgejo does). */
+export const pageQuery = {
+  page: v.optional(
+    v.pipe(
+      v.string(),
+      v.metadata({ swagger: { type: "integer" }, description: "page number of results to return (1-based)" }),
+    ),
+  ),
+  limit: v.optional(
+    v.pipe(v.string(), v.metadata({ swagger: { type: "integer" }, description: "page size of results" })),
+  ),
+};

@@ -1,0 +1,79 @@
+import type { ScopeCategory, Settings } from "@kiln/domain";
+import type { Principal } from "@kiln/service";
+import type * as v from "valibot";
+import type { AppContext } from "./env.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: schemas of any shape are accepted and inferred below
+type AnySchema = v.GenericSchema<any, any>;
+type ObjectSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
+
+/** Who may call a route, checked before its input is parsed (Forgejo's reqToken & co.). */
+export type Access =
+  /** Anyone, signed in or not. */
+  | "public"
+  /** A signed-in caller (401 `token is required` otherwise). */
+  | "signed-in"
+  /** A signed-in site admin (403 `user should be the site admin` otherwise). */
+  | "site-admin"
+  /** Basic auth with the account password (Forgejo's reqBasicOrRevProxyAuth). */
+  | "password";
+
+/** A documented response of a route. */
+export interface ResponseDoc {
+  readonly description: string;
+  /** A valibot schema of the JSON body, or "empty" (no body), or "text" (a plain string). */
+  readonly schema?: AnySchema | "empty" | "text";
+}
+
+/** Everything about one API operation: routing, access, input schemas, docs and the handler. */
+export interface RouteDef<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends AnySchema | undefined,
+> {
+  readonly method: "get" | "post" | "put" | "patch" | "delete";
+  /** Path under /api/v1 in the API description's syntax, e.g. `/users/{username}/tokens`. */
+  readonly path: string;
+  /** Forgejo's operationId for the same method and path. */
+  readonly operationId: string;
+  readonly tags: readonly string[];
+  readonly summary: string;
+  readonly access: Access;
+  /** Token scope categories of the route group (all required; level from the method). */
+  readonly scopes?: readonly ScopeCategory[];
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+  /** Whether the body is required (default: true for a body schema). */
+  readonly bodyRequired?: boolean;
+  readonly responses: Readonly<Record<number, ResponseDoc>>;
+  /** Registered only when this returns true (e.g. quota routes with `[quota] ENABLED`). */
+  readonly enabled?: (settings: Settings) => boolean;
+  readonly handler: (
+    c: AppContext,
+    input: {
+      readonly params: P extends ObjectSchema ? v.InferOutput<P> : Record<string, never>;
+      readonly query: Q extends ObjectSchema ? v.InferOutput<Q> : Record<string, never>;
+      readonly body: B extends AnySchema ? v.InferOutput<B> : undefined;
+      readonly principal: Principal | null;
+    },
+  ) => Promise<Response> | Response;
+}
+
+/** A route definition of any input types, as the registry stores it. */
+// biome-ignore lint/suspicious/noExplicitAny: heterogeneous collection of typed definitions
+export type AnyRoute = RouteDef<any, any, any>;
+
+/** Declares a route; the identity function that gives handlers their inferred input types. */
+export function route<
+  P extends ObjectSchema | undefined = undefined,
+  Q extends ObjectSchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return def;
+}
+
+/** The same path in Hono's syntax: `{name}` → `:name`, and `{name*}` (rest of path) → `:name{.+}`. */
+export function honoPath(path: string): string {
+  return path.replace(/\{(\w+)\*\}/g, ":$1{.+}").replace(/\{([\w-]+)\}/g, ":$1");
+}

@@ -1,0 +1,143 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { toApiUser } from "../../convert/user.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+
+/** Forgejo's routers/api/v1/admin/user.go: site administration of user accounts. */
+
+export const adminSearchUsers = route({
+  method: "get",
+  path: "/admin/users",
+  operationId: "adminSearchUsers",
+  tags: ["admin"],
+  summary: "Search users according filter conditions",
+  access: "site-admin",
+  scopes: ["admin"],
+  query: v.object({
+    source_id: v.optional(qs.int("ID of the user's login source to search for")),
+    login_name: v.optional(qs.string("user's login name to search for")),
+    sort: v.optional(
+      qs.enum(
+        ["oldest", "newest", "alphabetically", "reversealphabetically", "recentupdate", "leastupdate"],
+        "sort order of results",
+      ),
+    ),
+    q: v.optional(qs.string("keyword")),
+    ...pageQuery,
+  }),
+  responses: { 200: { description: "UserList", schema: v.array(api.User) } },
+  async handler(c, { query, principal }) {
+    const viewer = requirePrincipal(principal).user;
+    const page = pageRequest(query, c.var.settings.api);
+    const found = await c.var.services.users.listForAdmin(
+      { q: query.q, loginName: query.login_name, sourceId: query.source_id, sort: query.sort },
+      page,
+    );
+    setPagingHeaders(c, page, found.total);
+    return c.json(found.items.map((u) => toApiUser(u, viewer, c.var.settings)));
+  },
+});
+
+export const adminCreateUser = route({
+  method: "post",
+  path: "/admin/users",
+  operationId: "adminCreateUser",
+  tags: ["admin"],
+  summary: "Create a user",
+  access: "site-admin",
+  scopes: ["admin"],
+  body: api.CreateUserOption,
+  responses: {
+    201: { description: "User", schema: api.User },
+    400: { description: "APIError", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { body, principal }) {
+    const viewer = requirePrincipal(principal).user;
+    const user = await c.var.services.users.create({
+      username: body.username,
+      email: body.email,
+      password: body.password,
+      fullName: body.full_name,
+      loginName: body.login_name,
+      sourceId: body.source_id,
+      mustChangePassword: body.must_change_password ?? true,
+      restricted: body.restricted,
+      visibility: body.visibility,
+      createdAt: body.created_at ? new Date(body.created_at) : undefined,
+    });
+    return c.json(toApiUser(user, viewer, c.var.settings), 201);
+  },
+});
+
+export const adminEditUser = route({
+  method: "patch",
+  path: "/admin/users/{username}",
+  operationId: "adminEditUser",
+  tags: ["admin"],
+  summary: "Edit an existing user",
+  access: "site-admin",
+  scopes: ["admin"],
+  params: v.object({ username: v.string() }),
+  body: api.EditUserOption,
+  responses: {
+    200: { description: "User", schema: api.User },
+    400: { description: "APIError", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const viewer = requirePrincipal(principal).user;
+    const target = await c.var.services.users.getByName(params.username);
+    const user = await c.var.services.users.adminEdit(target, {
+      email: body.email,
+      password: body.password,
+      fullName: body.full_name,
+      loginName: body.login_name,
+      sourceId: body.source_id,
+      mustChangePassword: body.must_change_password,
+      active: body.active,
+      admin: body.admin,
+      restricted: body.restricted,
+      prohibitLogin: body.prohibit_login,
+      visibility: body.visibility,
+      location: body.location,
+      website: body.website,
+      description: body.description,
+      pronouns: body.pronouns,
+      maxRepoCreation: body.max_repo_creation,
+      allowCreateOrganization: body.allow_create_organization,
+      allowGitHook: body.allow_git_hook,
+      allowImportLocal: body.allow_import_local,
+    });
+    return c.json(toApiUser(user, viewer, c.var.settings));
+  },
+});
+
+export const adminDeleteUser = route({
+  method: "delete",
+  path: "/admin/users/{username}",
+  operationId: "adminDeleteUser",
+  tags: ["admin"],
+  summary: "Delete a user",
+  access: "site-admin",
+  scopes: ["admin"],
+  params: v.object({ username: v.string() }),
+  query: v.object({ purge: v.optional(qs.bool("purge the user from the system completely")) }),
+  responses: {
+    204: { description: "APIEmpty", schema: "empty" },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, query, principal }) {
+    const target = await c.var.services.users.getByName(params.username);
+    await c.var.services.users.delete(target, requirePrincipal(principal).user, {
+      purge: query.purge ?? false,
+    });
+    return c.body(null, 204);
+  },
+});
+
+export const adminUserRoutes = [adminSearchUsers, adminCreateUser, adminEditUser, adminDeleteUser];

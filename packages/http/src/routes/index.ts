@@ -1,0 +1,19 @@
+import type { AnyRoute } from "../route.js";
+import { adminUserRoutes } from "./admin/user.js";
+import { miscRoutes } from "./misc/version.js";
+import { settingsRoutes } from "./settings/settings.js";
+import { tokenRoutes } from "./user/app.js";
+import { emailRoutes } from "./user/email.js";
+import { userSettingsRoutes } from "./user/settings.js";
+import { userRoutes } from "./user/user.js";
+
+/** Every /api/v1 operation Kiln implements, static paths before parameterised ones. */
+export const allRoutes: readonly AnyRoute[] = [
+  ...miscRoutes,
+  ...settingsRoutes,
+  ...userRoutes,
+  ...emailRoutes,
+  ...userSettingsRoutes,
+  ...tokenRoutes,
+  ...adminUserRoutes,
+];

@@ -1,0 +1,84 @@
+import { api, PermissionDeniedError, type User } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { toApiAccessToken } from "../../convert/account.js";
+import type { AppContext } from "../../env.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery } from "../../query.js";
+import { route } from "../../route.js";
+
+/** Forgejo's routers/api/v1/user/app.go: personal access tokens. */
+
+const username = v.object({ username: v.string() });
+
+/** Forgejo's reqSelfOrAdmin: the tokens of a user are theirs and site admins' business only. */
+async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<User> {
+  const target = await c.var.services.users.getVisible(name, doer);
+  if (!doer.isAdmin && doer.id !== target.id) {
+    throw new PermissionDeniedError("doer should be the site admin or be same as the contextUser");
+  }
+  return target;
+}
+
+export const userGetTokens = route({
+  method: "get",
+  path: "/users/{username}/tokens",
+  operationId: "userGetTokens",
+  tags: ["user"],
+  summary: "List the specified user's access tokens",
+  access: "signed-in",
+  scopes: ["user"],
+  params: username,
+  query: v.object(pageQuery),
+  responses: { 200: { description: "AccessTokenList", schema: v.array(api.AccessToken) } },
+  async handler(c, { params, query, principal }) {
+    const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.tokens.list(target, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(list.items.map((t) => toApiAccessToken(t)));
+  },
+});
+
+export const userCreateToken = route({
+  method: "post",
+  path: "/users/{username}/tokens",
+  operationId: "userCreateToken",
+  tags: ["user"],
+  summary: "Generate an access token for the specified user",
+  access: "password",
+  scopes: ["user"],
+  params: username,
+  body: api.CreateAccessTokenOption,
+  responses: {
+    201: { description: "AccessToken", schema: api.AccessToken },
+    400: { description: "APIError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
+    const { token, secret } = await c.var.services.tokens.create(target, body.name, body.scopes ?? []);
+    return c.json(toApiAccessToken(token, secret), 201);
+  },
+});
+
+export const userDeleteAccessToken = route({
+  method: "delete",
+  path: "/users/{username}/tokens/{token}",
+  operationId: "userDeleteAccessToken",
+  tags: ["user"],
+  summary: "Delete an access token from the specified user's account, by id or by name",
+  access: "password",
+  scopes: ["user"],
+  params: v.object({ username: v.string(), token: v.string() }),
+  responses: {
+    204: { description: "APIEmpty", schema: "empty" },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
+    await c.var.services.tokens.delete(target, params.token);
+    return c.body(null, 204);
+  },
+});
+
+export const tokenRoutes = [userGetTokens, userCreateToken, userDeleteAccessToken];

@@ -1,0 +1,80 @@
+import { readFileSync } from "node:fs";
+import { defaultSettings } from "@kiln/domain";
+import { createServices, silentLogger } from "@kiln/service";
+import { describe, expect, it } from "vitest";
+import { createApp, enabledRoutes } from "../app.js";
+
+const forgejo = new Map<string, string>(
+  readFileSync(new URL("../../test/fixtures/forgejo-operations.tsv", import.meta.url), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => line.split("\t"))
+    .map(([method, path, operationId]) => [`${method} ${path}`, operationId ?? ""]),
+);
+
+describe("the API description", () => {
+  const settings = defaultSettings("/tmp/kiln-swagger-test");
+  const app = createApp({
+    services: createServices({ db: null as never, settings, logger: silentLogger }),
+    settings,
+    logger: silentLogger,
+  });
+  const routes = enabledRoutes(settings);
+
+  async function swagger() {
+    const res = await app.request("http://localhost:3000/swagger.v1.json");
+    expect(res.status).toBe(200);
+    return (await res.json()) as {
+      swagger: string;
+      paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+      definitions: Record<string, unknown>;
+      securityDefinitions: Record<string, { name?: string }>;
+    };
+  }
+
+  it("is Swagger 2.0 with Forgejo's security definitions, including the TOTP header", async () => {
+    const doc = await swagger();
+    expect(doc.swagger).toBe("2.0");
+    expect(Object.keys(doc.securityDefinitions).sort()).toEqual(
+      ["AuthorizationHeaderToken", "BasicAuth", "SudoHeader", "SudoParam", "TOTPHeader"].sort(),
+    );
+    expect(doc.securityDefinitions.TOTPHeader?.name).toBe("X-FORGEJO-OTP");
+  });
+
+  it("lists every registered route, with Forgejo's operationId for the same method and path", async () => {
+    const doc = await swagger();
+    expect(routes.length).toBeGreaterThan(10);
+    for (const r of routes) {
+      const op = doc.paths[r.path]?.[r.method];
+      expect(op, `${r.method.toUpperCase()} ${r.path} missing from swagger`).toBeDefined();
+      expect(op?.operationId).toBe(r.operationId);
+      const theirs = forgejo.get(`${r.method.toUpperCase()} ${r.path}`);
+      expect(theirs, `${r.method.toUpperCase()} ${r.path} is not a Forgejo operation`).toBeDefined();
+      expect(r.operationId).toBe(theirs);
+    }
+    const documented = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+    expect(documented).toBe(routes.length);
+  });
+
+  it("resolves every $ref to a definition generated from the valibot schemas", async () => {
+    const doc = await swagger();
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/definitions\/(\w+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const name of refs) expect(doc.definitions, `definition ${name}`).toHaveProperty(name as string);
+    expect(doc.definitions.User).toMatchObject({
+      type: "object",
+      properties: { id: { type: "integer", format: "int64" } },
+    });
+  });
+
+  it("serves an interactive page for the description", async () => {
+    const page = await app.request("http://localhost:3000/api/swagger");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("swagger.v1.json");
+    const asset = await app.request("http://localhost:3000/assets/swagger-ui/swagger-ui-bundle.js");
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(100_000);
+  });
+});
