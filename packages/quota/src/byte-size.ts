@@ -3,7 +3,7 @@
 // negatives and anything above int64 mean unlimited (-1).
 //
 // Precision: the value is computed exactly with bigints (Forgejo goes through a float64, which
-// can be one byte low for fractional inputs such as "4.35k"), then returned as a number. Results
+// can be one byte low for fractional inputs such as "4.1M"), then returned as a number. Results
 // above Number.MAX_SAFE_INTEGER (about 8 PiB) are rounded to the nearest double; that rounding
 // never changes `used < limit` for a usage that is a safe integer, which the engine requires.
 

@@ -211,3 +211,13 @@ describe("Forgejo v12 consequences that Kiln does not share", () => {
     );
   });
 });
+
+describe("Forgejo v12 looked at descendants only when no rule covered the subject", () => {
+  it("Kiln differs: a failing rule on a descendant fails a size:all check despite a standing size:all rule", () => {
+    const g = [
+      group("g", rule("all", 1024 * 1024, "size:all"), rule("packages", 0, "size:assets:packages:all")),
+    ];
+    // v12: the size:all rule covers size:all and stands, children are not consulted → allowed.
+    expect(isWithinQuota(g, usage({ packages: 10 }), "size:all")).toBe(false);
+  });
+});
