@@ -55,6 +55,8 @@ describe("parseSubject", () => {
     "size:repos",
     "size:lfs",
     "wiki",
+    "__proto__",
+    "toString",
   ])("rejects %j with Forgejo's message", (value) => {
     const error = (() => {
       try {

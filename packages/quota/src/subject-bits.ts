@@ -1,6 +1,6 @@
 // Internal: precomputed tables that let evaluation work on small integers instead of strings.
 // Subject i (its index in SUBJECTS) is bit i of a mask; the tables are derived from subject-tree.
-import { parseSubject } from "./parse-subject.js";
+import { UnrecognizedSubjectError } from "./errors.js";
 import { SUBJECT_ALIASES, SUBJECTS } from "./subject.js";
 import { subjectsRelated } from "./subject-tree.js";
 
@@ -27,8 +27,8 @@ export const WIKI_INDEX = SUBJECTS.indexOf("size:wiki");
  */
 export function subjectIndex(spelling: string): number {
   const index = INDEX.get(spelling);
-  // parseSubject throws the typed error for an unknown spelling.
-  return index === undefined ? SUBJECTS.indexOf(parseSubject(spelling).subject) : index;
+  if (index === undefined) throw new UnrecognizedSubjectError(spelling);
+  return index;
 }
 
 /**
