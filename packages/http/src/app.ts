@@ -7,7 +7,7 @@ import type { AppContext, AppEnv } from "./env.js";
 import { onError, onNotFound } from "./errors.js";
 import { type AnyRoute, honoPath } from "./route.js";
 import { allRoutes } from "./routes/index.js";
-import { KILN_VERSION } from "./routes/misc/version.js";
+import { API_VERSION } from "./routes/misc/version.js";
 import { buildSwagger } from "./swagger/build.js";
 import { mountSwaggerPage } from "./swagger/page.js";
 import { parseInput } from "./validation.js";
@@ -54,7 +54,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const swagger = buildSwagger(routes, KILN_VERSION);
+  const swagger = buildSwagger(routes, API_VERSION);
   app.get("/swagger.v1.json", (c) => c.json(swagger));
   app.get("/api/v1/swagger", (c) => c.redirect(`${settings.server.rootUrl}api/swagger`));
   mountSwaggerPage(app);

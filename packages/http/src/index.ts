@@ -1,9 +1,10 @@
 export { type AppOptions, createApp, enabledRoutes } from "./app.js";
+export { compatibilityMarkdown, type ForgejoOperation, parseForgejoOperations } from "./compatibility.js";
 export type { AppContext, AppEnv } from "./env.js";
 export { errorBody, onError, statusOf } from "./errors.js";
 export { linkHeader, pageRequest, setPagingHeaders } from "./pagination.js";
 export { pageQuery, qs } from "./query.js";
 export { type Access, type AnyRoute, honoPath, type ResponseDoc, type RouteDef, route } from "./route.js";
 export { allRoutes } from "./routes/index.js";
-export { KILN_VERSION } from "./routes/misc/version.js";
+export { API_VERSION, KILN_VERSION } from "./routes/misc/version.js";
 export { buildSwagger } from "./swagger/build.js";

@@ -1,5 +1,5 @@
 import type { DatabaseSettings } from "@kiln/domain";
-import { CamelCasePlugin, type Dialect, Kysely, type MigrationResultSet, Migrator } from "kysely";
+import { CamelCasePlugin, type Dialect, Kysely, type MigrationResultSet, Migrator, sql } from "kysely";
 import type { Database } from "./database.js";
 import { createDialect } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
@@ -30,6 +30,7 @@ export class MigrationError extends Error {
  * Safe to call at every start: Kysely's migrator takes a lock and skips what has run.
  */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const migrator = new Migrator({
     // The migrator must see raw table names, not the camelCase plugin's view.
     db: db.withoutPlugins() as Kysely<unknown>,

@@ -23,6 +23,11 @@ export class AuthService {
     return principal;
   }
 
+  /** Whether the user has enrolled in TOTP two-factor authentication. */
+  async hasTwoFactor(user: User): Promise<boolean> {
+    return (await twoFactor.findTwoFactor(this.ctx.db, user.id)) !== undefined;
+  }
+
   private async resolve(credentials: Credentials): Promise<Principal> {
     if (credentials.kind === "token") {
       return (await this.byToken(credentials.token)) ?? unauthorized("invalid access token");
@@ -69,11 +74,10 @@ export class AuthService {
   }
 
   private async findLogin(login: string): Promise<User | undefined> {
-    if (login.includes("@")) {
-      const address = await emails.findEmail(this.ctx.db, login);
-      return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
-    }
-    return users.findUserByName(this.ctx.db, login);
+    const byName = await users.findUserByName(this.ctx.db, login);
+    if (byName || !login.includes("@")) return byName;
+    const address = await emails.findEmail(this.ctx.db, login);
+    return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
   }
 
   /** Forgejo's account checks: prohibited or inactive accounts and forced password changes get 403. */

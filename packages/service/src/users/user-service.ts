@@ -141,6 +141,12 @@ export class UserService {
     return users.findUserByName(this.ctx.db, name);
   }
 
+  /** The user whose (primary or secondary) e-mail address this is, or undefined. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const address = await emails.findEmail(this.ctx.db, email);
+    return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
+  }
+
   /** The account with this id, or undefined. */
   async findById(id: number): Promise<User | undefined> {
     return users.findUserById(this.ctx.db, id);

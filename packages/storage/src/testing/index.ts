@@ -104,3 +104,14 @@ async function pgliteTemplate(): Promise<Blob> {
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString("hex")}`;
 }
+
+/** Drops a schema on the test PostgreSQL server (for tests that let a server create its own). */
+export async function dropPostgresSchema(schema: string, url: string = testPostgresUrl()): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`drop schema if exists ${pg.escapeIdentifier(schema)} cascade`);
+  } finally {
+    await c.end();
+  }
+}

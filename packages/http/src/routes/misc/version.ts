@@ -3,8 +3,15 @@ import { route } from "../../route.js";
 
 /** Forgejo's routers/api/v1/misc/version.go. */
 
-/** The version string the server reports; set by the app at start-up. */
+/** Kiln's own version. */
 export const KILN_VERSION = "0.1.0";
+
+/**
+ * What `GET /version` reports: the Forgejo API level Kiln implements, with Kiln's version as
+ * semver build metadata. Forgejo and Gitea SDKs gate features on this number, so it must be the
+ * Forgejo version whose API Kiln speaks.
+ */
+export const API_VERSION = `12.0.0+kiln-${KILN_VERSION}`;
 
 export const getVersion = route({
   method: "get",
@@ -15,7 +22,7 @@ export const getVersion = route({
   access: "public",
   responses: { 200: { description: "ServerVersion", schema: api.ServerVersion } },
   handler(c) {
-    return c.json({ version: KILN_VERSION });
+    return c.json({ version: API_VERSION });
   },
 });
 

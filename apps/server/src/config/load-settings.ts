@@ -1,0 +1,190 @@
+import { isAbsolute, resolve } from "node:path";
+import {
+  type DatabaseSettings,
+  DEFAULT_ATTACHMENT_TYPES,
+  DEFAULT_REACTIONS,
+  type Settings,
+} from "@kiln/domain";
+import { tryParseByteSize } from "@kiln/quota";
+import type { IniSections } from "./ini.js";
+
+/** A configuration value that cannot be used; start-up stops with this message. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Where the settings came from, for paths and ports that flags override. */
+export interface LoadOptions {
+  /** Absolute work path (`--work-path`). */
+  readonly workPath: string;
+  /** `--port`, which wins over `[server] HTTP_PORT`. */
+  readonly port?: number;
+  /** `DATABASE_URL` from the environment, which selects PostgreSQL. */
+  readonly databaseUrl?: string;
+  /** Warnings for values that are accepted but ignored or replaced (e.g. a TOTAL that is not a size). */
+  readonly warn?: (message: string) => void;
+}
+
+/**
+ * Turns `app.ini` sections into validated settings. Keys Kiln does not read are ignored; a value
+ * it reads but cannot use throws ConfigError naming the section and key.
+ */
+export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
+  const get = reader(ini);
+  const workPath = options.workPath;
+  const path = (value: string) => (isAbsolute(value) ? value : resolve(workPath, value));
+
+  const httpPort = options.port ?? get.port("server", "HTTP_PORT", 3000);
+  const httpAddr = get.string("server", "HTTP_ADDR", "127.0.0.1");
+  const domain = get.string("server", "DOMAIN", "localhost");
+  const protocol = get.oneOf("server", "PROTOCOL", ["http", "https"], "http");
+  const rootUrl = withSlash(get.url("server", "ROOT_URL", `${protocol}://${domain}:${httpPort}/`));
+  const appDataPath = path(get.string("server", "APP_DATA_PATH", "data"));
+
+  return {
+    server: { rootUrl, httpAddr, httpPort, workPath, appDataPath },
+    database: database(get, options, (p) => (isAbsolute(p) ? p : resolve(workPath, p)), appDataPath),
+    api: {
+      defaultPagingNum: get.int("api", "DEFAULT_PAGING_NUM", 30, 1),
+      maxResponseItems: get.int("api", "MAX_RESPONSE_ITEMS", 50, 1),
+      defaultGitTreesPerPage: get.int("api", "DEFAULT_GIT_TREES_PER_PAGE", 1000, 1),
+      defaultMaxBlobSize: get.int("api", "DEFAULT_MAX_BLOB_SIZE", 10485760, 0),
+    },
+    security: {
+      installLock: get.bool("security", "INSTALL_LOCK", true),
+      secretKey: get.string("security", "SECRET_KEY", ""),
+    },
+    service: { enableBasicAuthentication: get.bool("service", "ENABLE_BASIC_AUTHENTICATION", true) },
+    repository: {
+      root: path(get.string("repository", "ROOT", `${appDataPath}/repositories`)),
+      disableMirrors: get.bool("repository", "DISABLE_MIRRORS", false),
+      disableHttpGit: get.bool("repository", "DISABLE_HTTP_GIT", false),
+      maxCreationLimit: get.int("repository", "MAX_CREATION_LIMIT", -1, -1),
+    },
+    lfs: {
+      enabled: get.bool("server", "LFS_START_SERVER", true),
+      path: path(get.string("lfs", "PATH", `${appDataPath}/lfs`)),
+    },
+    ui: { reactions: get.list("ui", "REACTIONS", DEFAULT_REACTIONS) },
+    attachment: {
+      enabled: get.bool("attachment", "ENABLED", true),
+      allowedTypes: get.string("attachment", "ALLOWED_TYPES", DEFAULT_ATTACHMENT_TYPES),
+      maxSize: get.int("attachment", "MAX_SIZE", 2048, 0),
+      maxFiles: get.int("attachment", "MAX_FILES", 5, 0),
+    },
+    quota: {
+      enabled: get.bool("quota", "ENABLED", true),
+      defaultGroups: get.list("quota", "DEFAULT_GROUPS", []),
+      defaultTotal: byteSize(get.string("quota.default", "TOTAL", "-1"), options.warn),
+    },
+  };
+}
+
+/** `[quota.default] TOTAL` as Forgejo reads it: sizes with units; anything else means unlimited. */
+function byteSize(text: string, warn: LoadOptions["warn"]): number {
+  const value = tryParseByteSize(text);
+  if (value === undefined) {
+    warn?.(`[quota.default] TOTAL = "${text}" is not a size; using -1 (unlimited), as Forgejo does`);
+    return -1;
+  }
+  return value;
+}
+
+function database(
+  get: ReturnType<typeof reader>,
+  options: LoadOptions,
+  path: (p: string) => string,
+  appDataPath: string,
+): DatabaseSettings {
+  if (options.databaseUrl) {
+    const schema = get.string("database", "SCHEMA", "");
+    return { type: "postgres", url: options.databaseUrl, ...(schema ? { schema } : {}) };
+  }
+  const type = get.oneOf("database", "DB_TYPE", ["pglite", "postgres"], "pglite");
+  if (type === "pglite") return { type, path: path(get.string("database", "PATH", `${appDataPath}/pglite`)) };
+  const host = get.string("database", "HOST", "127.0.0.1:5432");
+  const name = get.string("database", "NAME", "kiln");
+  const user = get.string("database", "USER", "postgres");
+  const password = get.string("database", "PASSWD", "");
+  const sslMode = get.oneOf(
+    "database",
+    "SSL_MODE",
+    ["disable", "require", "verify-ca", "verify-full", "prefer"],
+    "disable",
+  );
+  const schema = get.string("database", "SCHEMA", "");
+  const auth = user
+    ? `${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ""}@`
+    : "";
+  const url = host.startsWith("/")
+    ? `postgres://${auth}/${encodeURIComponent(name)}?host=${encodeURIComponent(host)}&sslmode=${sslMode}`
+    : `postgres://${auth}${host}/${encodeURIComponent(name)}?sslmode=${sslMode}`;
+  return { type, url, ...(schema ? { schema } : {}) };
+}
+
+function withSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+/** Typed accessors over the sections; every failure names `[section] KEY`. */
+function reader(ini: IniSections) {
+  const raw = (section: string, key: string): string | undefined => ini.get(section)?.get(key);
+  const fail = (section: string, key: string, value: string, why: string): never => {
+    throw new ConfigError(`invalid value for [${section}] ${key}: "${value}" ${why}`);
+  };
+  return {
+    string(section: string, key: string, fallback: string): string {
+      return raw(section, key) ?? fallback;
+    },
+    int(section: string, key: string, fallback: number, min: number): number {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      if (!/^-?\d+$/.test(value)) fail(section, key, value, "is not an integer");
+      const n = Number(value);
+      if (n < min) fail(section, key, value, `must be at least ${min}`);
+      return n;
+    },
+    port(section: string, key: string, fallback: number): number {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      if (!/^\d+$/.test(value) || Number(value) > 65535)
+        fail(section, key, value, "is not a port number (0-65535)");
+      return Number(value);
+    },
+    bool(section: string, key: string, fallback: boolean): boolean {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      if (["1", "t", "T", "true", "TRUE", "True"].includes(value)) return true;
+      if (["0", "f", "F", "false", "FALSE", "False"].includes(value)) return false;
+      return fail(section, key, value, "is not a boolean (true or false)");
+    },
+    oneOf<const T extends string>(section: string, key: string, values: readonly T[], fallback: T): T {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      const match = values.find((v) => v === value.toLowerCase());
+      return match ?? fail(section, key, value, `is not one of ${values.join(", ")}`);
+    },
+    url(section: string, key: string, fallback: string): string {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      try {
+        const parsed = new URL(value);
+        if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("scheme");
+      } catch {
+        fail(section, key, value, "is not an http(s) URL");
+      }
+      return value;
+    },
+    list(section: string, key: string, fallback: readonly string[]): string[] {
+      const value = raw(section, key);
+      if (value === undefined) return [...fallback];
+      return value
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The built `kiln` executable: tests drive it exactly as a user would. */
+export const KILN_BIN = fileURLToPath(new URL("../bin/kiln.js", import.meta.url));
+
+/** A fresh, empty work path. */
+export function tempWorkPath(): string {
+  return mkdtempSync(join(tmpdir(), "kiln-e2e-"));
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a `kiln` CLI command to completion. */
+export function kiln(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KILN_BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A `kiln web` process under test. */
+export interface ServerProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  /** Every JSON log line the server wrote so far. */
+  readonly logs: Record<string, unknown>[];
+  /** Resolves with the exit code when the process ends. */
+  readonly exited: Promise<number | null>;
+  signal(signal: NodeJS.Signals): void;
+}
+
+/** Starts `kiln web` on a free port and waits until it answers. */
+export async function startServer(
+  workPath: string,
+  env: Readonly<Record<string, string>> = {},
+  extraArgs: readonly string[] = [],
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [KILN_BIN, "web", "--work-path", workPath, "--port", String(port), ...extraArgs],
+    {
+      env: { ...process.env, ...env },
+    },
+  );
+  const logs: Record<string, unknown>[] = [];
+  let output = "";
+  let pending = "";
+  child.stdout.on("data", (d: Buffer) => {
+    pending += d.toString();
+    let nl = pending.indexOf("\n");
+    while (nl >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      output += `${line}\n`;
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not a log line
+      }
+      nl = pending.indexOf("\n");
+    }
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`kiln web exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/v1/version`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`kiln web did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, port, process: child, logs, exited, signal: (s) => child.kill(s) };
+}
+
+/** Calls the API like a plain HTTP client. */
+// biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
+type Json = any;
+
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  opts: { token?: string; basic?: readonly [string, string]; body?: unknown } = {},
+): Promise<{ status: number; headers: Headers; json: Json }> {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.Authorization = `token ${opts.token}`;
+  if (opts.basic) headers.Authorization = `Basic ${Buffer.from(opts.basic.join(":")).toString("base64")}`;
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers,
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
+}
