@@ -4,5 +4,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     passWithNoTests: true,
+    // Generous limits for a loaded 2-core machine; these are not performance assertions.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

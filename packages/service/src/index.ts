@@ -5,6 +5,18 @@ export { openSecret, sealSecret } from "./auth/secret-box.js";
 export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
 export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
 export { type Logger, type ServiceContext, silentLogger } from "./context.js";
+export {
+  lastOwner,
+  type MembershipAnswer,
+  type OrgInput,
+  OrgService,
+  orgNotFound,
+} from "./orgs/org-service.js";
+export { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
+export { type TeamInput, TeamService } from "./orgs/team-service.js";
+export * from "./permissions/index.js";
+export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
+export { RepoService } from "./repos/repo-service.js";
 export { createServices, type Services } from "./services.js";
 export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export { EmailService } from "./users/email-service.js";

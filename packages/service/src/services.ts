@@ -1,5 +1,12 @@
+import { repositories } from "@kiln/storage";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
+import { OrgService } from "./orgs/org-service.js";
+import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
+import { TeamService } from "./orgs/team-service.js";
+import { PermissionService } from "./permissions/permission-service.js";
+import { QuotaLedger } from "./quota/ledger.js";
+import { RepoService } from "./repos/repo-service.js";
 import { AccessTokenService } from "./users/access-token-service.js";
 import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
@@ -11,15 +18,35 @@ export interface Services {
   readonly users: UserService;
   readonly emails: EmailService;
   readonly tokens: AccessTokenService;
+  readonly permissions: PermissionService;
+  readonly orgs: OrgService;
+  readonly teams: TeamService;
+  readonly ledger: QuotaLedger;
+  readonly repositories: RepoService;
 }
 
 /** Builds the services of an instance. */
 export function createServices(ctx: ServiceContext): Services {
+  const permissions = new PermissionService(ctx);
+  const ledger = new QuotaLedger();
+  const users = new UserService(ctx);
+  // Until repositories have files on disk, removing one means its row and its usage.
+  const removeRepository: RepositoryRemover = (repo) =>
+    ctx.db.transaction().execute(async (trx) => {
+      await ledger.recordRepositoryChange(trx, repo, undefined);
+      await repositories.deleteRepository(trx, repo.id);
+    });
+  users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   return {
     ctx,
     auth: new AuthService(ctx),
-    users: new UserService(ctx),
+    users,
     emails: new EmailService(ctx),
     tokens: new AccessTokenService(ctx),
+    permissions,
+    orgs: new OrgService(ctx, permissions),
+    teams: new TeamService(ctx, permissions),
+    ledger,
+    repositories: new RepoService(ctx, permissions),
   };
 }

@@ -1,4 +1,4 @@
-import type { AccountType, Visibility } from "@kiln/domain";
+import type { AccessMode, AccountType, CollaboratorMode, RepoUnit, Visibility } from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 
 /** Timestamps default to now() in the database and are set explicitly on update. */
@@ -38,6 +38,7 @@ export interface UsersTable {
   allowCreateOrganization: Generated<boolean>;
   allowGitHook: Generated<boolean>;
   allowImportLocal: Generated<boolean>;
+  repoAdminChangeTeamAccess: Generated<boolean>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
   lastLoginAt: Date | null;
@@ -73,12 +74,97 @@ export interface TwoFactorTable {
   createdAt: CreatedAt;
 }
 
+/** Membership of a user in an organization; `isPublic` shows it to non-members. */
+export interface OrgUserTable {
+  id: Generated<number>;
+  orgId: number;
+  userId: number;
+  isPublic: Generated<boolean>;
+}
+
+/** A team; `units` maps repository units to access modes. */
+export interface TeamTable {
+  id: Generated<number>;
+  orgId: number;
+  name: string;
+  lowerName: string;
+  description: Generated<string>;
+  accessMode: ColumnType<AccessMode, AccessMode | undefined, AccessMode>;
+  units: ColumnType<Partial<Record<RepoUnit, AccessMode>>, string | undefined, string>;
+  includesAllRepositories: Generated<boolean>;
+  canCreateOrgRepo: Generated<boolean>;
+  createdAt: CreatedAt;
+}
+
+export interface TeamUserTable {
+  id: Generated<number>;
+  teamId: number;
+  orgId: number;
+  userId: number;
+}
+
+export interface TeamRepoTable {
+  id: Generated<number>;
+  teamId: number;
+  orgId: number;
+  repoId: number;
+}
+
+/** Repositories; `ownerName` is denormalised for URLs, as in Forgejo. */
+export interface RepositoryTable {
+  id: Generated<number>;
+  ownerId: number;
+  ownerName: string;
+  name: string;
+  lowerName: string;
+  description: Generated<string>;
+  website: Generated<string>;
+  defaultBranch: Generated<string>;
+  isPrivate: Generated<boolean>;
+  isEmpty: Generated<boolean>;
+  isArchived: Generated<boolean>;
+  isMirror: Generated<boolean>;
+  isTemplate: Generated<boolean>;
+  isFork: Generated<boolean>;
+  forkId: number | null;
+  gitSize: Generated<number>;
+  lfsSize: Generated<number>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface CollaborationTable {
+  id: Generated<number>;
+  repoId: number;
+  userId: number;
+  mode: CollaboratorMode;
+}
+
+/** Per-owner counters of the leaf quota subjects, in bytes. */
+export interface QuotaUsageTable {
+  ownerId: number;
+  reposPublic: Generated<number>;
+  reposPrivate: Generated<number>;
+  lfs: Generated<number>;
+  issueAttachments: Generated<number>;
+  releaseAttachments: Generated<number>;
+  artifacts: Generated<number>;
+  packages: Generated<number>;
+}
+
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
 export interface Database {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;
   twoFactor: TwoFactorTable;
+  orgUser: OrgUserTable;
+  team: TeamTable;
+  teamUser: TeamUserTable;
+  teamRepo: TeamRepoTable;
+  repository: RepositoryTable;
+  collaboration: CollaborationTable;
+  quotaUsage: QuotaUsageTable;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */
@@ -93,3 +179,8 @@ export type UserUpdate = Updateable<UsersTable>;
 export type EmailAddressRow = Selectable<EmailAddressTable>;
 export type AccessTokenRow = Selectable<AccessTokenTable>;
 export type TwoFactorRow = Selectable<TwoFactorTable>;
+export type RepositoryRow = Selectable<RepositoryTable>;
+export type NewRepositoryRow = Insertable<RepositoryTable>;
+export type RepositoryUpdate = Updateable<RepositoryTable>;
+export type TeamRow = Selectable<TeamTable>;
+export type QuotaUsageRow = Selectable<QuotaUsageTable>;

@@ -35,6 +35,8 @@ export interface User {
   readonly allowCreateOrganization: boolean;
   readonly allowGitHook: boolean;
   readonly allowImportLocal: boolean;
+  /** Organizations only: whether repository admins may change which teams access a repository. */
+  readonly repoAdminChangeTeamAccess: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly lastLoginAt: Date | null;

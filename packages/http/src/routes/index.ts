@@ -1,6 +1,9 @@
 import type { AnyRoute } from "../route.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { miscRoutes } from "./misc/version.js";
+import { memberRoutes } from "./org/member.js";
+import { orgRoutes } from "./org/org.js";
+import { teamRoutes } from "./org/team.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
@@ -16,4 +19,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...userSettingsRoutes,
   ...tokenRoutes,
   ...adminUserRoutes,
+  ...orgRoutes,
+  ...memberRoutes,
+  ...teamRoutes,
 ];

@@ -1,5 +1,16 @@
 export * as accessTokens from "./access-tokens.js";
+export * as collaborations from "./collaborations.js";
 export * as emails from "./emails.js";
+export type { UserOrgFilter } from "./orgs.js";
+export * as orgs from "./orgs.js";
+export type { UsageCounters } from "./quota-usage.js";
+export * as quotaUsage from "./quota-usage.js";
+export type { RepoViewer } from "./repo-visibility.js";
+export { repoVisibleTo } from "./repo-visibility.js";
+export type { RepositoryFilter } from "./repositories.js";
+export * as repositories from "./repositories.js";
+export type { TeamValues } from "./teams.js";
+export * as teams from "./teams.js";
 export * as twoFactor from "./two-factor.js";
 export type { UserFilter, UserOrder } from "./users.js";
 export * as users from "./users.js";

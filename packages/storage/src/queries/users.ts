@@ -2,42 +2,7 @@ import type { AccountType, Paged, PageRequest, User, Visibility } from "@kiln/do
 import { offsetOf } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db, NewUserRow, UserUpdate } from "../database.js";
-
-/** The columns of a user row that make a `User` (everything but the password hash). */
-const USER_COLUMNS = [
-  "id",
-  "type",
-  "name",
-  "lowerName",
-  "fullName",
-  "email",
-  "keepEmailPrivate",
-  "loginName",
-  "loginSource",
-  "mustChangePassword",
-  "isAdmin",
-  "isActive",
-  "isRestricted",
-  "prohibitLogin",
-  "visibility",
-  "location",
-  "website",
-  "description",
-  "pronouns",
-  "language",
-  "theme",
-  "diffViewStyle",
-  "hideActivity",
-  "hidePronouns",
-  "enableRepoUnitHints",
-  "maxRepoCreation",
-  "allowCreateOrganization",
-  "allowGitHook",
-  "allowImportLocal",
-  "createdAt",
-  "updatedAt",
-  "lastLoginAt",
-] as const;
+import { USER_COLUMNS } from "./user-columns.js";
 
 /** Inserts an account and returns it. A taken name violates the unique index on lower_name. */
 export async function insertUser(db: Db, values: NewUserRow): Promise<User> {

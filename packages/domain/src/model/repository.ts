@@ -1,0 +1,27 @@
+/** A repository as stored. Sizes are those recorded in the database (the quota ledger counts them). */
+export interface Repository {
+  readonly id: number;
+  readonly ownerId: number;
+  readonly ownerName: string;
+  readonly name: string;
+  readonly lowerName: string;
+  readonly description: string;
+  readonly website: string;
+  readonly defaultBranch: string;
+  readonly isPrivate: boolean;
+  readonly isEmpty: boolean;
+  readonly isArchived: boolean;
+  readonly isMirror: boolean;
+  readonly isTemplate: boolean;
+  readonly isFork: boolean;
+  readonly forkId: number | null;
+  /** Bytes of the bare git repository on disk (Forgejo's git_size). */
+  readonly gitSize: number;
+  /** Bytes of the LFS objects the repository references. */
+  readonly lfsSize: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A collaborator's mode on a repository. */
+export type CollaboratorMode = "read" | "write" | "admin";

@@ -1,0 +1,94 @@
+import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
+import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "@kiln/service";
+import type * as v from "valibot";
+import { toApiUser } from "./user.js";
+
+/**
+ * A repository as Forgejo's `Repository`. `permissions` are the viewer's; `size` is in KiB of git
+ * plus LFS data, as Forgejo reports it. Kiln serves no SSH, so `ssh_url` is empty.
+ */
+export function toApiRepository(
+  repo: Repository,
+  owner: User,
+  viewer: User | null,
+  permission: RepoPermission | undefined,
+  settings: Settings,
+): v.InferOutput<typeof api.Repository> {
+  const root = settings.server.rootUrl;
+  const fullName = `${owner.name}/${repo.name}`;
+  const apiUrl = `${root}api/v1/repos/${fullName}`;
+  return {
+    id: repo.id,
+    owner: toApiUser(owner, viewer, settings),
+    name: repo.name,
+    full_name: fullName,
+    description: repo.description,
+    empty: repo.isEmpty,
+    private: repo.isPrivate,
+    fork: repo.isFork,
+    template: repo.isTemplate,
+    parent: null,
+    mirror: repo.isMirror,
+    size: Math.floor((repo.gitSize + repo.lfsSize) / 1024),
+    language: "",
+    languages_url: `${apiUrl}/languages`,
+    html_url: `${root}${fullName}`,
+    url: apiUrl,
+    link: "",
+    ssh_url: "",
+    clone_url: `${root}${fullName}.git`,
+    original_url: "",
+    website: repo.website,
+    stars_count: 0,
+    forks_count: 0,
+    watchers_count: 0,
+    open_issues_count: 0,
+    open_pr_counter: 0,
+    release_counter: 0,
+    default_branch: repo.defaultBranch,
+    archived: repo.isArchived,
+    created_at: formatTime(repo.createdAt),
+    updated_at: formatTime(repo.updatedAt),
+    archived_at: formatTime(new Date(0)),
+    ...(permission
+      ? {
+          permissions: {
+            admin: isRepoAdmin(permission),
+            push: canWrite(permission, "repo.code"),
+            pull: canRead(permission, "repo.code"),
+          },
+        }
+      : {}),
+    has_issues: true,
+    internal_tracker: {
+      enable_time_tracker: true,
+      allow_only_contributors_to_track_time: true,
+      enable_issue_dependencies: true,
+    },
+    has_wiki: true,
+    wiki_branch: repo.defaultBranch,
+    globally_editable_wiki: false,
+    has_pull_requests: true,
+    has_projects: true,
+    has_releases: true,
+    has_packages: true,
+    has_actions: true,
+    ignore_whitespace_conflicts: false,
+    allow_merge_commits: true,
+    allow_rebase: true,
+    allow_rebase_explicit: true,
+    allow_squash_merge: true,
+    allow_fast_forward_only_merge: true,
+    allow_rebase_update: true,
+    default_delete_branch_after_merge: false,
+    default_merge_style: "merge",
+    default_allow_maintainer_edit: false,
+    default_update_style: "merge",
+    avatar_url: "",
+    internal: false,
+    mirror_interval: "",
+    object_format_name: "sha1",
+    mirror_updated: formatTime(new Date(0)),
+    topics: [],
+  };
+}

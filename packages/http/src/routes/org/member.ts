@@ -1,0 +1,177 @@
+import { api, NotFoundError } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { toApiUser } from "../../convert/user.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery } from "../../query.js";
+import { route } from "../../route.js";
+import { requireOrgMember, requireOrgOwner } from "./access.js";
+
+/** Forgejo's routers/api/v1/org/member.go: members and public members. */
+
+const orgUser = v.object({ org: v.string(), username: v.string() });
+
+export const orgListMembers = route({
+  method: "get",
+  path: "/orgs/{org}/members",
+  operationId: "orgListMembers",
+  tags: ["organization"],
+  summary: "List an organization's members",
+  access: "signed-in",
+  scopes: ["organization"],
+  params: v.object({ org: v.string() }),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "UserList", schema: v.array(api.User) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.orgs.listMembers(org, user, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(list.items.map((u) => toApiUser(u, user, c.var.settings)));
+  },
+});
+
+export const orgIsMember = route({
+  method: "get",
+  path: "/orgs/{org}/members/{username}",
+  operationId: "orgIsMember",
+  tags: ["organization"],
+  summary: "Check if a user is a member of an organization",
+  access: "signed-in",
+  scopes: ["organization"],
+  params: orgUser,
+  responses: {
+    204: { description: "user is a member", schema: "empty" },
+    303: { description: "redirection to /orgs/{org}/public_members/{username}", schema: "empty" },
+    404: { description: "user is not a member", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    const target = await c.var.services.users.getVisible(params.username, user);
+    const answer = await c.var.services.orgs.checkMembership(org, target, user);
+    if (answer === "member") return c.body(null, 204);
+    if (answer === "not-member") throw new NotFoundError();
+    const base = new URL(c.var.settings.server.rootUrl).pathname;
+    const location = `${base}api/v1/orgs/${encodeURIComponent(org.name)}/public_members/${encodeURIComponent(target.name)}`;
+    return c.body(null, 303, { Location: location });
+  },
+});
+
+export const orgDeleteMember = route({
+  method: "delete",
+  path: "/orgs/{org}/members/{username}",
+  operationId: "orgDeleteMember",
+  tags: ["organization"],
+  summary: "Remove a member from an organization",
+  access: "signed-in",
+  scopes: ["organization"],
+  params: orgUser,
+  responses: {
+    204: { description: "member removed", schema: "empty" },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    await requireOrgOwner(c, org, user);
+    const target = await c.var.services.users.getByName(params.username);
+    await c.var.services.orgs.removeMember(org, target);
+    return c.body(null, 204);
+  },
+});
+
+export const orgListPublicMembers = route({
+  method: "get",
+  path: "/orgs/{org}/public_members",
+  operationId: "orgListPublicMembers",
+  tags: ["organization"],
+  summary: "List an organization's public members",
+  access: "public",
+  scopes: ["organization"],
+  params: v.object({ org: v.string() }),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "UserList", schema: v.array(api.User) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const viewer = principal?.user ?? null;
+    const org = await c.var.services.orgs.getVisible(params.org, viewer);
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.orgs.listPublicMembers(org, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(list.items.map((u) => toApiUser(u, viewer, c.var.settings)));
+  },
+});
+
+export const orgIsPublicMember = route({
+  method: "get",
+  path: "/orgs/{org}/public_members/{username}",
+  operationId: "orgIsPublicMember",
+  tags: ["organization"],
+  summary: "Check if a user is a public member of an organization",
+  access: "public",
+  scopes: ["organization"],
+  params: orgUser,
+  responses: {
+    204: { description: "user is a public member", schema: "empty" },
+    404: { description: "user is not a public member", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const viewer = principal?.user ?? null;
+    const org = await c.var.services.orgs.getVisible(params.org, viewer);
+    const target = await c.var.services.users.getVisible(params.username, viewer);
+    if (!(await c.var.services.orgs.isPublicMember(org, target))) throw new NotFoundError();
+    return c.body(null, 204);
+  },
+});
+
+function publicity(method: "put" | "delete", operationId: string, summary: string, isPublic: boolean) {
+  return route({
+    method,
+    path: "/orgs/{org}/public_members/{username}",
+    operationId,
+    tags: ["organization"],
+    summary,
+    access: "signed-in",
+    scopes: ["organization"],
+    params: orgUser,
+    responses: {
+      204: { description: "membership changed", schema: "empty" },
+      403: { description: "APIForbiddenError", schema: api.APIError },
+      404: { description: "APINotFound", schema: api.APINotFound },
+    },
+    async handler(c, { params, principal }) {
+      const { user } = requirePrincipal(principal);
+      const org = await c.var.services.orgs.getVisible(params.org, user);
+      await requireOrgMember(c, org, user);
+      const target = await c.var.services.users.getByName(params.username);
+      await c.var.services.orgs.setPublicMembership(org, target, user, isPublic);
+      return c.body(null, 204);
+    },
+  });
+}
+
+export const orgPublicizeMember = publicity(
+  "put",
+  "orgPublicizeMember",
+  "Publicize a user's membership",
+  true,
+);
+export const orgConcealMember = publicity("delete", "orgConcealMember", "Conceal a user's membership", false);
+
+export const memberRoutes = [
+  orgListMembers,
+  orgIsMember,
+  orgDeleteMember,
+  orgListPublicMembers,
+  orgIsPublicMember,
+  orgPublicizeMember,
+  orgConcealMember,
+];

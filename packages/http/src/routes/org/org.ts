@@ -1,0 +1,213 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery } from "../../query.js";
+import { route } from "../../route.js";
+import { apiOrg, requireOrgOwner } from "./access.js";
+
+/** Forgejo's routers/api/v1/org/org.go: organizations. */
+
+const orgParam = v.object({ org: v.string() });
+
+export const orgCreate = route({
+  method: "post",
+  path: "/orgs",
+  operationId: "orgCreate",
+  tags: ["organization"],
+  summary: "Create an organization",
+  access: "signed-in",
+  scopes: ["organization"],
+  body: api.CreateOrgOption,
+  responses: {
+    201: { description: "Organization", schema: api.Organization },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.create(user, body.username, {
+      fullName: body.full_name,
+      email: body.email,
+      description: body.description,
+      website: body.website,
+      location: body.location,
+      visibility: body.visibility,
+      repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+    });
+    return c.json(await apiOrg(c, org, user), 201);
+  },
+});
+
+export const orgGetAll = route({
+  method: "get",
+  path: "/orgs",
+  operationId: "orgGetAll",
+  tags: ["organization"],
+  summary: "Get list of organizations",
+  access: "public",
+  scopes: ["organization"],
+  query: v.object(pageQuery),
+  responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
+  async handler(c, { query, principal }) {
+    const viewer = principal?.user ?? null;
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.orgs.listVisible(viewer, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(await Promise.all(list.items.map((o) => apiOrg(c, o, viewer))));
+  },
+});
+
+export const orgGet = route({
+  method: "get",
+  path: "/orgs/{org}",
+  operationId: "orgGet",
+  tags: ["organization"],
+  summary: "Get an organization",
+  access: "public",
+  scopes: ["organization"],
+  params: orgParam,
+  responses: {
+    200: { description: "Organization", schema: api.Organization },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const viewer = principal?.user ?? null;
+    const org = await c.var.services.orgs.getVisible(params.org, viewer);
+    return c.json(await apiOrg(c, org, viewer));
+  },
+});
+
+export const orgEdit = route({
+  method: "patch",
+  path: "/orgs/{org}",
+  operationId: "orgEdit",
+  tags: ["organization"],
+  summary: "Edit an organization",
+  access: "signed-in",
+  scopes: ["organization"],
+  params: orgParam,
+  body: api.EditOrgOption,
+  responses: {
+    200: { description: "Organization", schema: api.Organization },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    await requireOrgOwner(c, org, user);
+    const edited = await c.var.services.orgs.edit(org, {
+      fullName: body.full_name,
+      email: body.email,
+      description: body.description,
+      website: body.website,
+      location: body.location,
+      visibility: body.visibility,
+      repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
+    });
+    return c.json(await apiOrg(c, edited, user));
+  },
+});
+
+export const orgDelete = route({
+  method: "delete",
+  path: "/orgs/{org}",
+  operationId: "orgDelete",
+  tags: ["organization"],
+  summary: "Delete an organization",
+  access: "signed-in",
+  scopes: ["organization"],
+  params: orgParam,
+  responses: {
+    204: { description: "APIEmpty", schema: "empty" },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    await requireOrgOwner(c, org, user);
+    await c.var.services.orgs.delete(org);
+    return c.body(null, 204);
+  },
+});
+
+export const orgListCurrentUserOrgs = route({
+  method: "get",
+  path: "/user/orgs",
+  operationId: "orgListCurrentUserOrgs",
+  tags: ["organization"],
+  summary: "List the current user's organizations",
+  access: "signed-in",
+  scopes: ["user", "organization"],
+  query: v.object(pageQuery),
+  responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
+  async handler(c, { query, principal }) {
+    const { user } = requirePrincipal(principal);
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.orgs.listMine(user, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(await Promise.all(list.items.map((o) => apiOrg(c, o, user))));
+  },
+});
+
+export const orgListUserOrgs = route({
+  method: "get",
+  path: "/users/{username}/orgs",
+  operationId: "orgListUserOrgs",
+  tags: ["organization"],
+  summary: "List a user's organizations",
+  access: "signed-in",
+  scopes: ["user", "organization"],
+  params: v.object({ username: v.string() }),
+  query: v.object(pageQuery),
+  responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
+  async handler(c, { params, query, principal }) {
+    const { user } = requirePrincipal(principal);
+    const target = await c.var.services.users.getVisible(params.username, user);
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.orgs.listOfUser(target, user, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(await Promise.all(list.items.map((o) => apiOrg(c, o, user))));
+  },
+});
+
+export const orgGetUserPermissions = route({
+  method: "get",
+  path: "/users/{username}/orgs/{org}/permissions",
+  operationId: "orgGetUserPermissions",
+  tags: ["organization"],
+  summary: "Get user permissions in organization",
+  access: "signed-in",
+  scopes: ["user", "organization"],
+  params: v.object({ username: v.string(), org: v.string() }),
+  responses: {
+    200: { description: "OrganizationPermissions", schema: api.OrganizationPermissions },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const { user } = requirePrincipal(principal);
+    const target = await c.var.services.users.getVisible(params.username, user);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    const p = await c.var.services.orgs.permissionsOf(org, target);
+    return c.json({
+      is_owner: p.isOwner,
+      is_admin: p.isAdmin,
+      can_write: p.canWrite,
+      can_read: p.canRead,
+      can_create_repository: p.canCreateRepository,
+    });
+  },
+});
+
+export const orgRoutes = [
+  orgCreate,
+  orgGetAll,
+  orgGet,
+  orgEdit,
+  orgDelete,
+  orgListCurrentUserOrgs,
+  orgListUserOrgs,
+  orgGetUserPermissions,
+];

@@ -1,0 +1,54 @@
+import type { Repository } from "@kiln/domain";
+import { type Db, quotaUsage, type UsageCounters } from "@kiln/storage";
+
+/** A change to an owner's usage counters, in bytes (negative to release). */
+export type UsageDelta = Partial<UsageCounters>;
+
+/**
+ * The quota ledger (DECISIONS item 7): per-owner counters of each leaf subject, always changed in
+ * the transaction that changes the rows they count. Every feature that stores bytes for an owner
+ * (repository pushes and deletions, LFS, attachments, packages, artifacts, transfers, visibility
+ * changes) records its change through `record`, the one writer of the counters.
+ */
+export class QuotaLedger {
+  /** Adds `delta` to the owner's counters within the caller's transaction `db`. */
+  async record(db: Db, ownerId: number, delta: UsageDelta): Promise<void> {
+    await quotaUsage.addUsage(db, ownerId, delta);
+  }
+
+  /** The counters a repository contributes to its owner: git size (public or private) and LFS. */
+  repositoryUsage(repo: Pick<Repository, "isPrivate" | "gitSize" | "lfsSize">): UsageDelta {
+    return repo.isPrivate
+      ? { reposPrivate: repo.gitSize, lfs: repo.lfsSize }
+      : { reposPublic: repo.gitSize, lfs: repo.lfsSize };
+  }
+
+  /**
+   * Records a repository changing (size, visibility, owner) from `before` to `after`, or appearing
+   * (`before` undefined) or disappearing (`after` undefined), as the difference of the two.
+   */
+  async recordRepositoryChange(
+    db: Db,
+    before: Pick<Repository, "ownerId" | "isPrivate" | "gitSize" | "lfsSize"> | undefined,
+    after: Pick<Repository, "ownerId" | "isPrivate" | "gitSize" | "lfsSize"> | undefined,
+  ): Promise<void> {
+    const minus = before ? negate(this.repositoryUsage(before)) : {};
+    const plus = after ? this.repositoryUsage(after) : {};
+    if (before && after && before.ownerId === after.ownerId) {
+      await this.record(db, after.ownerId, sum(minus, plus));
+      return;
+    }
+    if (before) await this.record(db, before.ownerId, minus);
+    if (after) await this.record(db, after.ownerId, plus);
+  }
+}
+
+function negate(d: UsageDelta): UsageDelta {
+  return Object.fromEntries(Object.entries(d).map(([k, v]) => [k, -(v ?? 0)]));
+}
+
+function sum(a: UsageDelta, b: UsageDelta): UsageDelta {
+  const out: Record<string, number> = { ...(a as Record<string, number>) };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + (v ?? 0);
+  return out;
+}

@@ -1,0 +1,136 @@
+import type { Paged, PageRequest, Repository } from "@kiln/domain";
+import { offsetOf } from "@kiln/domain";
+import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
+import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
+
+const REPO_COLUMNS = [
+  "repository.id",
+  "repository.ownerId",
+  "repository.ownerName",
+  "repository.name",
+  "repository.lowerName",
+  "repository.description",
+  "repository.website",
+  "repository.defaultBranch",
+  "repository.isPrivate",
+  "repository.isEmpty",
+  "repository.isArchived",
+  "repository.isMirror",
+  "repository.isTemplate",
+  "repository.isFork",
+  "repository.forkId",
+  "repository.gitSize",
+  "repository.lfsSize",
+  "repository.createdAt",
+  "repository.updatedAt",
+] as const;
+
+/** Inserts a repository row. A name taken by the owner violates repository_owner_name_key. */
+export async function insertRepository(db: Db, values: NewRepositoryRow): Promise<Repository> {
+  const row = await db.insertInto("repository").values(values).returning("id").executeTakeFirstOrThrow();
+  return (await findRepositoryById(db, row.id)) as Repository;
+}
+
+export async function findRepositoryById(db: Db, id: number): Promise<Repository | undefined> {
+  return db.selectFrom("repository").select(REPO_COLUMNS).where("repository.id", "=", id).executeTakeFirst();
+}
+
+/** The repository of an owner with this name (case-insensitive). */
+export async function findRepositoryByName(
+  db: Db,
+  ownerId: number,
+  name: string,
+): Promise<Repository | undefined> {
+  return db
+    .selectFrom("repository")
+    .select(REPO_COLUMNS)
+    .where("repository.ownerId", "=", ownerId)
+    .where("repository.lowerName", "=", name.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Locks a repository row for the rest of the transaction (serializes size and owner changes). */
+export async function lockRepository(db: Db, id: number): Promise<Repository | undefined> {
+  return db
+    .selectFrom("repository")
+    .select(REPO_COLUMNS)
+    .where("repository.id", "=", id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Applies a partial update and returns the repository. */
+export async function updateRepository(
+  db: Db,
+  id: number,
+  patch: RepositoryUpdate,
+): Promise<Repository | undefined> {
+  await db
+    .updateTable("repository")
+    .set({ ...patch, updatedAt: new Date() })
+    .where("id", "=", id)
+    .execute();
+  return findRepositoryById(db, id);
+}
+
+export async function deleteRepository(db: Db, id: number): Promise<boolean> {
+  const r = await db.deleteFrom("repository").where("id", "=", id).executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
+/** Number of repositories an account owns, whoever looks. */
+export async function countOwnedRepositories(db: Db, ownerId: number): Promise<number> {
+  const row = await db
+    .selectFrom("repository")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("ownerId", "=", ownerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Number of an account's repositories that `viewer` may see (Kiln's `repos_count`). */
+export async function countVisibleRepositories(db: Db, ownerId: number, viewer: RepoViewer): Promise<number> {
+  const row = await db
+    .selectFrom("repository")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("repository.ownerId", "=", ownerId)
+    .where(repoVisibleTo(viewer))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Filters for repository lists. */
+export interface RepositoryFilter {
+  readonly ownerId?: number;
+  /** Only repositories with these ids (e.g. a team's). */
+  readonly ids?: readonly number[];
+  readonly keyword?: string;
+  readonly isPrivate?: boolean;
+}
+
+/** One page of repositories matching the filter that `viewer` may see, ordered by id. */
+export async function listVisibleRepositories(
+  db: Db,
+  filter: RepositoryFilter,
+  viewer: RepoViewer,
+  page: PageRequest,
+): Promise<Paged<Repository>> {
+  let q = db.selectFrom("repository").where(repoVisibleTo(viewer));
+  if (filter.ownerId !== undefined) q = q.where("repository.ownerId", "=", filter.ownerId);
+  if (filter.ids !== undefined) {
+    if (filter.ids.length === 0) return { items: [], total: 0 };
+    q = q.where("repository.id", "in", filter.ids);
+  }
+  if (filter.isPrivate !== undefined) q = q.where("repository.isPrivate", "=", filter.isPrivate);
+  if (filter.keyword)
+    q = q.where(
+      "repository.lowerName",
+      "like",
+      `%${filter.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    );
+  const [items, count] = await Promise.all([
+    q.select(REPO_COLUMNS).orderBy("repository.id").limit(page.limit).offset(offsetOf(page)).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.count) };
+}
