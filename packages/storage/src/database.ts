@@ -152,6 +152,33 @@ export interface QuotaUsageTable {
   packages: Generated<number>;
 }
 
+/** Quota rules: subjects (jsonb array) in the spelling they were created with. */
+export interface QuotaRuleTable {
+  id: Generated<number>;
+  name: string;
+  limit: number;
+  subjects: ColumnType<string[], string | undefined, string>;
+}
+
+export interface QuotaGroupTable {
+  id: Generated<number>;
+  name: string;
+}
+
+/** The rules of a group; `id` keeps the order in which they were added. */
+export interface QuotaGroupRuleTable {
+  id: Generated<number>;
+  groupId: number;
+  ruleId: number;
+}
+
+/** The groups assigned to an owner (user or organization). */
+export interface QuotaGroupOwnerTable {
+  id: Generated<number>;
+  groupId: number;
+  ownerId: number;
+}
+
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
 export interface Database {
   users: UsersTable;
@@ -165,6 +192,10 @@ export interface Database {
   repository: RepositoryTable;
   collaboration: CollaborationTable;
   quotaUsage: QuotaUsageTable;
+  quotaRule: QuotaRuleTable;
+  quotaGroup: QuotaGroupTable;
+  quotaGroupRule: QuotaGroupRuleTable;
+  quotaGroupOwner: QuotaGroupOwnerTable;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */

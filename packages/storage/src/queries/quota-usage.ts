@@ -53,3 +53,29 @@ export async function setUsage(db: Db, ownerId: number, counters: UsageCounters)
     .onConflict((oc) => oc.column("ownerId").doUpdateSet(counters))
     .execute();
 }
+
+/** The counters of several owners at once (owners never counted are absent). */
+export async function getUsages(db: Db, ownerIds: readonly number[]): Promise<Map<number, UsageCounters>> {
+  if (ownerIds.length === 0) return new Map();
+  const rows = await db.selectFrom("quotaUsage").selectAll().where("ownerId", "in", ownerIds).execute();
+  return new Map(rows.map(({ ownerId, ...counters }) => [ownerId, counters]));
+}
+
+/**
+ * Locks an owner's counters for the rest of the transaction, creating the row when missing, so
+ * that no concurrent `addUsage` can land between reading the data it counts and `setUsage`.
+ */
+export async function lockUsage(db: Db, ownerId: number): Promise<UsageCounters> {
+  await db
+    .insertInto("quotaUsage")
+    .values({ ownerId })
+    .onConflict((oc) => oc.column("ownerId").doNothing())
+    .execute();
+  const { ownerId: _, ...counters } = await db
+    .selectFrom("quotaUsage")
+    .selectAll()
+    .where("ownerId", "=", ownerId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return counters;
+}
