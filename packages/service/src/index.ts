@@ -16,6 +16,14 @@ export { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.j
 export { type TeamInput, TeamService } from "./orgs/team-service.js";
 export * from "./permissions/index.js";
 export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
+export {
+  QuotaAdminService,
+  type QuotaRuleInput,
+  type QuotaRulePatch,
+} from "./quota/quota-admin-service.js";
+export { type DoctorOptions, type DoctorReport, QuotaDoctor, type UsageDrift } from "./quota/quota-doctor.js";
+export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota-service.js";
+export type { UsedItemKind, UsedItemLister, UsedItemListers } from "./quota/used-items.js";
 export { RepoService } from "./repos/repo-service.js";
 export { createServices, type Services } from "./services.js";
 export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";

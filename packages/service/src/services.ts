@@ -6,6 +6,9 @@ import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.j
 import { TeamService } from "./orgs/team-service.js";
 import { PermissionService } from "./permissions/permission-service.js";
 import { QuotaLedger } from "./quota/ledger.js";
+import { QuotaAdminService } from "./quota/quota-admin-service.js";
+import { QuotaDoctor } from "./quota/quota-doctor.js";
+import { QuotaService } from "./quota/quota-service.js";
 import { RepoService } from "./repos/repo-service.js";
 import { AccessTokenService } from "./users/access-token-service.js";
 import { EmailService } from "./users/email-service.js";
@@ -22,6 +25,9 @@ export interface Services {
   readonly orgs: OrgService;
   readonly teams: TeamService;
   readonly ledger: QuotaLedger;
+  readonly quota: QuotaService;
+  readonly quotaAdmin: QuotaAdminService;
+  readonly quotaDoctor: QuotaDoctor;
   readonly repositories: RepoService;
 }
 
@@ -47,6 +53,9 @@ export function createServices(ctx: ServiceContext): Services {
     orgs: new OrgService(ctx, permissions),
     teams: new TeamService(ctx, permissions),
     ledger,
+    quota: new QuotaService(ctx),
+    quotaAdmin: new QuotaAdminService(ctx),
+    quotaDoctor: new QuotaDoctor(ctx),
     repositories: new RepoService(ctx, permissions),
   };
 }

@@ -8,7 +8,9 @@ export type UsageDelta = Partial<UsageCounters>;
  * The quota ledger (DECISIONS item 7): per-owner counters of each leaf subject, always changed in
  * the transaction that changes the rows they count. Every feature that stores bytes for an owner
  * (repository pushes and deletions, LFS, attachments, packages, artifacts, transfers, visibility
- * changes) records its change through `record`, the one writer of the counters.
+ * changes) records its change through `record`, the one writer of the counters. A transaction
+ * that changes several owners' counters must change them in ascending owner id order (as
+ * `recordRepositoryChange` does), or concurrent transactions can deadlock on the rows.
  */
 export class QuotaLedger {
   /** Adds `delta` to the owner's counters within the caller's transaction `db`. */
@@ -38,8 +40,13 @@ export class QuotaLedger {
       await this.record(db, after.ownerId, sum(minus, plus));
       return;
     }
-    if (before) await this.record(db, before.ownerId, minus);
-    if (after) await this.record(db, after.ownerId, plus);
+    // Two owners' counters change: lock their rows in id order, so that two transfers in opposite
+    // directions cannot deadlock on each other's rows.
+    const changes: [number, UsageDelta][] = [];
+    if (before) changes.push([before.ownerId, minus]);
+    if (after) changes.push([after.ownerId, plus]);
+    changes.sort(([a], [b]) => a - b);
+    for (const [ownerId, delta] of changes) await this.record(db, ownerId, delta);
   }
 }
 

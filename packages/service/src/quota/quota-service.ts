@@ -1,0 +1,127 @@
+import type {
+  Paged,
+  PageRequest,
+  QuotaGroupRecord,
+  QuotaUsedArtifact,
+  QuotaUsedAttachment,
+  QuotaUsedPackage,
+} from "@kiln/domain";
+import {
+  isWithinQuota,
+  parseSubject,
+  type QuotaUsage,
+  type ResolvedGroups,
+  resolveGroups,
+  type SubjectSpelling,
+  USAGE_COUNTERS,
+} from "@kiln/quota";
+import { quotaGroups, quotaUsage } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+import { engineGroup, parseSubjectArgument } from "./subjects.js";
+import { emptyListers, type UsedItemKind, type UsedItemListers } from "./used-items.js";
+
+/** The account a write counts against (Forgejo's quota target): a user or an organization. */
+export interface QuotaOwner {
+  readonly id: number;
+  readonly name: string;
+}
+
+/** What `GET /user/quota` shows: the owner's usage and the groups that apply (never the built-in one). */
+export interface QuotaInfoData {
+  readonly usage: QuotaUsage;
+  readonly groups: readonly QuotaGroupRecord[];
+}
+
+/**
+ * Quota of users and organizations: their usage (one row of the ledger, never a scan of what it
+ * counts), the groups that apply (DECISIONS item 4), checks through the engine, the lists of
+ * stored objects counting against them, and the one enforcement hook (DECISIONS item 6).
+ */
+export class QuotaService {
+  private readonly listers: UsedItemListers = emptyListers();
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** An owner's usage: the ledger's counters (zeros when nothing was ever counted). */
+  async usage(ownerId: number): Promise<QuotaUsage> {
+    const counters = await quotaUsage.getUsage(this.ctx.db, ownerId);
+    const negative = USAGE_COUNTERS.filter((c) => counters[c] < 0);
+    if (negative.length === 0) return counters;
+    // Only drift can make a counter negative; count it as nothing and say how to repair it.
+    this.ctx.logger.warn(
+      { ownerId, counters: negative },
+      "negative quota usage counter: run `kiln doctor quota --fix`",
+    );
+    return Object.fromEntries(
+      USAGE_COUNTERS.map((c) => [c, Math.max(0, counters[c])]),
+    ) as unknown as QuotaUsage;
+  }
+
+  /**
+   * The groups that apply to an owner: its assigned groups; only when it has none, the existing
+   * groups named in `[quota] DEFAULT_GROUPS`; else the built-in `size:all < [quota.default] TOTAL`.
+   */
+  async groupsFor(ownerId: number): Promise<ResolvedGroups> {
+    const { defaultGroups, defaultTotal } = this.ctx.settings.quota;
+    const assigned = await quotaGroups.loadGroups(this.ctx.db, { ownerId });
+    const defaults =
+      assigned.length === 0 && defaultGroups.length > 0
+        ? await quotaGroups.loadGroups(this.ctx.db, { names: defaultGroups })
+        : [];
+    return resolveGroups({
+      assigned: assigned.map(engineGroup),
+      defaultGroupNames: defaultGroups,
+      knownGroups: defaults.map(engineGroup),
+      defaultTotal,
+    });
+  }
+
+  /** Usage and applying groups of an owner, as `GET /user/quota` and friends show them. */
+  async info(ownerId: number): Promise<QuotaInfoData> {
+    const [usage, resolved] = await Promise.all([this.usage(ownerId), this.groupsFor(ownerId)]);
+    return { usage, groups: resolved.source === "builtin" ? [] : resolved.groups };
+  }
+
+  /**
+   * Whether the owner is within quota for a subject (`GET /user/quota/check`); 422 with Forgejo's
+   * message for a missing or unknown subject. Surrounding blanks are ignored, as Forgejo's FormTrim.
+   */
+  async check(ownerId: number, subject: string): Promise<boolean> {
+    const parsed = parseSubjectArgument(subject.trim());
+    const [usage, resolved] = await Promise.all([this.usage(ownerId), this.groupsFor(ownerId)]);
+    return isWithinQuota(resolved.groups, usage, parsed);
+  }
+
+  /**
+   * The single enforcement point: every write that stores bytes for `owner` calls it first, with
+   * the subject Forgejo enforces there (`http` routes declare it with their `quota` option).
+   * Kiln does not enforce quota (DECISIONS item 6: nothing is rejected), so it never rejects.
+   * The opt-in `[quota] ENFORCE` plugs in here: when set, `check(owner.id, subject)` and throw
+   * `PayloadTooLargeError("quota exceeded", { user_id: owner.id, username: owner.name })`.
+   */
+  async enforce(owner: QuotaOwner, subject: SubjectSpelling): Promise<void> {
+    // A call site naming an unknown subject is a bug: fail loudly, whatever the mode.
+    parseSubject(subject);
+    void owner;
+  }
+
+  /** Attachments counting against an owner, largest first (none until attachments exist). */
+  listUsedAttachments(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedAttachment>> {
+    return this.listers.attachments(ownerId, page);
+  }
+
+  /** Package versions counting against an owner, largest first (none until packages exist). */
+  listUsedPackages(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedPackage>> {
+    return this.listers.packages(ownerId, page);
+  }
+
+  /** Actions artifacts counting against an owner, largest first (none until Actions exist). */
+  listUsedArtifacts(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedArtifact>> {
+    return this.listers.artifacts(ownerId, page);
+  }
+
+  /** How the feature that stores attachments, packages or artifacts plugs its list in. */
+  registerUsedItems<K extends UsedItemKind>(kind: K, lister: UsedItemListers[K]): void {
+    this.listers[kind] = lister;
+  }
+}
