@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { authenticate, checkAccess } from "./auth.js";
 import type { AppContext, AppEnv } from "./env.js";
 import { onError, onNotFound } from "./errors.js";
+import { enforceRouteQuota } from "./quota-enforcement.js";
 import { type AnyRoute, honoPath } from "./route.js";
 import { allRoutes } from "./routes/index.js";
 import { API_VERSION } from "./routes/misc/version.js";
@@ -63,8 +64,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   for (const r of routes) {
     app.on(r.method.toUpperCase(), `/api/v1${honoPath(r.path)}`, async (c) => {
       checkAccess(r, c);
-      const input = await parseInput(r, c);
-      const response = await r.handler(c, { ...input, principal: c.var.principal });
+      const input = { ...(await parseInput(r, c)), principal: c.var.principal };
+      await enforceRouteQuota(r, c, input);
+      const response = await r.handler(c, input);
       if (options.validateResponses) await checkResponse(r, c, response);
       return response;
     });

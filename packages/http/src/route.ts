@@ -1,5 +1,6 @@
 import type { ScopeCategory, Settings } from "@kiln/domain";
-import type { Principal } from "@kiln/service";
+import type { SubjectSpelling } from "@kiln/quota";
+import type { Principal, QuotaOwner } from "@kiln/service";
 import type * as v from "valibot";
 import type { AppContext } from "./env.js";
 
@@ -49,15 +50,40 @@ export interface RouteDef<
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Registered only when this returns true (e.g. quota routes with `[quota] ENABLED`). */
   readonly enabled?: (settings: Settings) => boolean;
-  readonly handler: (
-    c: AppContext,
-    input: {
-      readonly params: P extends ObjectSchema ? v.InferOutput<P> : Record<string, never>;
-      readonly query: Q extends ObjectSchema ? v.InferOutput<Q> : Record<string, never>;
-      readonly body: B extends AnySchema ? v.InferOutput<B> : undefined;
-      readonly principal: Principal | null;
-    },
-  ) => Promise<Response> | Response;
+  /**
+   * Forgejo's EnforceQuotaAPI: the route stores bytes counted under `subject`, so the quota
+   * enforcement hook runs after access checks and validation, before the handler.
+   */
+  readonly quota?: RouteQuota<P, Q, B>;
+  readonly handler: (c: AppContext, input: RouteInput<P, Q, B>) => Promise<Response> | Response;
+}
+
+/** What a handler receives: the validated path, query and body, and the caller. */
+export interface RouteInput<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends AnySchema | undefined,
+> {
+  readonly params: P extends ObjectSchema ? v.InferOutput<P> : Record<string, never>;
+  readonly query: Q extends ObjectSchema ? v.InferOutput<Q> : Record<string, never>;
+  readonly body: B extends AnySchema ? v.InferOutput<B> : undefined;
+  readonly principal: Principal | null;
+}
+
+/** Where and for whom a route's write is quota-checked (DECISIONS item 6). */
+export interface RouteQuota<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends AnySchema | undefined,
+> {
+  /** The subject Forgejo enforces on this route, e.g. `size:repos:all`. */
+  readonly subject: SubjectSpelling;
+  /**
+   * The owner the write counts against. Default: the signed-in caller (Forgejo's
+   * QuotaTargetUser); repository routes give the repository's owner, organization routes the
+   * organization.
+   */
+  readonly owner?: (c: AppContext, input: RouteInput<P, Q, B>) => Promise<QuotaOwner> | QuotaOwner;
 }
 
 /** A route definition of any input types, as the registry stores it. */

@@ -1,12 +1,17 @@
 import type { AnyRoute } from "../route.js";
+import { adminQuotaRoutes } from "./admin/quota.js";
+import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
+import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { miscRoutes } from "./misc/version.js";
 import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
+import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
+import { userQuotaRoutes } from "./user/quota.js";
 import { userSettingsRoutes } from "./user/settings.js";
 import { userRoutes } from "./user/user.js";
 
@@ -22,4 +27,9 @@ export const allRoutes: readonly AnyRoute[] = [
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
+  ...userQuotaRoutes,
+  ...orgQuotaRoutes,
+  ...adminQuotaRoutes,
+  ...adminQuotaRuleRoutes,
+  ...adminQuotaGroupRoutes,
 ];

@@ -1,0 +1,105 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { toApiQuotaRule } from "../../convert/quota.js";
+import { route } from "../../route.js";
+import { quotaEnabled } from "../shared/quota.js";
+
+/** Forgejo's routers/api/v1/admin/quota_rule.go: quota rules (site admins only). */
+
+const common = {
+  tags: ["admin"],
+  access: "site-admin",
+  scopes: ["admin"],
+  enabled: quotaEnabled,
+} as const;
+const ruleParam = v.object({ quotarule: v.string() });
+const forbidden = { 403: { description: "APIForbiddenError", schema: api.APIError } };
+const notFound = { 404: { description: "APINotFound", schema: api.APINotFound } };
+const invalid = { 422: { description: "APIValidationError", schema: api.APIError } };
+
+export const adminListQuotaRules = route({
+  ...common,
+  method: "get",
+  path: "/admin/quota/rules",
+  operationId: "adminListQuotaRules",
+  summary: "List the available quota rules",
+  responses: { 200: { description: "QuotaRuleInfoList", schema: v.array(api.QuotaRuleInfo) }, ...forbidden },
+  async handler(c) {
+    return c.json((await c.var.services.quotaAdmin.listRules()).map((r) => toApiQuotaRule(r, true)));
+  },
+});
+
+export const adminCreateQuotaRule = route({
+  ...common,
+  method: "post",
+  path: "/admin/quota/rules",
+  operationId: "adminCreateQuotaRule",
+  summary: "Create a new quota rule",
+  body: api.CreateQuotaRuleOptions,
+  responses: {
+    201: { description: "QuotaRuleInfo", schema: api.QuotaRuleInfo },
+    ...forbidden,
+    409: { description: "APIError", schema: api.APIError },
+    ...invalid,
+  },
+  async handler(c, { body }) {
+    const rule = await c.var.services.quotaAdmin.createRule(body);
+    return c.json(toApiQuotaRule(rule, true), 201);
+  },
+});
+
+export const adminGetQuotaRule = route({
+  ...common,
+  method: "get",
+  path: "/admin/quota/rules/{quotarule}",
+  operationId: "adminGetQuotaRule",
+  summary: "Get information about a quota rule",
+  params: ruleParam,
+  responses: { 200: { description: "QuotaRuleInfo", schema: api.QuotaRuleInfo }, ...forbidden, ...notFound },
+  async handler(c, { params }) {
+    return c.json(toApiQuotaRule(await c.var.services.quotaAdmin.getRule(params.quotarule), true));
+  },
+});
+
+export const adminEditQuotaRule = route({
+  ...common,
+  method: "patch",
+  path: "/admin/quota/rules/{quotarule}",
+  operationId: "adminEditQuotaRule",
+  summary: "Change an existing quota rule",
+  params: ruleParam,
+  body: api.EditQuotaRuleOptions,
+  responses: {
+    200: { description: "QuotaRuleInfo", schema: api.QuotaRuleInfo },
+    ...forbidden,
+    ...notFound,
+    ...invalid,
+  },
+  async handler(c, { params, body }) {
+    const rule = await c.var.services.quotaAdmin.editRule(params.quotarule, body);
+    return c.json(toApiQuotaRule(rule, true));
+  },
+});
+
+/** Forgejo v12's operationId has the typo `adminDEleteQuotaRule` (fixed in v14); clients generated from v12 use it. */
+export const adminDeleteQuotaRule = route({
+  ...common,
+  method: "delete",
+  path: "/admin/quota/rules/{quotarule}",
+  operationId: "adminDEleteQuotaRule",
+  summary: "Deletes a quota rule",
+  params: ruleParam,
+  responses: { 204: { description: "APIEmpty", schema: "empty" }, ...forbidden, ...notFound },
+  async handler(c, { params }) {
+    await c.var.services.quotaAdmin.deleteRule(params.quotarule);
+    return c.body(null, 204);
+  },
+});
+
+export const adminQuotaRuleRoutes = [
+  adminListQuotaRules,
+  adminCreateQuotaRule,
+  adminGetQuotaRule,
+  adminEditQuotaRule,
+  adminDeleteQuotaRule,
+];

@@ -1,0 +1,84 @@
+import { api, type Settings } from "@kiln/domain";
+import * as v from "valibot";
+import {
+  toApiQuotaInfo,
+  toApiQuotaUsedArtifact,
+  toApiQuotaUsedAttachment,
+  toApiQuotaUsedPackage,
+} from "../../convert/quota.js";
+import type { AppContext } from "../../env.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import type { ResponseDoc } from "../../route.js";
+
+/**
+ * Forgejo's routers/api/v1/shared/quota.go: what `/user/quota…` and `/orgs/{org}/quota…` share,
+ * computed for the owner the route resolved.
+ */
+
+/** Every quota route is registered only with `[quota] ENABLED` (404 otherwise, DECISIONS item 5). */
+export const quotaEnabled = (settings: Settings): boolean => settings.quota.enabled;
+
+/** The `subject` of a quota check; absent means empty, which is 422 like any unknown subject. */
+export const checkQuery = v.object({
+  subject: v.optional(qs.string("subject of the quota (e.g. size:all, size:repos:all, sizelfs)")),
+});
+
+/** The page query of the used-item lists. */
+export const listQuery = v.object(pageQuery);
+
+/** Responses every user-facing quota route documents besides its 200. */
+export const quotaResponses: Readonly<Record<number, ResponseDoc>> = {
+  401: { description: "APIUnauthorizedError", schema: api.APIError },
+  403: { description: "APIForbiddenError", schema: api.APIError },
+};
+
+/** `GET …/quota`: usage and the groups that apply, without names. */
+export async function getQuota(c: AppContext, ownerId: number): Promise<Response> {
+  return c.json(toApiQuotaInfo(await c.var.services.quota.info(ownerId), false));
+}
+
+/** `GET …/quota/check?subject=`: a bare JSON `true` (within quota) or `false`. */
+export async function checkQuota(
+  c: AppContext,
+  ownerId: number,
+  subject: string | undefined,
+): Promise<Response> {
+  return c.json(await c.var.services.quota.check(ownerId, subject ?? ""));
+}
+
+/** `GET …/quota/attachments`: largest first, paginated with X-Total-Count and Link. */
+export async function listQuotaAttachments(
+  c: AppContext,
+  ownerId: number,
+  query: v.InferOutput<typeof listQuery>,
+) {
+  const page = pageRequest(query, c.var.settings.api);
+  const list = await c.var.services.quota.listUsedAttachments(ownerId, page);
+  setPagingHeaders(c, page, list.total);
+  return c.json(list.items.map((item) => toApiQuotaUsedAttachment(item, c.var.settings)));
+}
+
+/** `GET …/quota/packages`: largest first, paginated with X-Total-Count and Link. */
+export async function listQuotaPackages(
+  c: AppContext,
+  ownerId: number,
+  query: v.InferOutput<typeof listQuery>,
+) {
+  const page = pageRequest(query, c.var.settings.api);
+  const list = await c.var.services.quota.listUsedPackages(ownerId, page);
+  setPagingHeaders(c, page, list.total);
+  return c.json(list.items.map((item) => toApiQuotaUsedPackage(item, c.var.settings)));
+}
+
+/** `GET …/quota/artifacts`: largest first, paginated with X-Total-Count and Link. */
+export async function listQuotaArtifacts(
+  c: AppContext,
+  ownerId: number,
+  query: v.InferOutput<typeof listQuery>,
+) {
+  const page = pageRequest(query, c.var.settings.api);
+  const list = await c.var.services.quota.listUsedArtifacts(ownerId, page);
+  setPagingHeaders(c, page, list.total);
+  return c.json(list.items.map((item) => toApiQuotaUsedArtifact(item, c.var.settings)));
+}
