@@ -1,10 +1,12 @@
 import { KILN_VERSION } from "@kiln/http";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { EXIT_DRIFT } from "./commands/doctor-quota.js";
 import {
   type CommandIO,
   type InstanceCommandName,
   runInstanceCommand,
 } from "./commands/instance-commands.js";
+import { progressRenderer } from "./commands/progress.js";
 import { ConfigError } from "./config/load-settings.js";
 import { type GlobalFlags, resolveConfig } from "./config/resolve.js";
 import { readEnvironment } from "./env.js";
@@ -17,6 +19,7 @@ import { runWeb } from "./web/run-web.js";
 const stdio: CommandIO = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
+  progress: progressRenderer(process.stderr),
 };
 
 /** Runs the `kiln` CLI with the given arguments (without `node` and the script); returns the exit code. */
@@ -70,6 +73,15 @@ function buildProgram(setExit: (code: number) => void): Command {
     });
 
   sub(program, "migrate", "bring the database to the latest schema").action(instance("migrate", () => ({})));
+
+  const doctor = sub(program, "doctor", "check this instance's data and repair it");
+  sub(
+    doctor,
+    "quota",
+    `recount every owner's quota usage from the stored data and report each counter of the ledger that differs (exit ${EXIT_DRIFT} when drift is found and not repaired)`,
+  )
+    .option("--fix", "repair the drift: write the recount into the ledger", false)
+    .action(instance("doctor.quota", (o) => ({ fix: o.fix })));
 
   const admin = sub(program, "admin", "administer this instance");
   const user = sub(admin, "user", "manage user accounts");

@@ -1,11 +1,17 @@
 import { isKilnError, type Settings } from "@kiln/domain";
 import type { Services } from "@kiln/service";
 import * as v from "valibot";
+import { doctorQuota } from "./doctor-quota.js";
+import type { ProgressUpdate } from "./progress.js";
 
-/** Where a command writes: lines for the user (stdout) and for errors (stderr). */
+/**
+ * Where a command writes: lines for the user (stdout), for errors (stderr), and the progress of
+ * long tasks (drawn by the CLI; streamed like the rest when the command runs in the server).
+ */
 export interface CommandIO {
   out(text: string): void;
   err(text: string): void;
+  progress(update: ProgressUpdate): void;
 }
 
 /** What a command acting on an instance receives, whether it runs in the CLI or in the server. */
@@ -132,6 +138,11 @@ export const instanceCommands = {
       io.out(`User '${user.name}' has been deleted.`);
       return 0;
     },
+  }),
+
+  "doctor.quota": command({
+    args: v.object({ fix: v.optional(v.boolean()) }),
+    run: doctorQuota,
   }),
 
   migrate: command({

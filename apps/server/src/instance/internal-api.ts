@@ -5,13 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandContext } from "../commands/instance-commands.js";
 import { runInstanceCommand } from "../commands/instance-commands.js";
+import type { ProgressUpdate } from "../commands/progress.js";
 
 /**
  * The running server's internal API: how `kiln admin …` and friends act on a work path whose
  * PGlite the server holds. It listens on a Unix socket in the data directory (only the owner
  * can reach it) and also requires the random token published in the lock file. One operation:
- * `POST /cli` with `{command, args}`, answered as a stream of JSON lines `{"out"|"err": text}`
- * and a final `{"exit": code}`.
+ * `POST /cli` with `{command, args}`, answered as a stream of JSON lines `{"out"|"err": text}`,
+ * `{"progress": {label, done, total}}`, and a final `{"exit": code}`.
  */
 export function socketPathFor(appDataPath: string): string {
   const preferred = join(appDataPath, "kiln.sock");
@@ -47,7 +48,11 @@ export async function startInternalApi(
     try {
       const { command, args } = JSON.parse(body) as { command: string; args: unknown };
       code = await runInstanceCommand(
-        context({ out: (t) => send({ out: t }), err: (t) => send({ err: t }) }),
+        context({
+          out: (t) => send({ out: t }),
+          err: (t) => send({ err: t }),
+          progress: (p) => send({ progress: p }),
+        }),
         command,
         args,
       );
@@ -89,10 +94,16 @@ export function callInternalApi(
           buffer += chunk;
           let nl = buffer.indexOf("\n");
           while (nl >= 0) {
-            const msg = JSON.parse(buffer.slice(0, nl)) as { out?: string; err?: string; exit?: number };
+            const msg = JSON.parse(buffer.slice(0, nl)) as {
+              out?: string;
+              err?: string;
+              progress?: ProgressUpdate;
+              exit?: number;
+            };
             buffer = buffer.slice(nl + 1);
             if (msg.out !== undefined) io.out(msg.out);
             if (msg.err !== undefined) io.err(msg.err);
+            if (msg.progress !== undefined) io.progress(msg.progress);
             if (msg.exit !== undefined) exit = msg.exit;
             nl = buffer.indexOf("\n");
           }
