@@ -11,7 +11,7 @@ export type ObjectType = "commit" | "tree" | "blob" | "tag";
 /** Reads an object's type, or undefined when the object does not exist. */
 export async function objectType(ctx: IsoContext, oid: string): Promise<ObjectType | undefined> {
   try {
-    const { type } = await git.readObject({ ...ctx, oid, format: "deflated" });
+    const { type } = await git.readObject({ ...ctx, oid, format: "content" });
     return type as ObjectType;
   } catch (error) {
     if (isIsoNotFound(error)) return undefined;
