@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import git from "isomorphic-git";
 import { GitEmptyRepositoryError, GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
@@ -43,7 +44,8 @@ export async function readRef(ctx: IsoContext, ref: string): Promise<string | un
 
 /** The branch HEAD points at (the repository's default branch), e.g. `main`. */
 export async function headBranch(ctx: IsoContext): Promise<string> {
-  const target = await git.resolveRef({ ...ctx, ref: "HEAD", depth: 1 });
+  const head = (await ctx.fs.promises.readFile(join(ctx.gitdir, "HEAD"), "utf8")).trim();
+  const target = head.startsWith("ref: ") ? head.slice("ref: ".length) : head;
   return target.startsWith("refs/heads/") ? target.slice("refs/heads/".length) : target;
 }
 
