@@ -38,7 +38,7 @@ export function accessFor(service: GitService): "read" | "write" {
   return service === "git-receive-pack" ? "write" : "read";
 }
 
-const SAFE_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
+const SAFE_PROTOCOL = /^[0-9a-zA-Z._-]+=[0-9a-zA-Z._-]+(:[0-9a-zA-Z._-]+=[0-9a-zA-Z._-]+)*$/;
 
 /** The `Git-Protocol` header when it is well-formed (e.g. `version=2`), for GIT_PROTOCOL; else undefined. */
 export function gitProtocolOf(headers: Headers): string | undefined {
