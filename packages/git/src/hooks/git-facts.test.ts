@@ -62,4 +62,17 @@ describe("gitRefUpdateFacts", () => {
     const signedSha = await cli.ok(["hash-object", "-t", "commit", "-w", join(root.dir, "signed")], work);
     expect(await facts.firstUnsignedCommit({ ...update, newSha: signedSha })).toBeUndefined();
   });
+
+  it("lists the files a new branch changes from where it forks, or all files of a new history", async () => {
+    const bare = join(root.dir, "bare.git");
+    await cli.ok(["clone", "--bare", "--quiet", work, bare]);
+    await cli.ok(["update-ref", "-d", "refs/heads/keep"], bare);
+    await cli.ok(["update-ref", "refs/heads/main", shas.one!], bare);
+    const facts = gitRefUpdateFacts(bare);
+    const branch = { oldSha: ZERO_SHA, newSha: shas.two!, ref: "refs/heads/new" };
+    expect(await facts.changedFiles(branch)).toEqual(["a.txt"]);
+    expect(await facts.changedFiles({ ...branch, newSha: shas.one! })).toEqual([]);
+    await cli.ok(["update-ref", "-d", "refs/heads/main"], bare);
+    expect(await facts.changedFiles({ ...branch, newSha: shas.three! })).toEqual(["a.txt", "b.txt", "c.txt"]);
+  });
 });

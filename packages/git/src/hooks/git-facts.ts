@@ -2,6 +2,9 @@ import { runGit } from "../util/run-git.js";
 import type { RefUpdateFacts } from "./evaluate-push.js";
 import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
 
+/** The id of git's empty tree, the "before" of a history with no parent. */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
 function splitNul(output: Buffer): string[] {
   return output
     .toString("utf8")
@@ -39,17 +42,21 @@ export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
     },
     async changedFiles(update) {
       if (update.newSha === ZERO_SHA) return [];
+      const base = ["diff", "--name-only", "-z", "--no-renames"];
       if (update.oldSha === ZERO_SHA) {
-        return mustLines(cwd, [
-          "log",
-          "--format=",
-          "--name-only",
-          "-z",
-          "--no-renames",
+        // A new branch: diff from where its new commits fork off existing history (the empty
+        // tree for unrelated history), one tree diff however many commits are new.
+        const [oldest] = await mustLines(cwd, [
+          "rev-list",
+          "--reverse",
+          "--topo-order",
           ...newCommitsArgs(update),
         ]);
+        if (!oldest) return [];
+        const [line = ""] = await mustLines(cwd, ["rev-list", "--parents", "-n", "1", oldest]);
+        const fork = line.split(" ")[1];
+        return mustLines(cwd, [...base, fork ?? EMPTY_TREE, update.newSha]);
       }
-      const base = ["diff", "--name-only", "-z", "--no-renames"];
       return (
         (await gitLines(cwd, [...base, `${update.oldSha}...${update.newSha}`])) ??
         mustLines(cwd, [...base, update.oldSha, update.newSha])
