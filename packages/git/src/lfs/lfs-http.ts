@@ -36,7 +36,7 @@ export async function handleLfsBatch(
       result,
     };
   } catch (error) {
-    if (error instanceof GitError && error.kind === "invalid-argument")
+    if (error instanceof GitError && error.kind === "invalid_argument")
       return { response: lfsError(422, error.message) };
     throw error;
   }
@@ -59,7 +59,7 @@ export async function handleLfsUpload(
     const stored = await store.put(oid, size, request.body);
     return { response: new Response(null, { status: 200 }), stored };
   } catch (error) {
-    if (error instanceof GitError && error.kind === "lfs-verify-failed")
+    if (error instanceof GitError && error.kind === "lfs_verify_failed")
       return { response: lfsError(422, error.message) };
     throw error;
   }

@@ -48,7 +48,7 @@ export class LfsStore {
 
   /**
    * Streams an upload into the store, checking while it streams that it is exactly
-   * `expectedSize` bytes hashing to `oid`; throws lfs-verify-failed otherwise and keeps nothing.
+   * `expectedSize` bytes hashing to `oid`; throws LfsVerifyError otherwise and keeps nothing.
    * An object already stored is not written again.
    */
   async put(
