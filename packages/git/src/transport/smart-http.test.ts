@@ -165,6 +165,25 @@ describe("smart HTTP transport with the real git client", () => {
     expect((await getBranch(await store.open("alice", name), "main")).commit.sha).toBe(docs);
   });
 
+  it("holds the repository's write lock while receive-pack runs", async () => {
+    const { name, work } = await cloned();
+    const sha = await commitFile(work, "locked.txt", "l\n");
+    const repo = await store.open("alice", name);
+    let pushDone = false;
+    let pushedWhileLocked = true;
+    let push: Promise<unknown> = Promise.resolve();
+    await repo.withWriteLock(async () => {
+      push = cli.run(["push", "--quiet", "origin", "main"], work).then(() => {
+        pushDone = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      pushedWhileLocked = pushDone;
+    });
+    await push;
+    expect(pushedWhileLocked).toBe(false);
+    expect((await getBranch(repo, "main")).commit.sha).toBe(sha);
+  });
+
   it("refuses deleting the default branch by push", async () => {
     const { work } = await cloned();
     server.hooks.pushPolicy = { branchRules: [], defaultBranch: "main" };
