@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defaultSettings, type SettingsOverrides } from "@kiln/domain";
 import { createServices, type Services, silentLogger } from "@kiln/service";
 import { users } from "@kiln/storage";
@@ -47,7 +50,7 @@ export interface TestUser {
 
 export async function openTestApp(dialect: DialectName, overrides: SettingsOverrides = {}): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
-  const settings = defaultSettings("/tmp/kiln-http-test", {
+  const settings = defaultSettings(mkdtempSync(join(tmpdir(), "kiln-http-")), {
     server: { rootUrl: "http://kiln.test/" },
     security: { secretKey: "test-secret" },
     ...overrides,

@@ -4,6 +4,10 @@ import { miscRoutes } from "./misc/version.js";
 import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { teamRoutes } from "./org/team.js";
+import { collaboratorRoutes } from "./repo/collaborators.js";
+import { migrateRoutes } from "./repo/migrate.js";
+import { repoRoutes } from "./repo/repo.js";
+import { transferRoutes } from "./repo/transfer.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
@@ -22,4 +26,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
+  ...repoRoutes,
+  ...migrateRoutes,
+  ...collaboratorRoutes,
+  ...transferRoutes,
 ];

@@ -38,7 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("repo_transfer")
     .addColumn("id", "bigserial", (c) => c.primaryKey())
-    .addColumn("repo_id", "bigint", (c) => c.notNull().unique().references("repository.id").onDelete("cascade"))
+    .addColumn("repo_id", "bigint", (c) =>
+      c.notNull().unique().references("repository.id").onDelete("cascade"),
+    )
     .addColumn("doer_id", "bigint", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("recipient_id", "bigint", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("team_ids", "jsonb", (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
@@ -48,6 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["repo_transfer", "protected_branch", "lfs_meta_object"]) await db.schema.dropTable(table).execute();
+  for (const table of ["repo_transfer", "protected_branch", "lfs_meta_object"])
+    await db.schema.dropTable(table).execute();
   await db.schema.alterTable("repository").dropColumn("original_url").execute();
 }
