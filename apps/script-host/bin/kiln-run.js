@@ -17,5 +17,8 @@ if (!process.execArgv.includes(flag) && !(process.env.NODE_OPTIONS ?? "").includ
 }
 
 const { main } = await import("../dist/cli/main.js");
-const code = await main(process.argv.slice(2));
-process.stdout.write("", () => process.exit(code));
+// Let the event loop drain instead of calling process.exit(): isolated-vm frees the isolate on
+// its own thread and keeps the loop alive until it is done; exiting earlier can crash it. The
+// unref'd timer only matters if something else were to hold the loop open.
+process.exitCode = await main(process.argv.slice(2));
+setTimeout(() => process.exit(), 5000).unref();

@@ -1,4 +1,4 @@
-import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
+import { TraceMap, traceSegment } from "@jridgewell/trace-mapping";
 import { moduleByName } from "../modules/loader.js";
 import { startState } from "../state.js";
 
@@ -40,10 +40,21 @@ export function mapPosition(fileName: string, line: number, column: number): Sou
   const generatedLine = isRuntime ? line : line - 1;
   const map = traceMapOf(fileName);
   if (map && generatedLine >= 1) {
-    const original = originalPositionFor(map, { line: generatedLine, column: Math.max(0, column - 1) });
-    if (original.line !== null && original.column !== null) {
-      const file = isRuntime ? `kiln:${original.source ?? "runtime"}` : fileName;
-      return { file, line: original.line, column: original.column + 1 };
+    const generatedColumn = Math.max(0, column - 1);
+    const segment = traceSegment(map, generatedLine - 1, generatedColumn);
+    if (segment && segment.length >= 4) {
+      const [segmentColumn, sourceIndex, sourceLine, sourceColumn] = segment as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      // sucrase keeps lines and marks each line's start with a segment at column 0 whose source
+      // column is not reliable; on such a line the code is unchanged, so columns are the same.
+      const original =
+        isRuntime || segmentColumn > 0 ? sourceColumn + (generatedColumn - segmentColumn) : generatedColumn;
+      const file = isRuntime ? `kiln:${map.sources[sourceIndex] ?? "runtime"}` : fileName;
+      return { file, line: sourceLine + 1, column: original + 1 };
     }
   }
   return { file: fileName, line: Math.max(1, generatedLine), column };

@@ -3,6 +3,7 @@ import { mapPosition, RUNTIME_FILE } from "./source-maps.js";
 
 interface CallSite {
   getFileName(): string | null | undefined;
+  getScriptNameOrSourceURL(): string | null | undefined;
   getLineNumber(): number | null;
   getColumnNumber(): number | null;
   getFunctionName(): string | null;
@@ -15,14 +16,17 @@ interface CallSite {
 }
 
 function describeSite(site: CallSite): string | undefined {
-  const fileName = site.getFileName();
+  // Module code is evaluated with a sourceURL naming the module, which only this call reports.
+  const fileName = site.getScriptNameOrSourceURL() || site.getFileName();
   const line = site.getLineNumber();
   const column = site.getColumnNumber();
   if (!fileName || line === null || column === null || fileName.startsWith("<isolated-vm")) return undefined;
-  if (fileName === RUNTIME_FILE && !startState.debug) return undefined;
+  if (fileName.startsWith("kiln:") && !startState.debug) return undefined;
   const position = mapPosition(fileName, line, column);
   const location = `${position.file}:${position.line}:${position.column}`;
   let name = site.getFunctionName();
+  // A module's body is an anonymous function made by eval; V8 calls it "eval".
+  if (name === "eval" && !fileName.startsWith("kiln:")) name = null;
   if (name && !site.isToplevel() && !site.isConstructor()) {
     const type = site.getTypeName();
     if (type && !name.startsWith(`${type}.`)) name = `${type}.${name}`;

@@ -7,7 +7,10 @@ import { errorText, HostError } from "./errors.js";
  * carrying the request's id in `fetch_res_id`.
  */
 export class HostFetcher {
-  constructor(private readonly allowNet: boolean) {}
+  constructor(
+    private readonly allowNet: boolean,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   /** Performs FETCH_REQ `id` and returns the answer; never throws. */
   async fetch(id: number, url: string): Promise<Msg> {
@@ -15,7 +18,7 @@ export class HostFetcher {
       const target = this.#check(url);
       let response: Response;
       try {
-        response = await fetch(target, { redirect: "follow" });
+        response = await fetch(target, { redirect: "follow", signal: this.signal });
       } catch (cause) {
         const reason = (cause as { cause?: { message?: string } }).cause?.message ?? (cause as Error).message;
         throw new HostError("NetworkError", `fetch "${url}" failed: ${reason}`);

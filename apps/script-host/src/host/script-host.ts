@@ -51,10 +51,13 @@ export class ScriptHost {
   readonly #timers: HostTimers;
   readonly #fetcher: HostFetcher;
   #modules: ModuleService | undefined;
+  readonly #cacheWrites = new Set<Promise<void>>();
+  readonly #deliveries = new Set<Promise<void>>();
+  readonly #abort = new AbortController();
 
   constructor(private readonly options: ScriptHostOptions) {
     this.#timers = new HostTimers((id, done) => this.#deliver(Channel.timers, timerReady({ id, done })));
-    this.#fetcher = new HostFetcher(options.allowNet);
+    this.#fetcher = new HostFetcher(options.allowNet, this.#abort.signal);
   }
 
   /** Runs the script to its end and resolves to the exit code. */
@@ -66,12 +69,14 @@ export class ScriptHost {
     const log = this.options.debug ? (line: string) => this.options.stderr(`[debug] ${line}\n`) : undefined;
     this.#modules = new ModuleService(
       new CompileCache(this.options.cacheDir, bundle.id),
-      new RemoteModules(this.options.cacheDir, this.options.reload, log),
+      new RemoteModules(this.options.cacheDir, this.options.reload, log, this.#abort.signal),
     );
     this.#bridge = await IsolateBridge.create(this.options.memoryLimitMb, {
       send: (bytes) => this.#onSend(bytes),
       request: (bytes) => this.#onRequest(bytes),
-      print: (text, stream) => (stream === 2 ? this.options.stderr : this.options.stdout)(text),
+      print: (text, stream) => {
+        if (!this.#finished) (stream === 2 ? this.options.stderr : this.options.stdout)(text);
+      },
     });
     if (this.options.timeoutSeconds !== undefined) {
       const seconds = this.options.timeoutSeconds;
@@ -90,14 +95,14 @@ export class ScriptHost {
     const bytes = encodeEnvelope(Channel.start, startMsg);
     this.#trace("host->runtime", bytes);
     this.#inFlight++;
-    this.#bridge.deliver(bytes, { awaitResult: true }).then(
+    this.#watch(this.#bridge.deliver(bytes, { awaitResult: true })).then(
       () => {
         this.#mainSettled = true;
         this.#checkIdle();
       },
       (failure) => this.#fail(failure),
     );
-    this.#bridge.barrier().then(
+    this.#watch(this.#bridge.barrier()).then(
       () => {
         this.#inFlight--;
         this.#checkIdle();
@@ -123,7 +128,7 @@ export class ScriptHost {
     if (this.#finished || !this.#bridge) return;
     this.#trace("host->runtime", bytes);
     this.#inFlight++;
-    this.#bridge.deliver(bytes).then(
+    this.#watch(this.#bridge.deliver(bytes)).then(
       () => {
         this.#inFlight--;
         this.#checkIdle();
@@ -205,15 +210,19 @@ export class ScriptHost {
       answer = await this.#modules!.codeFetch(codeFetchModuleSpecifier, codeFetchContainingFile).catch(
         (failure) => errorMsg({ error: errorText(failure) }),
       );
-    } else if (decoded.msg.command === Command.EXIT) {
-      this.#end(decoded.msg.exitCode);
-      return new Promise<Uint8Array>(() => {});
     } else {
       answer = errorMsg({ error: `ProtocolError: ${Command[decoded.msg.command]} is not a request` });
     }
     const reply = encodeEnvelope(Channel.os, answer);
     this.#trace("host->runtime", reply);
     return reply;
+  }
+
+  #watch(delivery: Promise<void>): Promise<void> {
+    this.#deliveries.add(delivery);
+    const forget = () => this.#deliveries.delete(delivery);
+    delivery.then(forget, forget);
+    return delivery;
   }
 
   #track(operation: Promise<unknown>): void {
@@ -254,7 +263,13 @@ export class ScriptHost {
     clearTimeout(this.#deadline);
     this.#timers.clearAll();
     this.#bridge?.dispose();
-    this.#finish(code);
+    // Compiled output already sent with CODE_CACHE is still written, so no half-written cache
+    // file is left behind; the isolate's thread unwinds (every delivery settles) first, and
+    // downloads and fetches still running are aborted.
+    this.#abort.abort();
+    const settled = Promise.allSettled([...this.#cacheWrites, ...this.#deliveries]);
+    const grace = new Promise((resolve) => setTimeout(resolve, 2000).unref());
+    Promise.race([settled, grace]).then(() => this.#finish(code));
   }
 
   #trace(direction: "host->runtime" | "runtime->host", bytes: Uint8Array): void {

@@ -29,6 +29,7 @@ export class RemoteModules {
     private readonly cacheDir: string,
     private readonly reload: boolean,
     private readonly log: (line: string) => void = () => {},
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** The local file and source of a remote module, downloading it when needed. */
@@ -53,7 +54,7 @@ export class RemoteModules {
     this.log(`Download ${url.href}`);
     let response: Response;
     try {
-      response = await fetch(url, { redirect: "follow" });
+      response = await fetch(url, { redirect: "follow", signal: this.signal });
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new HostError(
