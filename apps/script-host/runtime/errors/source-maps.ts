@@ -1,26 +1,23 @@
 import { TraceMap, traceSegment } from "@jridgewell/trace-mapping";
 import { moduleByName } from "../modules/loader.js";
 import { startState } from "../state.js";
+import { alignColumn } from "./align-columns.js";
 
 /** The file name the runtime bundle carries in stack traces (set by the boot code). */
 export const RUNTIME_FILE = "kiln:runtime.js";
 
-const maps = new Map<string, TraceMap | null>();
+let runtimeMap: TraceMap | null | undefined;
+const lineCache = new Map<string, { source: string[]; compiled: string[] }>();
 
-function traceMapOf(fileName: string): TraceMap | null {
-  let map = maps.get(fileName);
-  if (map === undefined) {
-    let json: string | undefined;
-    if (fileName === RUNTIME_FILE) json = startState.mainMap || undefined;
-    else json = moduleByName(fileName)?.map;
+function runtimeTraceMap(): TraceMap | null {
+  if (runtimeMap === undefined) {
     try {
-      map = json ? new TraceMap(json) : null;
+      runtimeMap = startState.mainMap ? new TraceMap(startState.mainMap) : null;
     } catch {
-      map = null;
+      runtimeMap = null;
     }
-    maps.set(fileName, map);
   }
-  return map;
+  return runtimeMap;
 }
 
 /** A position in a source file, 1-based line and column. */
@@ -30,32 +27,36 @@ export interface SourcePosition {
   readonly column: number;
 }
 
+function mapRuntime(line: number, column: number): SourcePosition {
+  const map = runtimeTraceMap();
+  const segment = map && traceSegment(map, line - 1, Math.max(0, column - 1));
+  if (!map || !segment || segment.length < 4) return { file: RUNTIME_FILE, line, column };
+  const [, sourceIndex, sourceLine, sourceColumn] = segment as [number, number, number, number];
+  return {
+    file: `kiln:${map.sources[sourceIndex] ?? "runtime"}`,
+    line: sourceLine + 1,
+    column: sourceColumn + 1,
+  };
+}
+
 /**
- * Maps a position in evaluated code back to the source: for a module, from its compiled code
- * (whose line 1 is line 2 of the evaluated text) to the TypeScript it came from; for the
- * runtime bundle, through start_main_map to the runtime's own sources.
+ * Maps a position in evaluated code back to the source. A module's compiled code keeps the
+ * source's lines (its line 1 is line 2 of the evaluated text, after the wrapper's header) and
+ * columns are aligned token by token with the source line; the runtime bundle is mapped through
+ * start_main_map to the runtime's own sources.
  */
 export function mapPosition(fileName: string, line: number, column: number): SourcePosition {
-  const isRuntime = fileName === RUNTIME_FILE;
-  const generatedLine = isRuntime ? line : line - 1;
-  const map = traceMapOf(fileName);
-  if (map && generatedLine >= 1) {
-    const generatedColumn = Math.max(0, column - 1);
-    const segment = traceSegment(map, generatedLine - 1, generatedColumn);
-    if (segment && segment.length >= 4) {
-      const [segmentColumn, sourceIndex, sourceLine, sourceColumn] = segment as [
-        number,
-        number,
-        number,
-        number,
-      ];
-      // sucrase keeps lines and marks each line's start with a segment at column 0 whose source
-      // column is not reliable; on such a line the code is unchanged, so columns are the same.
-      const original =
-        isRuntime || segmentColumn > 0 ? sourceColumn + (generatedColumn - segmentColumn) : generatedColumn;
-      const file = isRuntime ? `kiln:${map.sources[sourceIndex] ?? "runtime"}` : fileName;
-      return { file, line: sourceLine + 1, column: original + 1 };
-    }
+  if (fileName === RUNTIME_FILE) return mapRuntime(line, column);
+  const record = moduleByName(fileName);
+  const sourceLine = line - 1;
+  if (!record?.source || sourceLine < 1) return { file: fileName, line: Math.max(1, sourceLine), column };
+  let lines = lineCache.get(fileName);
+  if (!lines) {
+    lines = { source: record.source.split("\n"), compiled: record.code.split("\n") };
+    lineCache.set(fileName, lines);
   }
-  return { file: fileName, line: Math.max(1, generatedLine), column };
+  const source = lines.source[sourceLine - 1];
+  const compiled = lines.compiled[sourceLine - 1];
+  if (source === undefined || compiled === undefined) return { file: fileName, line: sourceLine, column };
+  return { file: fileName, line: sourceLine, column: alignColumn(source, compiled, column - 1) + 1 };
 }

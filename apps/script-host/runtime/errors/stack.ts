@@ -1,5 +1,5 @@
 import { startState } from "../state.js";
-import { mapPosition, RUNTIME_FILE } from "./source-maps.js";
+import { mapPosition } from "./source-maps.js";
 
 interface CallSite {
   getFileName(): string | null | undefined;

@@ -71,7 +71,7 @@ export function inspect(value: unknown, depth = 0, seen = new Set<object>()): st
     }
     if (parts.length === 0) return `${prefix}${open}${close}`;
     const oneLine = `${prefix}${open} ${parts.join(", ")} ${close}`;
-    if (oneLine.length <= 72) return oneLine;
+    if (oneLine.length <= 80 - depth * 2) return oneLine;
     const indent = "  ".repeat(depth + 1);
     return `${prefix}${open}\n${indent}${parts.join(`,\n${indent}`)}\n${"  ".repeat(depth)}${close}`;
   } finally {

@@ -6,7 +6,6 @@ let sucrase: Sucrase | undefined;
 /** The parameters of every module function, in order (see {@link wrapModule}). */
 export const MODULE_PARAMETERS = ["exports", "$import", "__kiln_dynamic_import", "__kiln_meta"] as const;
 
-const MAP_PREFIX = "\n//# sourceMappingURL=data:application/json;charset=utf-8,";
 const DYNAMIC_IMPORT = /Promise\.resolve\(\)\.then\(\(\) => _interopRequireWildcard\d*\(require\(/g;
 const STATIC_IMPORT = /\brequire\('((?:[^'\\\n]|\\.)*)'\)/g;
 const IMPORT_META = /\bimport\.meta\b/g;
@@ -28,8 +27,8 @@ export function isTypeScript(moduleName: string): boolean {
  * Compiles one module's source for this runtime with sucrase (bundled here; it strips types and
  * turns import/export into calls, keeping every line where it was). The output's imports
  * become `$import('spec')`, dynamic imports `__kiln_dynamic_import(...)` and `import.meta`
- * `__kiln_meta`, each the same length as what it replaces so columns stay put. The source map
- * is appended as a data URL. This text is what CODE_CACHE stores.
+ * `__kiln_meta`, each the same length as what it replaces so columns stay put. This text is
+ * what CODE_CACHE stores; stack positions are mapped back by aligning its lines with the source.
  */
 export function compileModule(moduleName: string, source: string): string {
   sucrase ??= require("sucrase") as Sucrase;
@@ -38,7 +37,6 @@ export function compileModule(moduleName: string, source: string): string {
     result = sucrase.transform(source, {
       transforms: isTypeScript(moduleName) ? ["typescript", "imports"] : ["imports"],
       filePath: moduleName,
-      sourceMapOptions: { compiledFilename: moduleName },
     });
   } catch (error) {
     const { loc, message } = error as { loc?: { line: number; column: number }; message: string };
@@ -46,19 +44,10 @@ export function compileModule(moduleName: string, source: string): string {
     if (loc) throw new ModuleSyntaxError(reason, moduleName, loc.line, loc.column);
     throw error;
   }
-  const code = result.code
+  return result.code
     .replace(DYNAMIC_IMPORT, (match) => "__kiln_dynamic_import(((".padEnd(match.length, " "))
     .replace(STATIC_IMPORT, (_match, spec: string) => `$import('${spec}')`)
     .replace(IMPORT_META, "__kiln_meta");
-  const map = { ...result.sourceMap, sources: [moduleName] };
-  return code + MAP_PREFIX + encodeURIComponent(JSON.stringify(map));
-}
-
-/** Splits compiled output into code and its source map (JSON text, or undefined). */
-export function splitOutput(output: string): { code: string; map: string | undefined } {
-  const at = output.lastIndexOf(MAP_PREFIX);
-  if (at === -1) return { code: output, map: undefined };
-  return { code: output.slice(0, at), map: decodeURIComponent(output.slice(at + MAP_PREFIX.length)) };
 }
 
 /** The static import specifiers of compiled code, in source order, without repeats. */

@@ -1,7 +1,7 @@
 import { Channel, codeCache, codeFetch } from "@kiln/protocol";
 import { startState } from "../state.js";
 import { request, send } from "../transport.js";
-import { compileModule, splitOutput, staticImports, wrapModule } from "./compile.js";
+import { compileModule, staticImports, wrapModule } from "./compile.js";
 import { kilnModuleExports } from "./kiln-module.js";
 import type { ModuleRecord } from "./module-record.js";
 
@@ -20,7 +20,8 @@ function builtin(name: string, exports: Record<string, unknown>): ModuleRecord {
     exports,
     deps: new Map(),
     body: undefined,
-    map: undefined,
+    source: "",
+    code: "",
     state: "done",
     evaluation: undefined,
     error: undefined,
@@ -57,20 +58,20 @@ export function loadModule(specifier: string, containingFile: string): ModuleRec
       }),
     );
   }
-  const { code, map } = splitOutput(output);
   const record: ModuleRecord = {
     name,
     filename: answer.codeFetchResFilename,
     exports: {},
     deps: new Map(),
-    body: wrapModule(code, name),
-    map,
+    body: wrapModule(output, name),
+    source: answer.codeFetchResSourceCode,
+    code: output,
     state: "linked",
     evaluation: undefined,
     error: undefined,
   };
   registry.set(name, record);
-  for (const spec of staticImports(code)) record.deps.set(spec, loadModule(spec, name));
+  for (const spec of staticImports(output)) record.deps.set(spec, loadModule(spec, name));
   return record;
 }
 

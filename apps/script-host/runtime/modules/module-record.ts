@@ -12,8 +12,9 @@ export interface ModuleRecord {
   readonly deps: Map<string, ModuleRecord>;
   /** The module body; undefined for built-in modules. */
   readonly body: ((...args: unknown[]) => unknown) | undefined;
-  /** The source map of the compiled code, as JSON text. */
-  readonly map: string | undefined;
+  /** The module's source and compiled code, for mapping stack positions (empty for built-ins). */
+  readonly source: string;
+  readonly code: string;
   state: ModuleState;
   /** Settles when an asynchronous evaluation ends. */
   evaluation: Promise<void> | undefined;
