@@ -18,7 +18,7 @@ import { IsolateBridge } from "./isolate-bridge.js";
 import { CompileCache } from "./modules/compile-cache.js";
 import { ModuleService } from "./modules/module-service.js";
 import { RemoteModules } from "./modules/remote-cache.js";
-import { loadRuntimeBundle } from "./runtime-bundle.js";
+import { loadRuntimeBundle, type RuntimeBundle } from "./runtime-bundle.js";
 import { HostTimers } from "./timers.js";
 
 /** Everything one run of a script needs. */
@@ -34,6 +34,8 @@ export interface ScriptHostOptions {
   readonly timeoutSeconds?: number | undefined;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The runtime to send in START; the one built into dist/runtime/ unless given (tests, tools). */
+  readonly runtimeBundle?: RuntimeBundle | undefined;
 }
 
 /**
@@ -65,7 +67,7 @@ export class ScriptHost {
     const done = new Promise<number>((resolve) => {
       this.#finish = resolve;
     });
-    const bundle = loadRuntimeBundle();
+    const bundle = this.options.runtimeBundle ?? loadRuntimeBundle();
     const log = this.options.debug ? (line: string) => this.options.stderr(`[debug] ${line}\n`) : undefined;
     this.#modules = new ModuleService(
       new CompileCache(this.options.cacheDir, bundle.id),
