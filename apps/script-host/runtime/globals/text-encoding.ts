@@ -61,8 +61,18 @@ export class KilnTextDecoder {
           ? new Uint8Array(input)
           : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
     let i = !this.ignoreBOM && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const units: number[] = [];
     let out = "";
+    // Fast path for the ASCII prefix (all of the runtime bundle and most sources).
+    let ascii = i;
+    while (ascii < bytes.length && bytes[ascii]! < 0x80) ascii++;
+    for (let chunk = i; chunk < ascii; chunk += 8192) {
+      out += String.fromCharCode.apply(
+        null,
+        bytes.subarray(chunk, Math.min(ascii, chunk + 8192)) as unknown as number[],
+      );
+    }
+    i = ascii;
+    const units: number[] = [];
     const bad = () => {
       if (this.fatal) throw new TypeError("The encoded data was not valid utf-8");
       units.push(0xfffd);
