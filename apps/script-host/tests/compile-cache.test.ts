@@ -56,4 +56,13 @@ describe("the compile cache", () => {
     expect(cached).toHaveLength(1);
     expect(cached[0]).toContain(`code_cache_filename="${join(work, "twice.ts")}"`);
   });
+
+  it("is written even when the script exits at once, with no temporary file left", async () => {
+    await writeFile(join(work, "quick.ts"), 'import { exit } from "kiln";\nexit(5);\n');
+    const dir = join(work, "quick-cache");
+    const result = await runKiln(["--cachedir", dir, "quick.ts"], work);
+    expect(result.code).toBe(5);
+    const [compiler] = await readdir(join(dir, "gen"));
+    expect(await readdir(join(dir, "gen", compiler!))).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.js$/)]);
+  });
 });

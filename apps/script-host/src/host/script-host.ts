@@ -1,24 +1,12 @@
-import {
-  Channel,
-  Command,
-  DecodeError,
-  decodeEnvelope,
-  type Envelope,
-  encodeEnvelope,
-  error as errorMsg,
-  type Msg,
-  start,
-  timerReady,
-} from "@kiln/protocol";
-import { debugLine } from "./debug-log.js";
-import { rejectMalformed } from "./dispatch.js";
-import { errorText } from "./errors.js";
+import { Channel, encodeEnvelope, type Msg, start, timerReady } from "@kiln/protocol";
+import { type Direction, debugLine } from "./debug-log.js";
 import { HostFetcher } from "./fetcher.js";
 import { IsolateBridge } from "./isolate-bridge.js";
 import { CompileCache } from "./modules/compile-cache.js";
 import { ModuleService } from "./modules/module-service.js";
 import { RemoteModules } from "./modules/remote-cache.js";
 import { loadRuntimeBundle, type RuntimeBundle } from "./runtime-bundle.js";
+import { RuntimeMessages } from "./runtime-messages.js";
 import { HostTimers } from "./timers.js";
 
 /** Everything one run of a script needs. */
@@ -52,8 +40,7 @@ export class ScriptHost {
   #deadline: NodeJS.Timeout | undefined;
   readonly #timers: HostTimers;
   readonly #fetcher: HostFetcher;
-  #modules: ModuleService | undefined;
-  readonly #cacheWrites = new Set<Promise<void>>();
+  readonly #finishBeforeExit = new Set<Promise<unknown>>();
   readonly #deliveries = new Set<Promise<void>>();
   readonly #abort = new AbortController();
 
@@ -69,13 +56,26 @@ export class ScriptHost {
     });
     const bundle = this.options.runtimeBundle ?? loadRuntimeBundle();
     const log = this.options.debug ? (line: string) => this.options.stderr(`[debug] ${line}\n`) : undefined;
-    this.#modules = new ModuleService(
+    const modules = new ModuleService(
       new CompileCache(this.options.cacheDir, bundle.id),
       new RemoteModules(this.options.cacheDir, this.options.reload, log, this.#abort.signal),
     );
+    const messages = new RuntimeMessages({
+      timers: this.#timers,
+      fetcher: this.#fetcher,
+      modules,
+      deliver: (channel, msg) => this.#deliver(channel, msg),
+      track: (work, options) => this.#track(work, options),
+      exit: (code) => this.#end(code),
+      checkIdle: () => this.#checkIdle(),
+      trace: (direction, bytes) => this.#trace(direction, bytes),
+      warn: (text) => this.options.stderr(text),
+    });
     this.#bridge = await IsolateBridge.create(this.options.memoryLimitMb, {
-      send: (bytes) => this.#onSend(bytes),
-      request: (bytes) => this.#onRequest(bytes),
+      send: (bytes) => {
+        if (!this.#finished) messages.onSend(bytes);
+      },
+      request: (bytes) => messages.onRequest(bytes),
       print: (text, stream) => {
         if (!this.#finished) (stream === 2 ? this.options.stderr : this.options.stdout)(text);
       },
@@ -142,84 +142,6 @@ export class ScriptHost {
     );
   }
 
-  #decode(bytes: Uint8Array): Envelope | Msg {
-    this.#trace("runtime->host", bytes);
-    let envelope: Envelope;
-    try {
-      envelope = decodeEnvelope(bytes);
-    } catch (failure) {
-      if (!(failure instanceof DecodeError)) throw failure;
-      return errorMsg({ error: `ProtocolError: ${failure.message}` });
-    }
-    return rejectMalformed(envelope) ?? envelope;
-  }
-
-  #onSend(bytes: Uint8Array): void {
-    if (this.#finished) return;
-    const decoded = this.#decode(bytes);
-    if (!("channel" in decoded)) {
-      this.#deliver(Channel.os, decoded);
-      return;
-    }
-    const { channel, msg } = decoded;
-    switch (msg.command) {
-      case Command.TIMER_START:
-        this.#timers.start(msg.timerStartId, msg.timerStartInterval, msg.timerStartDuration);
-        break;
-      case Command.TIMER_CLEAR:
-        this.#timers.clear(msg.timerClearId);
-        this.#checkIdle();
-        break;
-      case Command.FETCH_REQ:
-        this.#track(
-          this.#fetcher
-            .fetch(msg.fetchReqId, msg.fetchReqUrl)
-            .then((res) => this.#deliver(Channel.fetch, res)),
-        );
-        break;
-      case Command.CODE_CACHE:
-        this.#track(
-          this.#modules!.codeCache(
-            msg.codeCacheFilename,
-            msg.codeCacheSourceCode,
-            msg.codeCacheOutputCode,
-          ).catch((failure) => this.#deliver(Channel.os, errorMsg({ error: errorText(failure) }))),
-        );
-        break;
-      case Command.EXIT:
-        this.#end(msg.exitCode);
-        break;
-      case Command.ERROR:
-        this.options.stderr(
-          `kiln-run: the runtime reported a protocol error on "${channel}": ${msg.error}\n`,
-        );
-        break;
-      default:
-        this.#deliver(
-          channel,
-          errorMsg({ error: `ProtocolError: ${Command[msg.command]} needs an answer; request it` }),
-        );
-    }
-  }
-
-  async #onRequest(bytes: Uint8Array): Promise<Uint8Array> {
-    const decoded = this.#decode(bytes);
-    let answer: Msg;
-    if (!("channel" in decoded)) {
-      answer = decoded;
-    } else if (decoded.msg.command === Command.CODE_FETCH) {
-      const { codeFetchModuleSpecifier, codeFetchContainingFile } = decoded.msg;
-      answer = await this.#modules!.codeFetch(codeFetchModuleSpecifier, codeFetchContainingFile).catch(
-        (failure) => errorMsg({ error: errorText(failure) }),
-      );
-    } else {
-      answer = errorMsg({ error: `ProtocolError: ${Command[decoded.msg.command]} is not a request` });
-    }
-    const reply = encodeEnvelope(Channel.os, answer);
-    this.#trace("host->runtime", reply);
-    return reply;
-  }
-
   #watch(delivery: Promise<void>): Promise<void> {
     this.#deliveries.add(delivery);
     const forget = () => this.#deliveries.delete(delivery);
@@ -227,12 +149,15 @@ export class ScriptHost {
     return delivery;
   }
 
-  #track(operation: Promise<unknown>): void {
+  #track(work: Promise<unknown>, { beforeExit = false } = {}): void {
     this.#inFlight++;
-    operation.finally(() => {
+    if (beforeExit) this.#finishBeforeExit.add(work);
+    const settle = () => {
       this.#inFlight--;
+      this.#finishBeforeExit.delete(work);
       this.#checkIdle();
-    });
+    };
+    work.then(settle, settle);
   }
 
   #checkIdle(): void {
@@ -269,12 +194,12 @@ export class ScriptHost {
     // file is left behind; the isolate's thread unwinds (every delivery settles) first, and
     // downloads and fetches still running are aborted.
     this.#abort.abort();
-    const settled = Promise.allSettled([...this.#cacheWrites, ...this.#deliveries]);
+    const settled = Promise.allSettled([...this.#finishBeforeExit, ...this.#deliveries]);
     const grace = new Promise((resolve) => setTimeout(resolve, 2000).unref());
     Promise.race([settled, grace]).then(() => this.#finish(code));
   }
 
-  #trace(direction: "host->runtime" | "runtime->host", bytes: Uint8Array): void {
+  #trace(direction: Direction, bytes: Uint8Array): void {
     if (this.options.debug) this.options.stderr(debugLine(direction, bytes));
   }
 }

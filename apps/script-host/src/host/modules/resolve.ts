@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { HostError } from "../errors.js";
 
 /** Where a module specifier leads: a local file or a remote http(s) URL. */
@@ -52,6 +52,3 @@ export function resolveSpecifier(specifier: string, containingFile: string): Res
 export function moduleNameOf(module: ResolvedModule): string {
   return module.kind === "file" ? module.path : module.url.href;
 }
-
-/** A `file:` URL for a local path, for `import.meta.url`. */
-export const fileUrlOf = (path: string) => pathToFileURL(path).href;

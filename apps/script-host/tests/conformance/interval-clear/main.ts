@@ -5,10 +5,11 @@ const id = setInterval(() => {
   if (fires === 3) {
     clearInterval(id);
     console.log("cleared");
+    // Started after the clear: a cleared interval that still fired would show up before this.
+    setTimeout(() => console.log("done, fires =", fires), 30);
   }
 }, 5);
 const never = setTimeout(() => console.log("never printed"), 10);
 clearTimeout(never);
 clearTimeout(12345);
 clearInterval(undefined);
-setTimeout(() => console.log("done, fires =", fires), 60);
