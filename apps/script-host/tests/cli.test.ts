@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runKiln } from "./helpers/run-kiln.js";
+import { kilnRunBin, runKiln } from "./helpers/run-kiln.js";
 
 let work: string;
 beforeAll(async () => {
@@ -49,5 +50,25 @@ describe("kiln-run's command line", () => {
     const result = await runKiln(["--cachedir", join(work, "c"), join(work, "hello.ts")], tmpdir());
     expect(result.stdout).toBe("hi\n");
     expect(result.code).toBe(0);
+  });
+
+  it("keeps going without crashing when its stdout reader goes away", async () => {
+    await writeFile(join(work, "chatty.ts"), 'for (let i = 0; i < 50_000; i++) console.log("line", i);\n');
+    const child = spawn(
+      process.execPath,
+      ["--no-node-snapshot", kilnRunBin, "--cachedir", join(work, "c"), "chatty.ts"],
+      {
+        cwd: work,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 });

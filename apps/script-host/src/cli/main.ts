@@ -33,8 +33,23 @@ export async function main(args: readonly string[]): Promise<number> {
     cacheDir: options.cacheDir ?? join(homedir(), ".cache", "kiln"),
     memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
     timeoutSeconds: options.timeoutSeconds,
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: writerTo(process.stdout),
+    stderr: writerTo(process.stderr),
   });
   return host.run();
+}
+
+/**
+ * Writes to stdout or stderr, dropping output once the reader has gone away (EPIPE, as in
+ * `kiln-run script.ts | head`) instead of crashing; the script runs on to its end.
+ */
+function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
 }
