@@ -1,4 +1,3 @@
-import { reflect } from "@bufbuild/protobuf/reflect";
 import { Command, type Msg, MsgSchema } from "./gen/main/msg_pb.js";
 
 /** One finding of {@link validate}: a field (by its proto name) and what is wrong with it. */
@@ -41,13 +40,26 @@ export function validate(msg: Msg): readonly ValidationProblem[] {
     return [{ field: "command", message: `unknown command value ${msg.command}` }];
   }
   const problems: ValidationProblem[] = [];
-  const message = reflect(MsgSchema, msg);
-  for (const field of message.fields) {
-    if (field.name === "command" || !message.isSet(field) || used.includes(field.name)) continue;
+  const values = msg as unknown as Record<string, unknown>;
+  for (const field of MsgSchema.fields) {
+    if (field.name === "command" || !isSet(values[field.localName]) || used.includes(field.name)) continue;
     problems.push({
       field: field.name,
       message: `${field.name} is set but ${Command[msg.command]} does not use it`,
     });
   }
   return problems;
+}
+
+/**
+ * Whether a field of Msg holds a value proto3 would write. Every field has implicit presence, so
+ * "set" means "not the zero value"; checked directly because this runs on every message the
+ * host receives.
+ */
+function isSet(value: unknown): boolean {
+  if (typeof value === "string") return value !== "";
+  if (typeof value === "number") return value !== 0;
+  if (typeof value === "boolean") return value;
+  if (value instanceof Uint8Array || Array.isArray(value)) return value.length > 0;
+  return value !== undefined && value !== null;
 }
