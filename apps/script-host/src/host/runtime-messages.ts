@@ -9,7 +9,7 @@ import {
   type Msg,
 } from "@kiln/protocol";
 import type { Direction } from "./debug-log.js";
-import { rejectMalformed } from "./dispatch.js";
+import { rejectMalformed } from "./reject-malformed.js";
 import { errorText } from "./errors.js";
 import type { HostFetcher } from "./fetcher.js";
 import type { ModuleService } from "./modules/module-service.js";

@@ -1,6 +1,6 @@
 import { Command, timerClear, timerReady, timerStart } from "@kiln/protocol";
 import { describe, expect, it } from "vitest";
-import { rejectMalformed } from "./dispatch.js";
+import { rejectMalformed } from "./reject-malformed.js";
 
 describe("rejectMalformed", () => {
   it("lets through what the runtime may send on each channel", () => {
