@@ -9,10 +9,10 @@ import {
   type Msg,
 } from "@kiln/protocol";
 import type { Direction } from "./debug-log.js";
-import { rejectMalformed } from "./reject-malformed.js";
 import { errorText } from "./errors.js";
 import type { HostFetcher } from "./fetcher.js";
 import type { ModuleService } from "./modules/module-service.js";
+import { rejectMalformed } from "./reject-malformed.js";
 import type { HostTimers } from "./timers.js";
 
 /** What answering the runtime needs from the host that runs it. */
