@@ -35,6 +35,10 @@ export interface Settings {
     /** -1 = no limit; a per-user `max_repo_creation` of -1 falls back to this. */
     readonly maxCreationLimit: number;
   };
+  readonly migrations: {
+    /** Whether `POST /repos/migrate` may clone from loopback and private-network addresses. */
+    readonly allowLocalNetworks: boolean;
+  };
   readonly lfs: {
     readonly enabled: boolean;
     /** Absolute directory of the content-addressed LFS object store. */
@@ -114,6 +118,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       disableHttpGit: false,
       maxCreationLimit: -1,
     },
+    migrations: { allowLocalNetworks: false },
     lfs: { enabled: true, path: `${appDataPath}/lfs` },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: { enabled: true, allowedTypes: DEFAULT_ATTACHMENT_TYPES, maxSize: 2048, maxFiles: 5 },

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { authenticate, checkAccess } from "./auth.js";
 import type { AppContext, AppEnv } from "./env.js";
 import { onError, onNotFound } from "./errors.js";
+import { mountGit } from "./git/git-routes.js";
 import { enforceRouteQuota } from "./quota-enforcement.js";
 import { type AnyRoute, honoPath } from "./route.js";
 import { allRoutes } from "./routes/index.js";
@@ -71,6 +72,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       return response;
     });
   }
+  mountGit(app);
   return app;
 }
 

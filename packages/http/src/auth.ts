@@ -32,22 +32,28 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
 function readCredentials(c: AppContext): Credentials | null {
   const header = c.req.header("Authorization");
   if (!header) return null;
+  return parseAuthorization(header, c.req.header("X-Forgejo-OTP") ?? c.req.header("X-Gitea-OTP"));
+}
+
+/**
+ * Reads an `Authorization` header: `token <t>` or `Bearer <t>` (any case), or Basic with a
+ * user name and a password or token; an OTP header travels with Basic credentials.
+ */
+export function parseAuthorization(header: string, otp: string | undefined): Credentials {
   const space = header.indexOf(" ");
   const scheme = space < 0 ? header : header.slice(0, space);
   const value = space < 0 ? "" : header.slice(space + 1).trim();
   if (scheme === "token" || scheme.toLowerCase() === "bearer") return { kind: "token", token: value };
-  if (scheme.toLowerCase() === "basic") {
-    const decoded = Buffer.from(value, "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    const otp = c.req.header("X-Forgejo-OTP") ?? c.req.header("X-Gitea-OTP");
-    return {
-      kind: "basic",
-      username: colon < 0 ? decoded : decoded.slice(0, colon),
-      password: colon < 0 ? "" : decoded.slice(colon + 1),
-      ...(otp ? { otp } : {}),
-    };
-  }
-  throw new UnauthorizedError(`unsupported authorization scheme: ${scheme}`);
+  if (scheme.toLowerCase() !== "basic")
+    throw new UnauthorizedError(`unsupported authorization scheme: ${scheme}`);
+  const decoded = Buffer.from(value, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return {
+    kind: "basic",
+    username: colon < 0 ? decoded : decoded.slice(0, colon),
+    password: colon < 0 ? "" : decoded.slice(colon + 1),
+    ...(otp ? { otp } : {}),
+  };
 }
 
 /**

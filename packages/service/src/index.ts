@@ -24,7 +24,13 @@ export {
 export { type DoctorOptions, type DoctorReport, QuotaDoctor, type UsageDrift } from "./quota/quota-doctor.js";
 export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota-service.js";
 export type { UsedItemKind, UsedItemLister, UsedItemListers } from "./quota/used-items.js";
-export { RepoService } from "./repos/repo-service.js";
+export { CollaboratorService } from "./repos/collaborator-service.js";
+export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";
+export { type MigrateInput, MigrateService } from "./repos/migrate-service.js";
+export { PushPolicyService } from "./repos/push-policy-service.js";
+export { checkRepoName } from "./repos/repo-names.js";
+export { type CreateRepoInput, type EditRepoInput, RepoService } from "./repos/repo-service.js";
+export { type PendingTransfer, TransferService } from "./repos/transfer-service.js";
 export { createServices, type Services } from "./services.js";
 export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export { EmailService } from "./users/email-service.js";

@@ -1,4 +1,3 @@
-import { repositories } from "@kiln/storage";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
 import { OrgService } from "./orgs/org-service.js";
@@ -9,7 +8,11 @@ import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
 import { QuotaService } from "./quota/quota-service.js";
+import { CollaboratorService } from "./repos/collaborator-service.js";
+import { MigrateService } from "./repos/migrate-service.js";
+import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoService } from "./repos/repo-service.js";
+import { TransferService } from "./repos/transfer-service.js";
 import { AccessTokenService } from "./users/access-token-service.js";
 import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
@@ -29,6 +32,10 @@ export interface Services {
   readonly quotaAdmin: QuotaAdminService;
   readonly quotaDoctor: QuotaDoctor;
   readonly repositories: RepoService;
+  readonly collaborators: CollaboratorService;
+  readonly transfers: TransferService;
+  readonly migrations: MigrateService;
+  readonly pushPolicies: PushPolicyService;
 }
 
 /** Builds the services of an instance. */
@@ -36,12 +43,8 @@ export function createServices(ctx: ServiceContext): Services {
   const permissions = new PermissionService(ctx);
   const ledger = new QuotaLedger();
   const users = new UserService(ctx);
-  // Until repositories have files on disk, removing one means its row and its usage.
-  const removeRepository: RepositoryRemover = (repo) =>
-    ctx.db.transaction().execute(async (trx) => {
-      await ledger.recordRepositoryChange(trx, repo, undefined);
-      await repositories.deleteRepository(trx, repo.id);
-    });
+  const repos = new RepoService(ctx, permissions, ledger);
+  const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   return {
     ctx,
@@ -56,6 +59,10 @@ export function createServices(ctx: ServiceContext): Services {
     quota: new QuotaService(ctx),
     quotaAdmin: new QuotaAdminService(ctx),
     quotaDoctor: new QuotaDoctor(ctx),
-    repositories: new RepoService(ctx, permissions),
+    repositories: repos,
+    collaborators: new CollaboratorService(ctx, permissions),
+    transfers: new TransferService(ctx, permissions, ledger, repos),
+    migrations: new MigrateService(ctx, repos),
+    pushPolicies: new PushPolicyService(ctx),
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defaultSettings, type SettingsOverrides } from "@kiln/domain";
 import { type DialectName, openTestDatabase, type TestDatabase } from "@kiln/storage/testing";
 import { silentLogger } from "../src/context.js";
@@ -9,7 +12,7 @@ export async function openTestServices(
   overrides: SettingsOverrides = {},
 ): Promise<{ services: Services; database: TestDatabase }> {
   const database = await openTestDatabase(dialect);
-  const settings = defaultSettings("/tmp/kiln-service-test", {
+  const settings = defaultSettings(mkdtempSync(join(tmpdir(), "kiln-service-")), {
     security: { secretKey: "test-secret-key" },
     ...overrides,
   });

@@ -129,8 +129,39 @@ export interface RepositoryTable {
   forkId: number | null;
   gitSize: Generated<number>;
   lfsSize: Generated<number>;
+  originalUrl: Generated<string>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
+}
+
+/** An LFS object a repository references (objects themselves are content-addressed on disk). */
+export interface LfsMetaObjectTable {
+  id: Generated<number>;
+  repoId: number;
+  oid: string;
+  size: number;
+  createdAt: CreatedAt;
+}
+
+/** A branch protection rule; `settings` holds the options (whitelists as user and team ids). */
+export interface ProtectedBranchTable {
+  id: Generated<number>;
+  repoId: number;
+  ruleName: string;
+  priority: Generated<number>;
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** A transfer of a repository waiting for the recipient to accept it. */
+export interface RepoTransferTable {
+  id: Generated<number>;
+  repoId: number;
+  doerId: number;
+  recipientId: number;
+  teamIds: ColumnType<number[], string | undefined, string>;
+  createdAt: CreatedAt;
 }
 
 export interface CollaborationTable {
@@ -196,6 +227,9 @@ export interface Database {
   quotaGroup: QuotaGroupTable;
   quotaGroupRule: QuotaGroupRuleTable;
   quotaGroupOwner: QuotaGroupOwnerTable;
+  lfsMetaObject: LfsMetaObjectTable;
+  protectedBranch: ProtectedBranchTable;
+  repoTransfer: RepoTransferTable;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */
@@ -215,3 +249,5 @@ export type NewRepositoryRow = Insertable<RepositoryTable>;
 export type RepositoryUpdate = Updateable<RepositoryTable>;
 export type TeamRow = Selectable<TeamTable>;
 export type QuotaUsageRow = Selectable<QuotaUsageTable>;
+export type ProtectedBranchRow = Selectable<ProtectedBranchTable>;
+export type RepoTransferRow = Selectable<RepoTransferTable>;

@@ -64,6 +64,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       disableHttpGit: get.bool("repository", "DISABLE_HTTP_GIT", false),
       maxCreationLimit: get.int("repository", "MAX_CREATION_LIMIT", -1, -1),
     },
+    migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
     lfs: {
       enabled: get.bool("server", "LFS_START_SERVER", true),
       path: path(get.string("lfs", "PATH", `${appDataPath}/lfs`)),

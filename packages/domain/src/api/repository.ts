@@ -79,4 +79,96 @@ export const Repository = v.object({
   object_format_name: v.string(),
   mirror_updated: dateTime(),
   topics: v.array(v.string()),
+  repo_transfer: v.optional(
+    v.nullable(
+      v.looseObject({
+        doer: v.looseObject({ login: v.string() }),
+        recipient: v.looseObject({ login: v.string() }),
+      }),
+    ),
+  ),
+});
+
+/** A pending transfer, as Forgejo's `RepoTransfer`. */
+export const RepoTransfer = v.object({
+  doer: User,
+  recipient: User,
+  teams: v.array(v.looseObject({ id: int64(), name: v.string() })),
+});
+
+/** Body of `POST /user/repos` and `POST /orgs/{org}/repos`. */
+export const CreateRepoOption = v.object({
+  name: v.pipe(v.string(), v.maxLength(100)),
+  description: v.optional(v.pipe(v.string(), v.maxLength(2048))),
+  private: v.optional(v.boolean()),
+  auto_init: v.optional(v.boolean()),
+  default_branch: v.optional(v.string()),
+  template: v.optional(v.boolean()),
+  readme: v.optional(v.string()),
+  issue_labels: v.optional(v.string()),
+  gitignores: v.optional(v.string()),
+  license: v.optional(v.string()),
+  trust_model: v.optional(v.picklist(["default", "collaborator", "committer", "collaboratorcommitter"])),
+  object_format_name: v.optional(v.picklist(["sha1", "sha256"])),
+});
+
+/** Body of `PATCH /repos/{owner}/{repo}`; Kiln applies the fields it keeps and accepts the others. */
+export const EditRepoOption = v.looseObject({
+  name: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  description: v.optional(v.pipe(v.string(), v.maxLength(2048))),
+  website: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+  private: v.optional(v.boolean()),
+  template: v.optional(v.boolean()),
+  archived: v.optional(v.boolean()),
+  default_branch: v.optional(v.string()),
+});
+
+/** Body of `POST /repos/{owner}/{repo}/transfer`. */
+export const TransferRepoOption = v.object({
+  new_owner: v.string(),
+  team_ids: v.optional(v.array(int64())),
+});
+
+/** Body of `POST /repos/migrate`. */
+export const MigrateRepoOptions = v.object({
+  clone_addr: v.string(),
+  repo_name: v.pipe(v.string(), v.maxLength(100)),
+  repo_owner: v.optional(v.string()),
+  uid: v.optional(int64()),
+  description: v.optional(v.string()),
+  private: v.optional(v.boolean()),
+  mirror: v.optional(v.boolean()),
+  mirror_interval: v.optional(v.string()),
+  service: v.optional(
+    v.picklist(["git", "github", "gitea", "gitlab", "gogs", "onedev", "gitbucket", "codebase", "forgejo"]),
+  ),
+  auth_username: v.optional(v.string()),
+  auth_password: v.optional(v.string()),
+  auth_token: v.optional(v.string()),
+  wiki: v.optional(v.boolean()),
+  milestones: v.optional(v.boolean()),
+  labels: v.optional(v.boolean()),
+  issues: v.optional(v.boolean()),
+  pull_requests: v.optional(v.boolean()),
+  releases: v.optional(v.boolean()),
+  lfs: v.optional(v.boolean()),
+  lfs_endpoint: v.optional(v.string()),
+});
+
+/** Body of `PUT /repos/{owner}/{repo}/collaborators/{collaborator}`. */
+export const AddCollaboratorOption = v.object({
+  permission: v.optional(v.picklist(["read", "write", "admin"])),
+});
+
+/** A user's permission on a repository (`GET …/collaborators/{collaborator}/permission`). */
+export const RepoCollaboratorPermission = v.object({
+  permission: v.string(),
+  role_name: v.string(),
+  user: User,
+});
+
+/** Forgejo's `SearchResults` of `GET /repos/search`. */
+export const SearchResults = v.object({
+  ok: v.boolean(),
+  data: v.array(Repository),
 });

@@ -19,9 +19,35 @@ export interface Repository {
   readonly gitSize: number;
   /** Bytes of the LFS objects the repository references. */
   readonly lfsSize: number;
+  /** For mirrors and migrated repositories: where they were cloned from. */
+  readonly originalUrl: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 
 /** A collaborator's mode on a repository. */
 export type CollaboratorMode = "read" | "write" | "admin";
+
+/** Orders of repository lists: Forgejo's `order_by` values plus `id`, the default (stable paging). */
+export const REPO_ORDERS = [
+  "id",
+  "name",
+  "alphabetically",
+  "reversealphabetically",
+  "newest",
+  "oldest",
+  "recentupdate",
+  "leastupdate",
+  "size",
+  "reversesize",
+  "gitsize",
+  "reversegitsize",
+  "lfssize",
+  "reverselfssize",
+  "moststars",
+  "feweststars",
+  "mostforks",
+  "fewestforks",
+] as const;
+
+export type RepoOrder = (typeof REPO_ORDERS)[number];

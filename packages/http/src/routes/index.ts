@@ -8,6 +8,10 @@ import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
+import { collaboratorRoutes } from "./repo/collaborators.js";
+import { migrateRoutes } from "./repo/migrate.js";
+import { repoRoutes } from "./repo/repo.js";
+import { transferRoutes } from "./repo/transfer.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
@@ -32,4 +36,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminQuotaRoutes,
   ...adminQuotaRuleRoutes,
   ...adminQuotaGroupRoutes,
+  ...repoRoutes,
+  ...migrateRoutes,
+  ...collaboratorRoutes,
+  ...transferRoutes,
 ];

@@ -1,6 +1,7 @@
 export * as accessTokens from "./access-tokens.js";
 export * as collaborations from "./collaborations.js";
 export * as emails from "./emails.js";
+export * as lfsObjects from "./lfs-objects.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";
 export type { GroupSelection, StoredQuotaGroup } from "./quota-groups.js";
@@ -11,8 +12,9 @@ export type { StoredQuotaRule } from "./quota-rules.js";
 export * as quotaRules from "./quota-rules.js";
 export type { UsageCounters } from "./quota-usage.js";
 export * as quotaUsage from "./quota-usage.js";
+export * as repoTransfers from "./repo-transfers.js";
 export type { RepoViewer } from "./repo-visibility.js";
-export { repoVisibleTo } from "./repo-visibility.js";
+export { repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 export type { RepositoryFilter } from "./repositories.js";
 export * as repositories from "./repositories.js";
 export type { TeamValues } from "./teams.js";

@@ -83,3 +83,40 @@ export function repoVisibleTo(
     ]);
   };
 }
+
+/** SQL for "the user owns, collaborates on, or reaches through a team, this repository". */
+export function repoAccessibleBy(
+  userId: number,
+): (eb: ExpressionBuilder<Database, "repository">) => Expression<SqlBool> {
+  return (eb) =>
+    eb.or([
+      eb("repository.ownerId", "=", userId),
+      eb.exists(
+        eb
+          .selectFrom("collaboration")
+          .select("collaboration.id")
+          .whereRef("collaboration.repoId", "=", "repository.id")
+          .where("collaboration.userId", "=", userId),
+      ),
+      eb.exists(
+        eb
+          .selectFrom("teamUser")
+          .innerJoin("team", "team.id", "teamUser.teamId")
+          .select("team.id")
+          .whereRef("team.orgId", "=", "repository.ownerId")
+          .where("teamUser.userId", "=", userId)
+          .where((t) =>
+            t.or([
+              t("team.includesAllRepositories", "=", true),
+              t.exists(
+                t
+                  .selectFrom("teamRepo")
+                  .select("teamRepo.id")
+                  .whereRef("teamRepo.teamId", "=", "team.id")
+                  .whereRef("teamRepo.repoId", "=", "repository.id"),
+              ),
+            ]),
+          ),
+      ),
+    ]);
+}

@@ -1,7 +1,7 @@
-import type { Paged, PageRequest, Repository } from "@kiln/domain";
+import type { Paged, PageRequest, RepoOrder, Repository } from "@kiln/domain";
 import { offsetOf } from "@kiln/domain";
 import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
-import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
+import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 
 const REPO_COLUMNS = [
   "repository.id",
@@ -21,6 +21,7 @@ const REPO_COLUMNS = [
   "repository.forkId",
   "repository.gitSize",
   "repository.lfsSize",
+  "repository.originalUrl",
   "repository.createdAt",
   "repository.updatedAt",
 ] as const;
@@ -99,21 +100,52 @@ export async function countVisibleRepositories(db: Db, ownerId: number, viewer: 
   return Number(row.count);
 }
 
+/** How each order sorts (stars and forks are not counted yet, so they fall back to id). */
+const ORDER_COLUMNS = {
+  id: [["repository.id", "asc"]],
+  name: [["repository.lowerName", "asc"]],
+  alphabetically: [["repository.lowerName", "asc"]],
+  reversealphabetically: [["repository.lowerName", "desc"]],
+  newest: [["repository.createdAt", "desc"]],
+  oldest: [["repository.createdAt", "asc"]],
+  recentupdate: [["repository.updatedAt", "desc"]],
+  leastupdate: [["repository.updatedAt", "asc"]],
+  size: [["totalSize", "asc"]],
+  reversesize: [["totalSize", "desc"]],
+  gitsize: [["repository.gitSize", "asc"]],
+  reversegitsize: [["repository.gitSize", "desc"]],
+  lfssize: [["repository.lfsSize", "asc"]],
+  reverselfssize: [["repository.lfsSize", "desc"]],
+  moststars: [["repository.id", "desc"]],
+  feweststars: [["repository.id", "asc"]],
+  mostforks: [["repository.id", "desc"]],
+  fewestforks: [["repository.id", "asc"]],
+} as const satisfies Record<RepoOrder, readonly (readonly [string, "asc" | "desc"])[]>;
+
 /** Filters for repository lists. */
 export interface RepositoryFilter {
   readonly ownerId?: number;
   /** Only repositories with these ids (e.g. a team's). */
   readonly ids?: readonly number[];
+  /** Matches the name (and the description when `includeDescription`). */
   readonly keyword?: string;
+  readonly includeDescription?: boolean;
   readonly isPrivate?: boolean;
+  readonly isTemplate?: boolean;
+  readonly isArchived?: boolean;
+  readonly isMirror?: boolean;
+  readonly isFork?: boolean;
+  /** Only repositories this user owns, collaborates on, or reaches through a team. */
+  readonly accessibleBy?: number;
 }
 
-/** One page of repositories matching the filter that `viewer` may see, ordered by id. */
+/** One page of repositories matching the filter that `viewer` may see; by id unless asked otherwise. */
 export async function listVisibleRepositories(
   db: Db,
   filter: RepositoryFilter,
   viewer: RepoViewer,
   page: PageRequest,
+  order: RepoOrder = "id",
 ): Promise<Paged<Repository>> {
   let q = db.selectFrom("repository").where(repoVisibleTo(viewer));
   if (filter.ownerId !== undefined) q = q.where("repository.ownerId", "=", filter.ownerId);
@@ -122,15 +154,31 @@ export async function listVisibleRepositories(
     q = q.where("repository.id", "in", filter.ids);
   }
   if (filter.isPrivate !== undefined) q = q.where("repository.isPrivate", "=", filter.isPrivate);
-  if (filter.keyword)
-    q = q.where(
-      "repository.lowerName",
-      "like",
-      `%${filter.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+  if (filter.isTemplate !== undefined) q = q.where("repository.isTemplate", "=", filter.isTemplate);
+  if (filter.isArchived !== undefined) q = q.where("repository.isArchived", "=", filter.isArchived);
+  if (filter.isMirror !== undefined) q = q.where("repository.isMirror", "=", filter.isMirror);
+  if (filter.isFork !== undefined) q = q.where("repository.isFork", "=", filter.isFork);
+  if (filter.accessibleBy !== undefined) q = q.where(repoAccessibleBy(filter.accessibleBy));
+  if (filter.keyword) {
+    const pattern = `%${filter.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb("repository.lowerName", "like", pattern),
+        ...(filter.includeDescription
+          ? [eb(eb.fn("lower", ["repository.description"]), "like", pattern)]
+          : []),
+      ]),
     );
+  }
+  let rows = q.select([
+    ...REPO_COLUMNS,
+    (eb) => eb("repository.gitSize", "+", eb.ref("repository.lfsSize")).as("totalSize"),
+  ]);
+  for (const [column, direction] of ORDER_COLUMNS[order]) rows = rows.orderBy(column, direction);
+  if (order !== "id") rows = rows.orderBy("repository.id", "asc");
   const [items, count] = await Promise.all([
-    q.select(REPO_COLUMNS).orderBy("repository.id").limit(page.limit).offset(offsetOf(page)).execute(),
+    rows.limit(page.limit).offset(offsetOf(page)).execute(),
     q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
   ]);
-  return { items, total: Number(count.count) };
+  return { items: items.map(({ totalSize: _, ...repo }) => repo), total: Number(count.count) };
 }

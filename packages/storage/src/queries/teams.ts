@@ -204,3 +204,8 @@ export async function teamRepoIds(db: Db, teamIds: readonly number[], repoId?: n
   if (repoId !== undefined) q = q.where("repoId", "=", repoId);
   return new Set((await q.execute()).map((r) => r.repoId));
 }
+
+/** Takes a repository away from every team (when it leaves its organization). */
+export async function removeRepoFromAllTeams(db: Db, repoId: number): Promise<void> {
+  await db.deleteFrom("teamRepo").where("repoId", "=", repoId).execute();
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import { evaluatePush, evaluateRefUpdate, type RefUpdateFacts } from "./evaluate-push.js";
+import type { BranchRulePolicy, PushPolicy, RefUpdate } from "./push-policy.js";
+import { ZERO_SHA } from "./push-policy.js";
+
+const A = "a".repeat(40);
+const B = "b".repeat(40);
+
+function rule(overrides: Partial<BranchRulePolicy> = {}): BranchRulePolicy {
+  return {
+    ruleName: "main",
+    canPush: true,
+    canForcePush: false,
+    canDelete: false,
+    requireSignedCommits: false,
+    protectedFilePatterns: "",
+    unprotectedFilePatterns: "",
+    canChangeProtectedFiles: false,
+    ...overrides,
+  };
+}
+
+function facts(
+  values: { force?: boolean; files?: string[]; unsigned?: string } = {},
+): RefUpdateFacts & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    isForcePush: async () => {
+      asked.push("force");
+      return values.force ?? false;
+    },
+    changedFiles: async () => {
+      asked.push("files");
+      return values.files ?? [];
+    },
+    firstUnsignedCommit: async () => {
+      asked.push("signed");
+      return values.unsigned;
+    },
+  };
+}
+
+const update = (ref = "refs/heads/main", oldSha = A, newSha = B): RefUpdate => ({ oldSha, newSha, ref });
+
+describe("evaluateRefUpdate", () => {
+  it("allows anything on an unprotected branch without computing facts", async () => {
+    const f = facts({ force: true });
+    const policy: PushPolicy = { branchRules: [rule()] };
+    expect(await evaluateRefUpdate(policy, update("refs/heads/dev"), f)).toEqual({ allowed: true });
+    expect(await evaluateRefUpdate(policy, update("refs/tags/v1"), f)).toEqual({ allowed: true });
+    expect(f.asked).toEqual([]);
+  });
+
+  it("refuses deleting a protected branch unless the rule allows it", async () => {
+    const deletion = update("refs/heads/main", A, ZERO_SHA);
+    expect(await evaluateRefUpdate({ branchRules: [rule()] }, deletion, facts())).toEqual({
+      allowed: false,
+      message: "branch main is protected from deletion",
+    });
+    expect(await evaluateRefUpdate({ branchRules: [rule({ canDelete: true })] }, deletion, facts())).toEqual({
+      allowed: true,
+    });
+  });
+
+  it("refuses deleting the default branch even without a rule", async () => {
+    const verdict = await evaluateRefUpdate(
+      { branchRules: [], defaultBranch: "trunk" },
+      update("refs/heads/trunk", A, ZERO_SHA),
+      facts(),
+    );
+    expect(verdict).toEqual({
+      allowed: false,
+      message: "branch trunk is the default branch and cannot be deleted",
+    });
+  });
+
+  it("refuses a force push unless allowed, and never asks for a new branch", async () => {
+    const policy = { branchRules: [rule()] };
+    expect(await evaluateRefUpdate(policy, update(), facts({ force: true }))).toEqual({
+      allowed: false,
+      message: "branch main is protected from force push",
+    });
+    expect(await evaluateRefUpdate(policy, update(), facts({ force: false }))).toEqual({ allowed: true });
+    const creation = facts({ force: true });
+    expect(await evaluateRefUpdate(policy, update("refs/heads/main", ZERO_SHA, B), creation)).toEqual({
+      allowed: true,
+    });
+    expect(creation.asked).not.toContain("force");
+    const permitted = { branchRules: [rule({ canForcePush: true })] };
+    expect(await evaluateRefUpdate(permitted, update(), facts({ force: true }))).toEqual({ allowed: true });
+  });
+
+  it("refuses unsigned commits when signatures are required", async () => {
+    const policy = { branchRules: [rule({ requireSignedCommits: true })] };
+    expect(await evaluateRefUpdate(policy, update(), facts({ unsigned: B }))).toEqual({
+      allowed: false,
+      message: `branch main is protected from unverified commit ${B}`,
+    });
+    expect(await evaluateRefUpdate(policy, update(), facts())).toEqual({ allowed: true });
+  });
+
+  it("refuses changes to protected files unless the pusher may change them", async () => {
+    const policy = { branchRules: [rule({ protectedFilePatterns: "*.lock;config/**" })] };
+    const changing = facts({ files: ["src/a.ts", "config/prod/app.yml"] });
+    expect(await evaluateRefUpdate(policy, update(), changing)).toEqual({
+      allowed: false,
+      message: "branch main is protected from changing file config/prod/app.yml",
+    });
+    expect(await evaluateRefUpdate(policy, update(), facts({ files: ["src/a.ts"] }))).toEqual({
+      allowed: true,
+    });
+    const trusted = {
+      branchRules: [rule({ protectedFilePatterns: "*.lock", canChangeProtectedFiles: true })],
+    };
+    expect(await evaluateRefUpdate(trusted, update(), facts({ files: ["yarn.lock"] }))).toEqual({
+      allowed: true,
+    });
+  });
+
+  it("refuses a pusher without push permission unless only unprotected files change", async () => {
+    const closed = { branchRules: [rule({ canPush: false })] };
+    expect(await evaluateRefUpdate(closed, update(), facts({ files: ["docs/a.md"] }))).toEqual({
+      allowed: false,
+      message: "Not allowed to push to protected branch main",
+    });
+    const open = { branchRules: [rule({ canPush: false, unprotectedFilePatterns: "docs/**" })] };
+    expect(await evaluateRefUpdate(open, update(), facts({ files: ["docs/a.md", "docs/b/c.md"] }))).toEqual({
+      allowed: true,
+    });
+    expect(
+      await evaluateRefUpdate(open, update(), facts({ files: ["docs/a.md", "src/x.ts"] })),
+    ).toMatchObject({
+      allowed: false,
+    });
+  });
+
+  it("applies glob rules to matching branches", async () => {
+    const policy = { branchRules: [rule({ ruleName: "release/*", canPush: false })] };
+    expect(await evaluateRefUpdate(policy, update("refs/heads/release/v1"), facts())).toMatchObject({
+      allowed: false,
+    });
+    expect(await evaluateRefUpdate(policy, update("refs/heads/feature/v1"), facts())).toEqual({
+      allowed: true,
+    });
+  });
+});
+
+describe("evaluatePush", () => {
+  it("reports one message per refused update", async () => {
+    const policy = { branchRules: [rule({ ruleName: "*", canPush: false })] };
+    const messages = await evaluatePush(
+      policy,
+      [update("refs/heads/a"), update("refs/tags/v1"), update("refs/heads/b")],
+      facts(),
+    );
+    expect(messages).toEqual([
+      "Not allowed to push to protected branch a",
+      "Not allowed to push to protected branch b",
+    ]);
+  });
+});

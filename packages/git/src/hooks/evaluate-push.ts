@@ -1,0 +1,85 @@
+import { findBranchRule } from "./branch-rules.js";
+import { parseFilePatterns } from "./file-patterns.js";
+import { type PushPolicy, type RefUpdate, ZERO_SHA } from "./push-policy.js";
+
+/**
+ * Facts about one ref update that need the repository to compute. They are asked for lazily,
+ * only when a rule needs them, so a push to an unprotected branch costs nothing.
+ */
+export interface RefUpdateFacts {
+  /** Whether the update drops commits: the old tip is not an ancestor of the new one. */
+  isForcePush(update: RefUpdate): Promise<boolean>;
+  /** Paths of the files the update changes (added, modified, deleted, both sides of renames). */
+  changedFiles(update: RefUpdate): Promise<readonly string[]>;
+  /** The sha of the first new commit that carries no signature, if any. */
+  firstUnsignedCommit(update: RefUpdate): Promise<string | undefined>;
+}
+
+/** The verdict on one ref update. */
+export type RefUpdateVerdict =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly message: string };
+
+const ALLOWED: RefUpdateVerdict = { allowed: true };
+
+function refuse(message: string): RefUpdateVerdict {
+  return { allowed: false, message };
+}
+
+/**
+ * Decides whether one ref update may be applied under a push policy, checking in Forgejo's
+ * order: deletion, force push, signatures, protected files, push permission, unprotected files.
+ * Only branches (`refs/heads/…`) are protected; other refs are always allowed here.
+ */
+export async function evaluateRefUpdate(
+  policy: PushPolicy,
+  update: RefUpdate,
+  facts: RefUpdateFacts,
+): Promise<RefUpdateVerdict> {
+  if (!update.ref.startsWith("refs/heads/")) return ALLOWED;
+  const branch = update.ref.slice("refs/heads/".length);
+  if (update.newSha === ZERO_SHA && policy.defaultBranch === branch) {
+    return refuse(`branch ${branch} is the default branch and cannot be deleted`);
+  }
+  const rule = findBranchRule(policy.branchRules, branch);
+  if (!rule) return ALLOWED;
+
+  if (update.newSha === ZERO_SHA) {
+    return rule.canDelete ? ALLOWED : refuse(`branch ${branch} is protected from deletion`);
+  }
+  if (update.oldSha !== ZERO_SHA && !rule.canForcePush && (await facts.isForcePush(update))) {
+    return refuse(`branch ${branch} is protected from force push`);
+  }
+  if (rule.requireSignedCommits) {
+    const unsigned = await facts.firstUnsignedCommit(update);
+    if (unsigned) return refuse(`branch ${branch} is protected from unverified commit ${unsigned}`);
+  }
+
+  const protectedFiles = parseFilePatterns(rule.protectedFilePatterns);
+  if (protectedFiles.globs.length > 0 && !rule.canChangeProtectedFiles) {
+    const hit = (await facts.changedFiles(update)).find((path) => protectedFiles.matches(path));
+    if (hit !== undefined) return refuse(`branch ${branch} is protected from changing file ${hit}`);
+  }
+  if (rule.canPush) return ALLOWED;
+
+  const unprotectedFiles = parseFilePatterns(rule.unprotectedFilePatterns);
+  if (unprotectedFiles.globs.length > 0) {
+    const changed = await facts.changedFiles(update);
+    if (changed.every((path) => unprotectedFiles.matches(path))) return ALLOWED;
+  }
+  return refuse(`Not allowed to push to protected branch ${branch}`);
+}
+
+/** The refusals of a whole push, one message per refused ref update; empty when all are allowed. */
+export async function evaluatePush(
+  policy: PushPolicy,
+  updates: readonly RefUpdate[],
+  facts: RefUpdateFacts,
+): Promise<string[]> {
+  const messages: string[] = [];
+  for (const update of updates) {
+    const verdict = await evaluateRefUpdate(policy, update, facts);
+    if (!verdict.allowed) messages.push(verdict.message);
+  }
+  return messages;
+}

@@ -1,0 +1,90 @@
+import { runGit } from "../util/run-git.js";
+import type { RefUpdateFacts } from "./evaluate-push.js";
+import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
+
+/** The id of git's empty tree, the "before" of a history with no parent. */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+function splitNul(output: Buffer): string[] {
+  return output
+    .toString("utf8")
+    .split(/[\0\n]/)
+    .filter((part) => part.length > 0);
+}
+
+async function gitLines(cwd: string, args: string[]): Promise<string[] | undefined> {
+  const result = await runGit(args, { cwd });
+  return result.code === 0 ? splitNul(result.stdout) : undefined;
+}
+
+async function mustLines(cwd: string, args: string[]): Promise<string[]> {
+  const lines = await gitLines(cwd, args);
+  if (!lines) throw new Error(`git ${args.join(" ")} failed`);
+  return lines;
+}
+
+function newCommitsArgs(update: RefUpdate): string[] {
+  return update.oldSha === ZERO_SHA
+    ? [update.newSha, "--not", "--all"]
+    : [update.newSha, `^${update.oldSha}`];
+}
+
+/**
+ * Computes ref update facts with the system git in the repository `cwd`. Inside a pre-receive
+ * hook git's quarantine environment is inherited, so the pushed objects are visible.
+ */
+export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
+  return {
+    async isForcePush(update) {
+      if (update.oldSha === ZERO_SHA || update.newSha === ZERO_SHA) return false;
+      const lines = await mustLines(cwd, ["rev-list", "--max-count=1", update.oldSha, `^${update.newSha}`]);
+      return lines.length > 0;
+    },
+    async changedFiles(update) {
+      if (update.newSha === ZERO_SHA) return [];
+      const base = ["diff", "--name-only", "-z", "--no-renames"];
+      if (update.oldSha === ZERO_SHA) {
+        // A new branch: diff from where its new commits fork off existing history (the empty
+        // tree for unrelated history), one tree diff however many commits are new.
+        const [oldest] = await mustLines(cwd, [
+          "rev-list",
+          "--reverse",
+          "--topo-order",
+          ...newCommitsArgs(update),
+        ]);
+        if (!oldest) return [];
+        const [line = ""] = await mustLines(cwd, ["rev-list", "--parents", "-n", "1", oldest]);
+        const fork = line.split(" ")[1];
+        return mustLines(cwd, [...base, fork ?? EMPTY_TREE, update.newSha]);
+      }
+      return (
+        (await gitLines(cwd, [...base, `${update.oldSha}...${update.newSha}`])) ??
+        mustLines(cwd, [...base, update.oldSha, update.newSha])
+      );
+    },
+    async firstUnsignedCommit(update) {
+      if (update.newSha === ZERO_SHA) return undefined;
+      const shas = await mustLines(cwd, ["rev-list", "--reverse", ...newCommitsArgs(update)]);
+      if (shas.length === 0) return undefined;
+      const batch = await runGit(["cat-file", "--batch"], { cwd, input: `${shas.join("\n")}\n` });
+      if (batch.code !== 0) throw new Error(`git cat-file failed: ${batch.stderr}`);
+      return firstUnsignedInBatch(batch.stdout);
+    },
+  };
+}
+
+/** Walks `git cat-file --batch` output and returns the first commit whose headers hold no signature. */
+export function firstUnsignedInBatch(output: Buffer): string | undefined {
+  let offset = 0;
+  while (offset < output.length) {
+    const headerEnd = output.indexOf(10, offset);
+    if (headerEnd < 0) break;
+    const [sha, , sizeText] = output.subarray(offset, headerEnd).toString("utf8").split(" ");
+    const size = Number(sizeText);
+    const body = output.subarray(headerEnd + 1, headerEnd + 1 + size).toString("utf8");
+    const headers = body.slice(0, Math.max(0, body.indexOf("\n\n")));
+    if (!/^gpgsig(-sha256)? /m.test(headers)) return sha;
+    offset = headerEnd + 1 + size + 1;
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+import type { BranchRulePolicy, PushPolicy, RefUpdate } from "./push-policy.js";
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** Parses the `<old> <new> <ref>` lines git feeds pre- and post-receive hooks. Malformed lines are skipped. */
+export function parseRefUpdateLines(text: string): RefUpdate[] {
+  const updates: RefUpdate[] = [];
+  for (const line of text.split("\n")) {
+    const [oldSha, newSha, ref] = line.trim().split(" ");
+    if (oldSha && newSha && ref && SHA.test(oldSha) && SHA.test(newSha)) {
+      updates.push({ oldSha, newSha, ref });
+    }
+  }
+  return updates;
+}
+
+function bool(value: unknown): boolean {
+  return value === true;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * Reads a push policy from its JSON form. Missing permissions default to "not allowed", so a
+ * rule the caller left half-filled protects rather than opens. Throws on JSON that is not an object.
+ */
+export function parsePushPolicy(json: string): PushPolicy {
+  const raw: unknown = JSON.parse(json);
+  if (typeof raw !== "object" || raw === null) throw new Error("push policy must be a JSON object");
+  const rules = (raw as { branchRules?: unknown }).branchRules;
+  const branchRules: BranchRulePolicy[] = [];
+  if (Array.isArray(rules)) {
+    for (const rule of rules as Record<string, unknown>[]) {
+      if (typeof rule !== "object" || rule === null || typeof rule.ruleName !== "string") continue;
+      const priority = num(rule.priority);
+      const id = num(rule.id);
+      branchRules.push({
+        ruleName: rule.ruleName,
+        ...(priority === undefined ? {} : { priority }),
+        ...(id === undefined ? {} : { id }),
+        canPush: bool(rule.canPush),
+        canForcePush: bool(rule.canForcePush),
+        canDelete: bool(rule.canDelete),
+        requireSignedCommits: bool(rule.requireSignedCommits),
+        protectedFilePatterns: text(rule.protectedFilePatterns),
+        unprotectedFilePatterns: text(rule.unprotectedFilePatterns),
+        canChangeProtectedFiles: bool(rule.canChangeProtectedFiles),
+      });
+    }
+  }
+  const defaultBranch = (raw as { defaultBranch?: unknown }).defaultBranch;
+  return typeof defaultBranch === "string" ? { branchRules, defaultBranch } : { branchRules };
+}

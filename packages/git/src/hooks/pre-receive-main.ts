@@ -1,0 +1,41 @@
+/**
+ * Entry point of the pre-receive hook installed in every repository. git runs it with the ref
+ * updates on stdin; it applies the push policy from the environment and exits non-zero with a
+ * message per refused update, which the git client prints as `remote: …`.
+ */
+import { evaluatePush } from "./evaluate-push.js";
+import { gitRefUpdateFacts } from "./git-facts.js";
+import { parsePushPolicy, parseRefUpdateLines } from "./parse-push.js";
+import { PUSH_POLICY_ENV } from "./push-policy.js";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function main(): Promise<number> {
+  const input = await readStdin();
+  const json = process.env[PUSH_POLICY_ENV];
+  if (!json) return 0;
+  let policy: ReturnType<typeof parsePushPolicy>;
+  try {
+    policy = parsePushPolicy(json);
+  } catch {
+    process.stderr.write("push refused: the server sent an unreadable push policy\n");
+    return 1;
+  }
+  const messages = await evaluatePush(policy, parseRefUpdateLines(input), gitRefUpdateFacts(process.cwd()));
+  for (const message of messages) process.stderr.write(`${message}\n`);
+  return messages.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`push refused: internal error in pre-receive hook: ${String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

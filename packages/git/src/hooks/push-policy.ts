@@ -1,0 +1,50 @@
+/**
+ * What one branch protection rule allows the pusher at hand. The caller computes it from the
+ * stored rule (Forgejo's `BranchProtection`) and the pusher's permissions and whitelists.
+ */
+export interface BranchRulePolicy {
+  /** The rule name: a branch name, or a glob over branch names (`release/*`, `**`). */
+  readonly ruleName: string;
+  /** Order among glob rules; lower comes first. Exact-name rules always win over globs. */
+  readonly priority?: number;
+  /** Tie-breaker after priority, like Forgejo's rule id. */
+  readonly id?: number;
+  /** The pusher may push to a branch this rule matches. */
+  readonly canPush: boolean;
+  /** The pusher may rewrite history (non-fast-forward) on a matching branch. */
+  readonly canForcePush: boolean;
+  /** The pusher may delete a matching branch. */
+  readonly canDelete: boolean;
+  /** Every new commit must carry a signature. */
+  readonly requireSignedCommits: boolean;
+  /** `;`-separated globs of files nobody may change by push unless `canChangeProtectedFiles`. */
+  readonly protectedFilePatterns: string;
+  /** `;`-separated globs of files a pusher without `canPush` may still change. */
+  readonly unprotectedFilePatterns: string;
+  /** The pusher may change files matching `protectedFilePatterns`. */
+  readonly canChangeProtectedFiles: boolean;
+}
+
+/** The push rules of one pusher on one repository, passed to the pre-receive hook as JSON. */
+export interface PushPolicy {
+  /** Branch protection rules of the repository, in any order. */
+  readonly branchRules: readonly BranchRulePolicy[];
+  /** The repository's default branch; pushes that delete it are refused, as in Forgejo. */
+  readonly defaultBranch?: string;
+}
+
+/** One ref update of a push: `oldSha` is all zeros for a creation, `newSha` for a deletion. */
+export interface RefUpdate {
+  readonly oldSha: string;
+  readonly newSha: string;
+  readonly ref: string;
+}
+
+/** The environment variable through which the transport hands the policy to the hook. */
+export const PUSH_POLICY_ENV = "KILN_PUSH_POLICY";
+
+/** The environment variable naming the file the post-receive hook writes the applied ref updates to. */
+export const PUSH_REPORT_ENV = "KILN_PUSH_REPORT";
+
+/** The object id git uses for "no object" in ref updates. */
+export const ZERO_SHA = "0000000000000000000000000000000000000000";

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { GitInvalidArgumentError } from "../errors/git-error.js";
+import { type LfsBatchContext, lfsBatch, parseLfsBatchRequest } from "./lfs-batch.js";
+
+const stored = "a".repeat(64);
+const hidden = "b".repeat(64);
+const missing = "c".repeat(64);
+
+const context: LfsBatchContext = {
+  storedSize: async (oid) => (oid === stored || oid === hidden ? 100 : undefined),
+  visible: (oid) => oid === stored,
+  hrefBase: "http://h/o/r.git/info/lfs/",
+  actionHeaders: { Authorization: "Basic x" },
+};
+
+describe("parseLfsBatchRequest", () => {
+  it("accepts upload and download with basic transfers", () => {
+    expect(
+      parseLfsBatchRequest({
+        operation: "download",
+        transfers: ["basic"],
+        objects: [{ oid: stored, size: 1 }],
+      }),
+    ).toEqual({ operation: "download", objects: [{ oid: stored, size: 1 }] });
+  });
+
+  it("rejects unknown operations, missing objects, other transfers and hash algorithms", () => {
+    for (const body of [
+      null,
+      { operation: "delete", objects: [] },
+      { operation: "upload" },
+      { operation: "upload", objects: [], transfers: ["tus"] },
+      { operation: "upload", objects: [], hash_algo: "sha512" },
+    ]) {
+      expect(() => parseLfsBatchRequest(body)).toThrow(GitInvalidArgumentError);
+    }
+  });
+});
+
+describe("lfsBatch", () => {
+  it("gives download links for stored, visible objects and 404 for the rest", async () => {
+    const { response } = await lfsBatch(
+      {
+        operation: "download",
+        objects: [
+          { oid: stored, size: 100 },
+          { oid: hidden, size: 100 },
+          { oid: missing, size: 5 },
+        ],
+      },
+      context,
+    );
+    expect(response).toEqual({
+      transfer: "basic",
+      hash_algo: "sha256",
+      objects: [
+        {
+          oid: stored,
+          size: 100,
+          authenticated: true,
+          actions: {
+            download: {
+              href: `http://h/o/r.git/info/lfs/objects/${stored}`,
+              header: { Authorization: "Basic x" },
+            },
+          },
+        },
+        { oid: hidden, size: 100, error: { code: 404, message: "Object does not exist" } },
+        { oid: missing, size: 5, error: { code: 404, message: "Object does not exist" } },
+      ],
+    });
+  });
+
+  it("asks to upload what is missing or invisible, and reports visible objects as already stored", async () => {
+    const { response, alreadyStored } = await lfsBatch(
+      {
+        operation: "upload",
+        objects: [
+          { oid: stored, size: 100 },
+          { oid: hidden, size: 100 },
+        ],
+      },
+      context,
+    );
+    expect(response.objects[0]).toEqual({ oid: stored, size: 100, authenticated: true });
+    expect(response.objects[1]?.actions).toEqual({
+      upload: {
+        href: `http://h/o/r.git/info/lfs/objects/${hidden}/100`,
+        header: { Authorization: "Basic x" },
+      },
+      verify: { href: "http://h/o/r.git/info/lfs/verify", header: { Authorization: "Basic x" } },
+    });
+    expect(alreadyStored).toEqual([{ oid: stored, size: 100 }]);
+  });
+
+  it("answers 422 per object for invalid oids or sizes and a size that disagrees with the store", async () => {
+    const { response } = await lfsBatch(
+      {
+        operation: "upload",
+        objects: [
+          { oid: "xyz", size: 1 },
+          { oid: missing, size: -1 },
+          { oid: stored, size: 99 },
+        ],
+      },
+      context,
+    );
+    expect(response.objects.map((object) => object.error?.code)).toEqual([422, 422, 422]);
+  });
+});

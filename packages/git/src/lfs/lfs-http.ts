@@ -1,0 +1,87 @@
+import { GitError } from "../errors/git-error.js";
+import { type LfsBatchContext, type LfsBatchResult, lfsBatch, parseLfsBatchRequest } from "./lfs-batch.js";
+import { isValidLfsOid, isValidLfsSize } from "./lfs-oid.js";
+import type { LfsPutResult, LfsStore } from "./lfs-store.js";
+
+/** The media type of LFS API bodies. */
+export const LFS_MEDIA_TYPE = "application/vnd.git-lfs+json";
+
+/** An LFS error response (`{"message": …}` with the LFS media type). */
+export function lfsError(status: number, message: string): Response {
+  return Response.json({ message }, { status, headers: { "content-type": LFS_MEDIA_TYPE } });
+}
+
+/**
+ * Answers `POST …/info/lfs/objects/batch` on web Request/Response. The caller decides access
+ * first (read for download, write for upload) and records `alreadyStored` from the result.
+ */
+export async function handleLfsBatch(
+  request: Request,
+  context: Omit<LfsBatchContext, "storedSize">,
+  store: LfsStore,
+): Promise<{ response: Response; result?: LfsBatchResult }> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return { response: lfsError(400, "request body is not JSON") };
+  }
+  try {
+    const result = await lfsBatch(parseLfsBatchRequest(body), {
+      ...context,
+      storedSize: (oid) => store.sizeOf(oid),
+    });
+    return {
+      response: Response.json(result.response, { status: 200, headers: { "content-type": LFS_MEDIA_TYPE } }),
+      result,
+    };
+  } catch (error) {
+    if (error instanceof GitError && error.kind === "invalid_argument")
+      return { response: lfsError(422, error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Answers `PUT …/info/lfs/objects/{oid}/{size}`: streams the body into the store, verified.
+ * Returns 200 with what was stored (the caller records the reference and size), 422 on a bad upload.
+ */
+export async function handleLfsUpload(
+  request: Request,
+  oid: string,
+  size: number,
+  store: LfsStore,
+): Promise<{ response: Response; stored?: LfsPutResult }> {
+  if (!isValidLfsOid(oid) || !isValidLfsSize(size))
+    return { response: lfsError(422, "Oid or size are invalid") };
+  if (!request.body) return { response: lfsError(422, "missing body") };
+  try {
+    const stored = await store.put(oid, size, request.body);
+    return { response: new Response(null, { status: 200 }), stored };
+  } catch (error) {
+    if (error instanceof GitError && error.kind === "lfs_verify_failed")
+      return { response: lfsError(422, error.message) };
+    throw error;
+  }
+}
+
+/** Answers `GET …/info/lfs/objects/{oid}` with the object's bytes, streamed; 404 when not stored. */
+export async function handleLfsDownload(oid: string, store: LfsStore): Promise<Response> {
+  if ((await store.sizeOf(oid)) === undefined) return lfsError(404, "Object does not exist");
+  const { size, stream } = await store.get(oid);
+  return new Response(stream, {
+    status: 200,
+    headers: { "content-type": "application/octet-stream", "content-length": String(size) },
+  });
+}
+
+/** Answers `POST …/info/lfs/verify` (`{"oid","size"}`): 200 when stored with that size, 404 or 422 otherwise. */
+export async function handleLfsVerify(request: Request, store: LfsStore): Promise<Response> {
+  const body = (await request.json().catch(() => undefined)) as { oid?: unknown; size?: unknown } | undefined;
+  if (!body || !isValidLfsOid(body.oid) || !isValidLfsSize(body.size))
+    return lfsError(422, "Oid or size are invalid");
+  const stored = await store.sizeOf(body.oid);
+  if (stored === undefined) return lfsError(404, "Object does not exist");
+  if (stored !== body.size) return lfsError(422, `Object ${body.oid} is not valid`);
+  return new Response(null, { status: 200 });
+}

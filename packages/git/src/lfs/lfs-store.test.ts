@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratch } from "../../test/helpers.js";
+import { GitInvalidArgumentError, GitNotFoundError, LfsVerifyError } from "../errors/git-error.js";
+import { LfsStore } from "./lfs-store.js";
+
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+async function* chunks(data: Buffer, size = 1000): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < data.length; offset += size) yield data.subarray(offset, offset + size);
+}
+
+describe("LfsStore", () => {
+  let root: Awaited<ReturnType<typeof scratch>>;
+  let store: LfsStore;
+  beforeAll(async () => {
+    root = await scratch();
+    store = new LfsStore(join(root.dir, "lfs"));
+  });
+  afterAll(() => root.cleanup());
+
+  it("stores a verified upload at ab/cd/<oid> and streams it back", async () => {
+    const data = Buffer.from("x".repeat(10_000));
+    const oid = sha256(data);
+    expect(await store.put(oid, data.length, chunks(data))).toEqual({
+      oid,
+      size: data.length,
+      created: true,
+    });
+    expect(store.pathOf(oid)).toBe(join(root.dir, "lfs", oid.slice(0, 2), oid.slice(2, 4), oid));
+    expect(await readFile(store.pathOf(oid))).toEqual(data);
+    const { size, stream } = await store.get(oid);
+    expect(size).toBe(data.length);
+    expect(Buffer.from(await new Response(stream).arrayBuffer())).toEqual(data);
+    expect(await store.verify(oid, data.length)).toBe(true);
+    expect(await store.verify(oid, 1)).toBe(false);
+    expect(await store.put(oid, data.length, chunks(data))).toMatchObject({ created: false });
+  });
+
+  it("accepts a web ReadableStream body", async () => {
+    const data = Buffer.from("web stream body");
+    const oid = sha256(data);
+    await store.put(oid, data.length, new Response(data).body!);
+    expect(await store.sizeOf(oid)).toBe(data.length);
+  });
+
+  it("rejects wrong content, short and long uploads without leaving anything visible", async () => {
+    const data = Buffer.from("payload");
+    const oid = sha256(data);
+    await expect(store.put(oid, data.length, chunks(Buffer.from("PAYLOAD")))).rejects.toBeInstanceOf(
+      LfsVerifyError,
+    );
+    await expect(store.put(oid, data.length + 1, chunks(data))).rejects.toBeInstanceOf(LfsVerifyError);
+    await expect(store.put(oid, data.length - 1, chunks(data))).rejects.toBeInstanceOf(LfsVerifyError);
+    expect(await store.sizeOf(oid)).toBeUndefined();
+    expect(await readdir(join(root.dir, "lfs", "tmp"))).toEqual([]);
+    await expect(store.get(oid)).rejects.toBeInstanceOf(GitNotFoundError);
+  });
+
+  it("refuses malformed oids and sizes", async () => {
+    await expect(store.put("abc", 1, chunks(Buffer.from("a")))).rejects.toBeInstanceOf(
+      GitInvalidArgumentError,
+    );
+    await expect(store.put("a".repeat(64), -1, chunks(Buffer.from("a")))).rejects.toBeInstanceOf(
+      GitInvalidArgumentError,
+    );
+    expect(await store.sizeOf("../../etc/passwd")).toBeUndefined();
+  });
+
+  it("deletes objects", async () => {
+    const data = Buffer.from("bye");
+    const oid = sha256(data);
+    await store.put(oid, data.length, chunks(data));
+    expect(await store.delete(oid)).toBe(true);
+    expect(await store.delete(oid)).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import git from "isomorphic-git";
+import {
+  GitAlreadyExistsError,
+  GitDefaultBranchError,
+  GitEmptyRepositoryError,
+  GitInvalidArgumentError,
+  GitNotFoundError,
+} from "../errors/git-error.js";
+import type { GitRepository } from "../storage/git-repository.js";
+import { isValidRefName } from "../util/ref-names.js";
+import { type CommitInfo, readCommitInfo } from "./commit-info.js";
+import { isoContext } from "./iso.js";
+import { headBranch, isEmptyRepository, readRef, resolveCommit } from "./resolve.js";
+import { compareAndSetRef } from "./update-ref.js";
+
+/** A branch and its head commit. */
+export interface BranchInfo {
+  readonly name: string;
+  readonly commit: CommitInfo;
+  /** Whether this is the repository's default branch (HEAD). */
+  readonly isDefault: boolean;
+}
+
+/** Lists all branches sorted by name, each with its head commit. */
+export async function listBranches(repo: GitRepository): Promise<BranchInfo[]> {
+  const ctx = isoContext(repo);
+  const head = await headBranch(ctx);
+  const names = (await git.listBranches({ fs: ctx.fs, gitdir: ctx.gitdir })).sort();
+  const branches: BranchInfo[] = [];
+  for (const name of names) {
+    const sha = await readRef(ctx, `refs/heads/${name}`);
+    if (sha) branches.push({ name, commit: await readCommitInfo(ctx, sha), isDefault: name === head });
+  }
+  return branches;
+}
+
+/** Reads one branch; throws not-found when it does not exist. */
+export async function getBranch(repo: GitRepository, name: string): Promise<BranchInfo> {
+  const ctx = isoContext(repo);
+  const sha = await readRef(ctx, `refs/heads/${name}`);
+  if (!sha) throw new GitNotFoundError(`branch ${name} does not exist`);
+  return { name, commit: await readCommitInfo(ctx, sha), isDefault: name === (await headBranch(ctx)) };
+}
+
+/** Options of {@link createBranch}: Forgejo's `old_branch_name` / `old_ref_name` become `from`. */
+export interface CreateBranchOptions {
+  readonly name: string;
+  /** A branch, tag or commit sha to start from; the default branch when absent. */
+  readonly from?: string;
+}
+
+/**
+ * Creates a branch at the commit `from` names. Throws empty-repository on an empty
+ * repository, not-found when the source does not exist, already-exists when the branch does.
+ */
+export async function createBranch(repo: GitRepository, options: CreateBranchOptions): Promise<BranchInfo> {
+  if (!isValidRefName(options.name))
+    throw new GitInvalidArgumentError(`invalid branch name: ${options.name}`);
+  return repo.withWriteLock(async () => {
+    const ctx = isoContext(repo);
+    if (await isEmptyRepository(ctx)) throw new GitEmptyRepositoryError();
+    const source = await resolveCommit(ctx, options.from ?? (await headBranch(ctx)));
+    if (await readRef(ctx, `refs/heads/${options.name}`)) {
+      throw new GitAlreadyExistsError(`branch ${options.name} already exists`);
+    }
+    await compareAndSetRef(ctx, `refs/heads/${options.name}`, undefined, source);
+    return { name: options.name, commit: await readCommitInfo(ctx, source), isDefault: false };
+  });
+}
+
+/**
+ * Deletes a branch and resolves with the sha it pointed at. Throws default-branch for the
+ * default branch and not-found for a missing one; protection rules are the caller's check.
+ */
+export async function deleteBranch(repo: GitRepository, name: string): Promise<string> {
+  return repo.withWriteLock(async () => {
+    const ctx = isoContext(repo);
+    const sha = await readRef(ctx, `refs/heads/${name}`);
+    if (!sha) throw new GitNotFoundError(`branch ${name} does not exist`);
+    if (name === (await headBranch(ctx))) throw new GitDefaultBranchError(name);
+    await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/heads/${name}` });
+    return sha;
+  });
+}
+
+/** The default branch (where HEAD points), even in an empty repository. */
+export async function getDefaultBranch(repo: GitRepository): Promise<string> {
+  return headBranch(isoContext(repo));
+}
+
+/** Points HEAD at `branch`, making it the default branch; the branch need not exist yet in an empty repository. */
+export async function setDefaultBranch(repo: GitRepository, branch: string): Promise<void> {
+  if (!isValidRefName(branch)) throw new GitInvalidArgumentError(`invalid branch name: ${branch}`);
+  await repo.withWriteLock(async () => {
+    const ctx = isoContext(repo);
+    if (!(await isEmptyRepository(ctx)) && !(await readRef(ctx, `refs/heads/${branch}`))) {
+      throw new GitNotFoundError(`branch ${branch} does not exist`);
+    }
+    await git.writeRef({
+      fs: ctx.fs,
+      gitdir: ctx.gitdir,
+      ref: "HEAD",
+      value: `refs/heads/${branch}`,
+      symbolic: true,
+      force: true,
+    });
+  });
+}

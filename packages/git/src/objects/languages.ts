@@ -1,0 +1,49 @@
+import git from "isomorphic-git";
+import type { GitRepository } from "../storage/git-repository.js";
+import { type IsoContext, isoContext } from "./iso.js";
+import { LANGUAGE_BY_EXTENSION, LANGUAGE_BY_FILENAME } from "./language-table.js";
+import { isExcludedFromLanguageStats } from "./linguist-filters.js";
+import { headBranch, readRef } from "./resolve.js";
+import { readTreeEntries } from "./tree-entries.js";
+
+/** The language linguist would name for a file path, counting only programming and markup kinds. */
+export function languageOf(path: string): string | undefined {
+  const name = path.split("/").pop() ?? path;
+  const entry =
+    LANGUAGE_BY_FILENAME.get(name) ??
+    (name.includes(".")
+      ? LANGUAGE_BY_EXTENSION.get(name.slice(name.lastIndexOf(".") + 1).toLowerCase())
+      : undefined);
+  if (!entry) return undefined;
+  const [language, kind] = entry;
+  return kind === "programming" || kind === "markup" ? language : undefined;
+}
+
+async function tally(ctx: IsoContext, tree: string, prefix: string, sizes: Map<string, number>) {
+  for (const entry of await readTreeEntries(ctx, tree)) {
+    const path = `${prefix}${entry.name}`;
+    if (entry.type === "tree") {
+      if (!isExcludedFromLanguageStats(`${path}/`)) await tally(ctx, entry.sha, `${path}/`, sizes);
+      continue;
+    }
+    if (entry.type !== "blob" || entry.mode === "120000" || isExcludedFromLanguageStats(path)) continue;
+    const language = languageOf(path);
+    if (!language) continue;
+    const { blob } = await git.readBlob({ ...ctx, oid: entry.sha });
+    sizes.set(language, (sizes.get(language) ?? 0) + blob.length);
+  }
+}
+
+/**
+ * Bytes per language on the default branch (Forgejo's `/languages`), by extension and well-known
+ * file names, skipping vendored, generated and documentation paths. Empty for an empty repository.
+ */
+export async function languageStats(repo: GitRepository): Promise<Record<string, number>> {
+  const ctx = isoContext(repo);
+  const head = await readRef(ctx, `refs/heads/${await headBranch(ctx)}`);
+  if (!head) return {};
+  const { commit } = await git.readCommit({ ...ctx, oid: head });
+  const sizes = new Map<string, number>();
+  await tally(ctx, commit.tree, "", sizes);
+  return Object.fromEntries([...sizes].sort((a, b) => b[1] - a[1]));
+}

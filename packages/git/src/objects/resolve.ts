@@ -1,0 +1,99 @@
+import { join } from "node:path";
+import git from "isomorphic-git";
+import { GitEmptyRepositoryError, GitNotFoundError } from "../errors/git-error.js";
+import { type IsoContext, isIsoNotFound } from "./iso.js";
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+const SHORT_SHA = /^[0-9a-f]{4,39}$/;
+
+/** The type of a git object. */
+export type ObjectType = "commit" | "tree" | "blob" | "tag";
+
+/** Reads an object's type, or undefined when the object does not exist. */
+export async function objectType(ctx: IsoContext, oid: string): Promise<ObjectType | undefined> {
+  try {
+    const { type } = await git.readObject({ ...ctx, oid, format: "content" });
+    return type as ObjectType;
+  } catch (error) {
+    if (isIsoNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Follows annotated tags from `oid` down to the object they point at. */
+export async function peel(ctx: IsoContext, oid: string): Promise<{ oid: string; type: ObjectType }> {
+  let current = oid;
+  for (let depth = 0; depth < 16; depth++) {
+    const type = await objectType(ctx, current);
+    if (!type) throw new GitNotFoundError(`object ${current} does not exist`);
+    if (type !== "tag") return { oid: current, type };
+    current = (await git.readTag({ ...ctx, oid: current })).tag.object;
+  }
+  throw new GitNotFoundError(`tag chain from ${oid} is too deep`);
+}
+
+/** Reads a full ref (`refs/heads/main`) to its object id, or undefined when it does not exist. */
+export async function readRef(ctx: IsoContext, ref: string): Promise<string | undefined> {
+  try {
+    return await git.resolveRef({ ...ctx, ref });
+  } catch (error) {
+    if (isIsoNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The branch HEAD points at (the repository's default branch), e.g. `main`. */
+export async function headBranch(ctx: IsoContext): Promise<string> {
+  const head = (await ctx.fs.promises.readFile(join(ctx.gitdir, "HEAD"), "utf8")).trim();
+  const target = head.startsWith("ref: ") ? head.slice("ref: ".length) : head;
+  return target.startsWith("refs/heads/") ? target.slice("refs/heads/".length) : target;
+}
+
+/** Whether the repository has no branch at all (Forgejo's `IsEmpty`). */
+export async function isEmptyRepository(ctx: IsoContext): Promise<boolean> {
+  return (await git.listBranches({ fs: ctx.fs, gitdir: ctx.gitdir })).length === 0;
+}
+
+/**
+ * Resolves what a user may name a commit by — a full sha, a branch, a tag, a full ref, `HEAD`
+ * or a short sha, in that order (Forgejo's order) — to a commit sha. Throws not-found, or
+ * empty-repository when the repository has no branch and nothing matched.
+ */
+export async function resolveCommit(ctx: IsoContext, name: string): Promise<string> {
+  const candidates: string[] = [];
+  if (FULL_SHA.test(name)) candidates.push(name);
+  for (const ref of [
+    `refs/heads/${name}`,
+    `refs/tags/${name}`,
+    ...(name.startsWith("refs/") ? [name] : []),
+  ]) {
+    const oid = await readRef(ctx, ref);
+    if (oid) candidates.push(oid);
+  }
+  if (name === "HEAD") {
+    const oid = await readRef(ctx, "HEAD");
+    if (oid) candidates.push(oid);
+  }
+  if (candidates.length === 0 && SHORT_SHA.test(name)) {
+    try {
+      candidates.push(await git.expandOid({ ...ctx, oid: name }));
+    } catch (error) {
+      if (!isIsoNotFound(error) && (error as { code?: string }).code !== "AmbiguousError") throw error;
+    }
+  }
+  for (const oid of candidates) {
+    const type = await objectType(ctx, oid);
+    if (!type) continue;
+    const peeled = await peel(ctx, oid);
+    if (peeled.type === "commit") return peeled.oid;
+  }
+  if (await isEmptyRepository(ctx)) throw new GitEmptyRepositoryError();
+  throw new GitNotFoundError(`commit ${name} does not exist`);
+}
+
+/** Resolves a branch name to its tip commit; throws not-found when the branch does not exist. */
+export async function resolveBranch(ctx: IsoContext, branch: string): Promise<string> {
+  const oid = await readRef(ctx, `refs/heads/${branch}`);
+  if (!oid) throw new GitNotFoundError(`branch ${branch} does not exist`);
+  return oid;
+}

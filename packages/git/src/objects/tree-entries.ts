@@ -1,0 +1,59 @@
+import git from "isomorphic-git";
+import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
+import { type IsoContext, isIsoNotFound } from "./iso.js";
+
+/** One entry of a git tree. */
+export interface TreeEntry {
+  readonly name: string;
+  readonly mode: string;
+  readonly type: "blob" | "tree" | "commit";
+  readonly sha: string;
+}
+
+/** Reads the entries of a tree object; throws not-found when it is missing. */
+export async function readTreeEntries(ctx: IsoContext, treeSha: string): Promise<TreeEntry[]> {
+  try {
+    const { tree } = await git.readTree({ ...ctx, oid: treeSha });
+    return tree.map((entry) => ({ name: entry.path, mode: entry.mode, type: entry.type, sha: entry.oid }));
+  } catch (error) {
+    if (isIsoNotFound(error)) throw new GitNotFoundError(`tree ${treeSha} does not exist`, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Checks and normalizes a repository path: no leading or trailing `/`, no empty, `.` or `..`
+ * segments, nothing under `.git`. The root is the empty string.
+ */
+export function normalizeRepoPath(path: string): string {
+  const trimmed = path.replace(/^\/+|\/+$/g, "");
+  if (trimmed === "") return "";
+  const segments = trimmed.split("/");
+  for (const segment of segments) {
+    if (segment === "" || segment === "." || segment === ".." || segment.toLowerCase() === ".git") {
+      throw new GitInvalidArgumentError(`invalid file path: ${JSON.stringify(path)}`);
+    }
+    if (segment.includes("\0")) throw new GitInvalidArgumentError("file path contains NUL");
+  }
+  return segments.join("/");
+}
+
+/** The entry at `path` below the tree `rootTree`, or undefined when no such path exists. */
+export async function entryAtPath(
+  ctx: IsoContext,
+  rootTree: string,
+  path: string,
+): Promise<TreeEntry | undefined> {
+  const normalized = normalizeRepoPath(path);
+  if (normalized === "") return { name: "", mode: "040000", type: "tree", sha: rootTree };
+  let tree = rootTree;
+  const segments = normalized.split("/");
+  for (let index = 0; index < segments.length; index++) {
+    const entry = (await readTreeEntries(ctx, tree)).find((candidate) => candidate.name === segments[index]);
+    if (!entry) return undefined;
+    if (index === segments.length - 1) return entry;
+    if (entry.type !== "tree") return undefined;
+    tree = entry.sha;
+  }
+  return undefined;
+}

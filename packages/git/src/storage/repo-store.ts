@@ -1,0 +1,195 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
+import { changeFiles } from "../objects/change-files.js";
+import type { SignatureInput } from "../objects/signature.js";
+import { KeyedMutex } from "../util/keyed-mutex.js";
+import { isValidRefName } from "../util/ref-names.js";
+import { runGitOk } from "../util/run-git.js";
+import { directorySize } from "./directory-size.js";
+import type { GitRepository } from "./git-repository.js";
+import { installHooks } from "./install-hooks.js";
+import { normalizeRepoName } from "./names.js";
+
+/** Options of a {@link RepoStore}. */
+export interface RepoStoreOptions {
+  /** The directory holding `<owner>/<name>.git` (Kiln: `<work-path>/data/repositories`). */
+  readonly root: string;
+  /** The Node binary the pre-receive hook runs with; defaults to the running one. */
+  readonly nodePath?: string;
+}
+
+/** Options of {@link RepoStore.create}. */
+export interface CreateRepositoryOptions {
+  /** The branch HEAD points at; `main` when absent. */
+  readonly defaultBranch?: string;
+  /** Commit a README on the default branch (Forgejo's `auto_init`). */
+  readonly autoInit?: {
+    readonly author: SignatureInput;
+    /** README.md content; `# <name>` and the description when absent. */
+    readonly readme?: string;
+    readonly description?: string;
+    readonly message?: string;
+  };
+}
+
+/**
+ * The bare repositories on disk, at `<root>/<owner>/<name>.git` with lower-cased names as
+ * Forgejo lays them out. Creation, deletion and moves take the per-repository write lock and
+ * either complete or leave nothing behind.
+ */
+export class RepoStore {
+  readonly root: string;
+  readonly #nodePath: string;
+  readonly #locks = new KeyedMutex();
+
+  constructor(options: RepoStoreOptions) {
+    this.root = options.root;
+    this.#nodePath = options.nodePath ?? process.execPath;
+  }
+
+  /** The directory of a repository, whether or not it exists. Throws invalid-argument for bad names. */
+  pathOf(owner: string, name: string): string {
+    const normalized = normalizeRepoName(owner, name);
+    return join(this.root, normalized.owner, `${normalized.name}.git`);
+  }
+
+  #handle(owner: string, name: string): GitRepository {
+    const normalized = normalizeRepoName(owner, name);
+    const gitdir = this.pathOf(owner, name);
+    return {
+      owner: normalized.owner,
+      name: normalized.name,
+      gitdir,
+      withWriteLock: (fn) => this.#locks.run(gitdir, fn),
+    };
+  }
+
+  /** Whether the repository's directory exists. */
+  async exists(owner: string, name: string): Promise<boolean> {
+    return stat(join(this.pathOf(owner, name), "HEAD")).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** A handle on an existing repository; throws not-found when there is none. */
+  async open(owner: string, name: string): Promise<GitRepository> {
+    if (!(await this.exists(owner, name)))
+      throw new GitNotFoundError(`repository ${owner}/${name} does not exist`);
+    return this.#handle(owner, name);
+  }
+
+  /**
+   * Creates a bare repository with HEAD on the default branch and Kiln's hooks, optionally with
+   * a README commit. Built in a temporary directory and renamed into place, so a failure leaves
+   * nothing. Throws already-exists when the repository exists.
+   */
+  async create(owner: string, name: string, options: CreateRepositoryOptions = {}): Promise<GitRepository> {
+    const branch = options.defaultBranch || "main";
+    if (!isValidRefName(branch)) throw new GitInvalidArgumentError(`invalid default branch: ${branch}`);
+    const handle = this.#handle(owner, name);
+    return handle.withWriteLock(async () => {
+      if (await this.exists(owner, name))
+        throw new GitAlreadyExistsError(`repository ${owner}/${name} already exists`);
+      const temp = await this.tempDir();
+      try {
+        await runGitOk(["init", "--bare", "--quiet", "--template=", `--initial-branch=${branch}`, temp]);
+        await writeFile(join(temp, "HEAD"), `ref: refs/heads/${branch}\n`);
+        await installHooks(temp, this.#nodePath);
+        if (options.autoInit) {
+          const init = options.autoInit;
+          const readme = init.readme ?? `# ${name}\n${init.description ? `\n${init.description}\n` : ""}`;
+          const tempRepo: GitRepository = { ...handle, gitdir: temp, withWriteLock: (fn) => fn() };
+          await changeFiles(tempRepo, {
+            branch,
+            message: init.message ?? "Initial commit",
+            author: init.author,
+            files: [{ operation: "create", path: "README.md", content: Buffer.from(readme) }],
+          });
+        }
+        await mkdir(dirname(handle.gitdir), { recursive: true });
+        await rename(temp, handle.gitdir);
+      } catch (error) {
+        await rm(temp, { recursive: true, force: true });
+        throw error;
+      }
+      return handle;
+    });
+  }
+
+  /**
+   * Moves a complete bare repository built elsewhere on the same file system (e.g. a clone in
+   * {@link tempDir}) into place as `<owner>/<name>`, with hooks. Throws already-exists.
+   */
+  async adopt(dir: string, owner: string, name: string): Promise<GitRepository> {
+    const handle = this.#handle(owner, name);
+    return handle.withWriteLock(async () => {
+      if (await this.exists(owner, name))
+        throw new GitAlreadyExistsError(`repository ${owner}/${name} already exists`);
+      await installHooks(dir, this.#nodePath);
+      await mkdir(dirname(handle.gitdir), { recursive: true });
+      await rename(dir, handle.gitdir);
+      return handle;
+    });
+  }
+
+  /** Deletes a repository's directory; throws not-found when it does not exist. */
+  async delete(owner: string, name: string): Promise<void> {
+    const handle = this.#handle(owner, name);
+    await handle.withWriteLock(async () => {
+      if (!(await this.exists(owner, name)))
+        throw new GitNotFoundError(`repository ${owner}/${name} does not exist`);
+      const trash = await this.tempDir();
+      await rm(trash, { recursive: true, force: true });
+      await rename(handle.gitdir, trash);
+      await rm(trash, { recursive: true, force: true });
+    });
+  }
+
+  /**
+   * Renames a repository or transfers it to another owner, then makes sure its hooks are
+   * current. Throws not-found for a missing source and already-exists for a taken target.
+   */
+  async move(
+    from: { owner: string; name: string },
+    to: { owner: string; name: string },
+  ): Promise<GitRepository> {
+    const source = this.#handle(from.owner, from.name);
+    const target = this.#handle(to.owner, to.name);
+    return this.#locks.runAll([source.gitdir, target.gitdir], async () => {
+      if (!(await this.exists(from.owner, from.name))) {
+        throw new GitNotFoundError(`repository ${from.owner}/${from.name} does not exist`);
+      }
+      if (source.gitdir !== target.gitdir) {
+        if (await this.exists(to.owner, to.name)) {
+          throw new GitAlreadyExistsError(`repository ${to.owner}/${to.name} already exists`);
+        }
+        await mkdir(dirname(target.gitdir), { recursive: true });
+        await rename(source.gitdir, target.gitdir);
+      }
+      await installHooks(target.gitdir, this.#nodePath);
+      return target;
+    });
+  }
+
+  /** The repository's size on disk in bytes (Forgejo's git_size). */
+  async size(owner: string, name: string): Promise<number> {
+    const repo = await this.open(owner, name);
+    return directorySize(repo.gitdir);
+  }
+
+  /** (Re)writes Kiln's hooks in an existing repository; resolves with whether anything changed. */
+  async ensureHooks(owner: string, name: string): Promise<boolean> {
+    const repo = await this.open(owner, name);
+    return repo.withWriteLock(() => installHooks(repo.gitdir, this.#nodePath));
+  }
+
+  /** A fresh empty directory on the store's file system for building or discarding repositories. */
+  async tempDir(): Promise<string> {
+    const dir = join(this.root, ".tmp", randomUUID());
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Whether `name` is a valid branch or tag name by git's `check-ref-format` rules: no control
+ * characters, spaces or `~^:?*[\`, no `..` or `@{`, no segment starting with `.` or ending
+ * with `.lock`, not starting with `-` or `/`, not ending with `/` or `.`, and not `@`.
+ */
+export function isValidRefName(name: string): boolean {
+  if (name.length === 0 || name.length > 255 || name === "@") return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  if (name.includes("..") || name.includes("@{") || name.includes("//")) return false;
+  if (name.startsWith("-") || name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
+  return name.split("/").every((segment) => !segment.startsWith(".") && !segment.endsWith(".lock"));
+}

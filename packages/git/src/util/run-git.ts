@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+
+/** What a finished git process printed and how it exited. */
+export interface GitRunResult {
+  readonly code: number;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+/** Options of {@link runGit}. */
+export interface RunGitOptions {
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly input?: string | Uint8Array;
+  readonly gitPath?: string;
+  /** Kills git when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs the system git with arguments (never through a shell), collects its output and resolves
+ * with the exit code; it rejects only when the process cannot be started.
+ */
+export function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitRunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.gitPath ?? "git", args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") });
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.input);
+  });
+}
+
+/** Like {@link runGit} but rejects with git's message when it exits non-zero; resolves with stdout as text. */
+export async function runGitOk(args: readonly string[], options: RunGitOptions = {}): Promise<string> {
+  const result = await runGit(args, options);
+  if (result.code !== 0) {
+    throw new Error(`git ${args[0] ?? ""} failed (${result.code}): ${result.stderr.trim()}`);
+  }
+  return result.stdout.toString("utf8");
+}

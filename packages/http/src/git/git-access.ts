@@ -1,0 +1,80 @@
+import { hasScopes, isKilnError, type Repository, type User } from "@kiln/domain";
+import { canRead, canWrite, type Principal, type RepoPermission } from "@kiln/service";
+import { parseAuthorization } from "../auth.js";
+import type { AppContext } from "../env.js";
+
+/** The outcome of checking a git or LFS request: the repository and caller, or the response to send. */
+export type GitAccess =
+  | {
+      readonly ok: true;
+      readonly repo: Repository;
+      readonly user: User | null;
+      readonly permission: RepoPermission;
+    }
+  | { readonly ok: false; readonly response: Response };
+
+/** 401 with a Basic challenge, so git and git-lfs ask for credentials and retry. */
+export function challenge(message = "Authentication required"): Response {
+  return new Response(`${message}\n`, {
+    status: 401,
+    headers: { "WWW-Authenticate": 'Basic realm="Kiln"', "Content-Type": "text/plain; charset=utf-8" },
+  });
+}
+
+function plain(status: number, message: string): Response {
+  return new Response(`${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/**
+ * The git transport's access rules, the same as the API's: reading (clone, fetch, LFS download)
+ * needs read access to the code, writing (push, LFS upload) write access. Anonymous callers are
+ * challenged (401) rather than told whether a private repository exists; signed-in callers
+ * without read access get 404, without write access 403. Tokens need the repository scope.
+ */
+export async function checkGitAccess(
+  c: AppContext,
+  ownerName: string,
+  repoName: string,
+  need: "read" | "write",
+): Promise<GitAccess> {
+  const { services } = c.var;
+  let principal: Principal | null = null;
+  const header = c.req.header("Authorization");
+  if (header) {
+    try {
+      principal = await services.auth.authenticate(
+        parseAuthorization(header, c.req.header("X-Forgejo-OTP") ?? c.req.header("X-Gitea-OTP")),
+      );
+    } catch (err) {
+      if (isKilnError(err) && err.kind === "unauthorized")
+        return { ok: false, response: challenge(err.message) };
+      if (isKilnError(err) && err.kind === "permission_denied")
+        return { ok: false, response: plain(403, err.message) };
+      throw err;
+    }
+  }
+  const hidden = () => ({
+    ok: false as const,
+    response: principal ? plain(404, "Repository not found") : challenge(),
+  });
+  const owner = await services.users.findByName(ownerName);
+  const repo = owner ? await services.repositories.findByName(owner, repoName) : undefined;
+  if (!repo) return hidden();
+  const user = principal?.user ?? null;
+  const permission = await services.permissions.forRepository(user, repo);
+  if (!canRead(permission, "repo.code")) return hidden();
+  if (principal?.scopes && !hasScopes(principal.scopes, need, ["repository"])) {
+    return {
+      ok: false,
+      response: plain(403, `token does not have at least one of required scope(s): [${need}:repository]`),
+    };
+  }
+  if (need === "write") {
+    if (!principal) return { ok: false, response: challenge() };
+    if (!canWrite(permission, "repo.code"))
+      return { ok: false, response: plain(403, "User permission denied") };
+    if (repo.isArchived) return { ok: false, response: plain(403, "This repository is archived") };
+    if (repo.isMirror) return { ok: false, response: plain(403, "Mirror repositories are read-only") };
+  }
+  return { ok: true, repo, user, permission };
+}

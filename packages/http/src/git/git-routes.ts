@@ -1,0 +1,61 @@
+import { classifyGitRequest, handleGitHttp } from "@kiln/git";
+import type { Hono } from "hono";
+import type { AppContext, AppEnv } from "../env.js";
+import { checkGitAccess } from "./git-access.js";
+import { mountLfs } from "./lfs-routes.js";
+
+/** `repo.git` or `repo` → `repo`, as git clients use both. */
+export function bareName(repo: string): string {
+  return repo.endsWith(".git") ? repo.slice(0, -4) : repo;
+}
+
+/**
+ * Git's smart HTTP protocol at `/{owner}/{repo}.git/…`, served by the system git
+ * (DECISIONS item 12): `info/refs`, `git-upload-pack` (clone, fetch) and `git-receive-pack`
+ * (push). Pushes carry the pusher's push policy to the pre-receive hook, and once git has applied
+ * them the repository's size, emptiness and default branch are brought up to date (and its usage
+ * recorded) before the client sees the end of the response.
+ */
+export function mountGit(app: Hono<AppEnv>): void {
+  const serve = async (c: AppContext) => {
+    const { settings, services, logger } = c.var;
+    if (settings.repository.disableHttpGit) {
+      return c.text("Interacting with repositories by HTTP protocol is not allowed\n", 403);
+    }
+    const owner = c.req.param("owner") ?? "";
+    const name = bareName(c.req.param("repo") ?? "");
+    const subpath = c.req.path.split("/").slice(3).join("/");
+    const gitRoute = classifyGitRequest(c.req.method, subpath, new URL(c.req.url).searchParams);
+    if (!gitRoute) return c.text("Not found\n", 404);
+    const access = await checkGitAccess(c, owner, name, gitRoute.access);
+    if (!access.ok) return access.response;
+    const { repo, user } = access;
+    const git = await services.repositories.git(repo);
+    const pushPolicy =
+      gitRoute.access === "write" && user ? await services.pushPolicies.forPush(repo, user) : undefined;
+    return handleGitHttp(git, subpath, c.req.raw, {
+      ...(pushPolicy ? { pushPolicy } : {}),
+      onPushed: async (updates) => {
+        const after = await services.repositories.afterPush(repo, updates);
+        logger.info(
+          {
+            repo: `${repo.ownerName}/${repo.name}`,
+            pusher: user?.name,
+            refs: updates.length,
+            gitSize: after.gitSize,
+          },
+          "push",
+        );
+      },
+      onError: (err) =>
+        logger.error(
+          { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}` },
+          "git transport error",
+        ),
+    });
+  };
+  app.get("/:owner/:repo/info/refs", serve);
+  app.post("/:owner/:repo/git-upload-pack", serve);
+  app.post("/:owner/:repo/git-receive-pack", serve);
+  mountLfs(app);
+}

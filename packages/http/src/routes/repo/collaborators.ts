@@ -1,0 +1,146 @@
+import { api, NotFoundError, PermissionDeniedError } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { toApiUser } from "../../convert/user.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, repoParams, requireRepoAdmin } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/collaborators.go (listing needs only read access: forge-api.md rule 21). */
+
+const collaboratorParams = v.object({ ...repoParams, collaborator: v.string() });
+
+export const repoListCollaborators = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/collaborators",
+  operationId: "repoListCollaborators",
+  tags: ["repository"],
+  summary: "List a repository's collaborators",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "UserList", schema: v.array(api.User) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.collaborators.list(ctx.repo, page);
+    setPagingHeaders(c, page, list.total);
+    return c.json(list.items.map((u) => toApiUser(u, ctx.viewer, c.var.settings)));
+  },
+});
+
+export const repoCheckCollaborator = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
+  operationId: "repoCheckCollaborator",
+  tags: ["repository"],
+  summary: "Check if a user is a collaborator of a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: collaboratorParams,
+  responses: {
+    204: { description: "the user is a collaborator", schema: "empty" },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    const user = await c.var.services.users.getByName(params.collaborator);
+    if (!(await c.var.services.collaborators.isCollaborator(ctx.repo, user))) throw new NotFoundError();
+    return c.body(null, 204);
+  },
+});
+
+export const repoAddCollaborator = route({
+  method: "put",
+  path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
+  operationId: "repoAddCollaborator",
+  tags: ["repository"],
+  summary: "Add or update a collaborator of a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: collaboratorParams,
+  body: api.AddCollaboratorOption,
+  bodyRequired: false,
+  responses: {
+    204: { description: "collaborator added", schema: "empty" },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoAdmin(ctx);
+    const user = await c.var.services.users.getByName(params.collaborator);
+    await c.var.services.collaborators.add(ctx.repo, user, body.permission ?? "write");
+    return c.body(null, 204);
+  },
+});
+
+export const repoDeleteCollaborator = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
+  operationId: "repoDeleteCollaborator",
+  tags: ["repository"],
+  summary: "Delete a collaborator from a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: collaboratorParams,
+  responses: {
+    204: { description: "collaborator removed", schema: "empty" },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoAdmin(ctx);
+    const user = await c.var.services.users.getByName(params.collaborator);
+    await c.var.services.collaborators.remove(ctx.repo, user);
+    return c.body(null, 204);
+  },
+});
+
+export const repoGetRepoPermissions = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
+  operationId: "repoGetRepoPermissions",
+  tags: ["repository"],
+  summary: "Get repository permissions for a user",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: collaboratorParams,
+  responses: {
+    200: { description: "RepoCollaboratorPermission", schema: api.RepoCollaboratorPermission },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const { user: doer } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    const target = await c.var.services.users.getByName(params.collaborator);
+    if (
+      !doer.isAdmin &&
+      doer.id !== target.id &&
+      ctx.permission.mode !== "admin" &&
+      ctx.permission.mode !== "owner"
+    ) {
+      throw new PermissionDeniedError(
+        "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own",
+      );
+    }
+    const mode = await c.var.services.collaborators.accessModeOf(ctx.repo, target);
+    return c.json({ permission: mode, role_name: mode, user: toApiUser(target, doer, c.var.settings) });
+  },
+});
+
+export const collaboratorRoutes = [
+  repoListCollaborators,
+  repoCheckCollaborator,
+  repoAddCollaborator,
+  repoDeleteCollaborator,
+  repoGetRepoPermissions,
+];

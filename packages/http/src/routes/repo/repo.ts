@@ -1,0 +1,326 @@
+import { api, InvalidArgumentError, NotFoundError, REPO_ORDERS, type RepoOrder } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import type { AppContext } from "../../env.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+import { apiRepo, loadRepo, repoParams, requireRepoAdmin, requireRepoOwner } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/repo.go: create, read, edit, delete and list repositories. */
+
+function createInput(body: v.InferOutput<typeof api.CreateRepoOption>) {
+  return {
+    name: body.name,
+    description: body.description,
+    private: body.private,
+    autoInit: body.auto_init,
+    defaultBranch: body.default_branch,
+    template: body.template,
+    readme: body.readme,
+  };
+}
+
+const createResponses = {
+  201: { description: "Repository", schema: api.Repository },
+  403: { description: "APIForbiddenError", schema: api.APIError },
+  409: { description: "The repository with the same name already exists.", schema: api.APIError },
+  422: { description: "APIValidationError", schema: api.APIError },
+};
+
+export const createCurrentUserRepo = route({
+  method: "post",
+  path: "/user/repos",
+  operationId: "createCurrentUserRepo",
+  tags: ["repository", "user"],
+  summary: "Create a repository",
+  access: "signed-in",
+  scopes: ["user", "repository"],
+  body: api.CreateRepoOption,
+  responses: createResponses,
+  async handler(c, { body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const repo = await c.var.services.repositories.create(user, user, createInput(body));
+    return c.json(await apiRepo(c, repo, user), 201);
+  },
+});
+
+export const createOrgRepo = route({
+  method: "post",
+  path: "/orgs/{org}/repos",
+  operationId: "createOrgRepo",
+  tags: ["organization"],
+  summary: "Create a repository in an organization",
+  access: "signed-in",
+  scopes: ["organization"],
+  params: v.object({ org: v.string() }),
+  body: api.CreateRepoOption,
+  responses: { ...createResponses, 404: { description: "APINotFound", schema: api.APINotFound } },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const org = await c.var.services.orgs.getVisible(params.org, user);
+    const repo = await c.var.services.repositories.create(user, org, createInput(body));
+    return c.json(await apiRepo(c, repo, user), 201);
+  },
+});
+
+export const repoGet = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}",
+  operationId: "repoGet",
+  tags: ["repository"],
+  summary: "Get a repository",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  responses: {
+    200: { description: "Repository", schema: api.Repository },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    return c.json(await apiRepo(c, ctx.repo, ctx.viewer, ctx.permission));
+  },
+});
+
+export const repoGetByID = route({
+  method: "get",
+  path: "/repositories/{id}",
+  operationId: "repoGetByID",
+  tags: ["repository"],
+  summary: "Get a repository by id",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object({ id: qs.int("id of the repo to get") }),
+  responses: {
+    200: { description: "Repository", schema: api.Repository },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const { user } = requirePrincipal(principal);
+    const { repo, permission } = await c.var.services.repositories.getByIdWithPermission(params.id, user);
+    return c.json(await apiRepo(c, repo, user, permission));
+  },
+});
+
+export const repoEdit = route({
+  method: "patch",
+  path: "/repos/{owner}/{repo}",
+  operationId: "repoEdit",
+  tags: ["repository"],
+  summary: "Edit a repository's properties. Only fields that are set will be changed.",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  body: api.EditRepoOption,
+  responses: {
+    200: { description: "Repository", schema: api.Repository },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    409: { description: "APIError", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoAdmin(ctx);
+    const repo = await c.var.services.repositories.edit(ctx.repo, {
+      name: body.name,
+      description: body.description,
+      website: body.website,
+      private: body.private,
+      template: body.template,
+      archived: body.archived,
+      defaultBranch: body.default_branch,
+    });
+    return c.json(await apiRepo(c, repo, ctx.viewer));
+  },
+});
+
+export const repoDelete = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}",
+  operationId: "repoDelete",
+  tags: ["repository"],
+  summary: "Delete a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  responses: {
+    204: { description: "APIEmpty", schema: "empty" },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoOwner(ctx);
+    await c.var.services.repositories.delete(ctx.repo);
+    return c.body(null, 204);
+  },
+});
+
+/** Lists repositories visible to the caller, with X-Total-Count and Link. */
+async function listed(
+  c: AppContext,
+  filter: Parameters<AppContext["var"]["services"]["repositories"]["list"]>[1],
+  query: { page?: string; limit?: string },
+  order: RepoOrder = "id",
+) {
+  const viewer = c.var.principal?.user ?? null;
+  const page = pageRequest(query, c.var.settings.api);
+  const list = await c.var.services.repositories.list(viewer, filter, page, order);
+  setPagingHeaders(c, page, list.total);
+  return Promise.all(list.items.map((r) => apiRepo(c, r, viewer)));
+}
+
+export const userCurrentListRepos = route({
+  method: "get",
+  path: "/user/repos",
+  operationId: "userCurrentListRepos",
+  tags: ["user"],
+  summary: "List the repos that the authenticated user owns or can access",
+  access: "signed-in",
+  scopes: ["user", "repository"],
+  query: v.object({
+    order_by: v.optional(qs.enum(REPO_ORDERS, "order the repositories (default: id)")),
+    ...pageQuery,
+  }),
+  responses: { 200: { description: "RepositoryList", schema: v.array(api.Repository) } },
+  async handler(c, { query, principal }) {
+    const { user } = requirePrincipal(principal);
+    return c.json(await listed(c, { accessibleBy: user.id }, query, query.order_by ?? "id"));
+  },
+});
+
+export const userListRepos = route({
+  method: "get",
+  path: "/users/{username}/repos",
+  operationId: "userListRepos",
+  tags: ["user"],
+  summary: "List the repos owned by the given user",
+  access: "public",
+  scopes: ["user", "repository"],
+  params: v.object({ username: v.string() }),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "RepositoryList", schema: v.array(api.Repository) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const owner = await c.var.services.users.getVisible(params.username, principal?.user ?? null);
+    return c.json(await listed(c, { ownerId: owner.id }, query));
+  },
+});
+
+export const orgListRepos = route({
+  method: "get",
+  path: "/orgs/{org}/repos",
+  operationId: "orgListRepos",
+  tags: ["organization"],
+  summary: "List an organization's repos",
+  access: "public",
+  scopes: ["organization"],
+  params: v.object({ org: v.string() }),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "RepositoryList", schema: v.array(api.Repository) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const org = await c.var.services.orgs.getVisible(params.org, principal?.user ?? null);
+    return c.json(await listed(c, { ownerId: org.id }, query));
+  },
+});
+
+const SORTS: Readonly<Record<string, readonly [RepoOrder, RepoOrder]>> = {
+  alpha: ["alphabetically", "reversealphabetically"],
+  created: ["oldest", "newest"],
+  updated: ["leastupdate", "recentupdate"],
+  size: ["size", "reversesize"],
+  git_size: ["gitsize", "reversegitsize"],
+  lfs_size: ["lfssize", "reverselfssize"],
+  id: ["id", "id"],
+};
+
+export const repoSearch = route({
+  method: "get",
+  path: "/repos/search",
+  operationId: "repoSearch",
+  tags: ["repository"],
+  summary: "Search for repositories",
+  access: "public",
+  scopes: ["repository"],
+  query: v.object({
+    q: v.optional(qs.string("keyword")),
+    includeDesc: v.optional(qs.bool("include search of keyword within repository description")),
+    uid: v.optional(qs.int("search only for repos that the user with the given id owns or contributes to")),
+    private: v.optional(qs.bool("include private repositories this user has access to (defaults to true)")),
+    is_private: v.optional(qs.bool("show only pubic, private or all repositories (defaults to all)")),
+    template: v.optional(qs.bool("include template repositories this user has access to (defaults to true)")),
+    archived: v.optional(qs.bool("show only archived, non-archived or all repositories (defaults to all)")),
+    mode: v.optional(
+      qs.enum(["fork", "source", "mirror", "collaborative"], "type of repository to search for"),
+    ),
+    exclusive: v.optional(qs.bool("if `uid` is given, search only for repos that the user owns")),
+    sort: v.optional(
+      qs.string("sort repos by attribute: alpha, created, updated, size, git_size, lfs_size, id"),
+    ),
+    order: v.optional(qs.string("sort order, either `asc` (ascending) or `desc` (descending)")),
+    ...pageQuery,
+  }),
+  responses: {
+    200: { description: "SearchResults", schema: api.SearchResults },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { query }) {
+    let order: RepoOrder = "id";
+    if (query.sort) {
+      const direction = (query.order ?? "asc").toLowerCase();
+      if (direction !== "asc" && direction !== "desc")
+        throw new InvalidArgumentError(`Invalid sort order: "${direction}"`);
+      const pair = SORTS[query.sort];
+      if (!pair) throw new InvalidArgumentError(`Invalid sort mode: "${query.sort}"`);
+      order = direction === "asc" ? pair[0] : pair[1];
+    }
+    const owner =
+      query.uid !== undefined && query.uid > 0 ? await c.var.services.users.findById(query.uid) : undefined;
+    if (query.uid !== undefined && query.uid > 0 && !owner) throw new NotFoundError();
+    const data = await listed(
+      c,
+      {
+        keyword: query.q,
+        includeDescription: query.includeDesc,
+        ...(owner ? (query.exclusive ? { ownerId: owner.id } : { accessibleBy: owner.id }) : {}),
+        ...(query.is_private !== undefined
+          ? { isPrivate: query.is_private }
+          : query.private === false
+            ? { isPrivate: false }
+            : {}),
+        ...(query.template === false ? { isTemplate: false } : {}),
+        ...(query.archived !== undefined ? { isArchived: query.archived } : {}),
+        ...(query.mode === "fork"
+          ? { isFork: true }
+          : query.mode === "source"
+            ? { isFork: false, isMirror: false }
+            : query.mode === "mirror"
+              ? { isMirror: true }
+              : {}),
+      },
+      query,
+      order,
+    );
+    return c.json({ ok: true, data });
+  },
+});
+
+export const repoRoutes = [
+  createCurrentUserRepo,
+  userCurrentListRepos,
+  createOrgRepo,
+  orgListRepos,
+  userListRepos,
+  repoSearch,
+  repoGetByID,
+  repoGet,
+  repoEdit,
+  repoDelete,
+];

@@ -1,0 +1,75 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { route } from "../../route.js";
+import { apiRepo, loadRepo, repoParams, requireRepoOwner } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/transfer.go. */
+
+export const repoTransfer = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/transfer",
+  operationId: "repoTransfer",
+  tags: ["repository"],
+  summary: "Transfer a repo ownership",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  body: api.TransferRepoOption,
+  responses: {
+    201: { description: "transfer started; the recipient must accept it", schema: api.Repository },
+    202: { description: "transferred", schema: api.Repository },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APIError },
+    409: { description: "APIConflict", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoOwner(ctx);
+    const outcome = await c.var.services.transfers.start(user, ctx.repo, body.new_owner, body.team_ids);
+    const repo = await c.var.services.repositories.getByIdWithPermission(ctx.repo.id, user);
+    return c.json(await apiRepo(c, repo.repo, user, repo.permission), outcome === "transferred" ? 202 : 201);
+  },
+});
+
+function decision(path: string, operationId: string, summary: string, accept: boolean) {
+  return route({
+    method: "post",
+    path,
+    operationId,
+    tags: ["repository"],
+    summary,
+    access: "signed-in",
+    scopes: ["repository"],
+    params: v.object(repoParams),
+    responses: {
+      [accept ? 202 : 200]: { description: "Repository", schema: api.Repository },
+      403: { description: "APIForbiddenError", schema: api.APIError },
+      404: { description: "APINotFound", schema: api.APINotFound },
+    },
+    async handler(c, { params, principal }) {
+      const { user } = requirePrincipal(principal);
+      const ctx = await loadRepo(c, params.owner, params.repo, principal);
+      await c.var.services.transfers.decide(user, ctx.repo, accept);
+      const repo = await c.var.services.repositories.getByIdWithPermission(ctx.repo.id, user);
+      return c.json(await apiRepo(c, repo.repo, user, repo.permission), accept ? 202 : 200);
+    },
+  });
+}
+
+export const acceptRepoTransfer = decision(
+  "/repos/{owner}/{repo}/transfer/accept",
+  "acceptRepoTransfer",
+  "Accept a repo transfer",
+  true,
+);
+export const rejectRepoTransfer = decision(
+  "/repos/{owner}/{repo}/transfer/reject",
+  "rejectRepoTransfer",
+  "Reject a repo transfer",
+  false,
+);
+
+export const transferRoutes = [repoTransfer, acceptRepoTransfer, rejectRepoTransfer];

@@ -1,0 +1,161 @@
+import {
+  ConflictError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  type Repository,
+  type Team,
+  type User,
+} from "@kiln/domain";
+import { collaborations, repositories, repoTransfers, teams as teamQueries, users } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+import { canSeeAccount } from "../permissions/org-permission.js";
+import type { PermissionService } from "../permissions/permission-service.js";
+import { hasAccess } from "../permissions/repo-permission.js";
+import type { QuotaLedger } from "../quota/ledger.js";
+import { withGitErrors } from "./git-errors.js";
+import type { RepoService } from "./repo-service.js";
+
+/** A pending transfer of a repository. */
+export interface PendingTransfer {
+  readonly doer: User;
+  readonly recipient: User;
+  readonly teams: readonly Team[];
+}
+
+/**
+ * Ownership transfers (Forgejo's services/repository/transfer.go). A site admin, a user moving a
+ * repository to themselves, or a user who may create repositories in the target organization
+ * transfers at once (202); anything else becomes a pending transfer the recipient accepts or
+ * rejects (201). The target organization must be visible to the doer (404 otherwise). Usage
+ * moves to the new owner in the quota ledger, in the transaction that moves the repository.
+ */
+export class TransferService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly permissions: PermissionService,
+    private readonly ledger: QuotaLedger,
+    private readonly repos: RepoService,
+  ) {}
+
+  /** Starts a transfer; resolves with whether it was done at once or is pending. */
+  async start(
+    doer: User,
+    repo: Repository,
+    newOwnerName: string,
+    teamIds: readonly number[] | undefined,
+  ): Promise<"transferred" | "pending"> {
+    const newOwner = await users.findUserByName(this.ctx.db, newOwnerName);
+    const hidden = "The new owner does not exist or cannot be found";
+    if (!newOwner) throw new NotFoundError(hidden);
+    if (newOwner.type === "organization") {
+      const member = (await this.permissions.inOrganization(newOwner, doer)).isMember;
+      if (!canSeeAccount(doer, newOwner, member)) throw new NotFoundError(hidden);
+    }
+    const teams = await this.resolveTeams(newOwner, teamIds);
+    if (newOwner.id === repo.ownerId)
+      throw new InvalidArgumentError("the repository already belongs to the new owner");
+    if (await repoTransfers.findTransfer(this.ctx.db, repo.id))
+      throw new ConflictError("repository is already being transferred");
+    const direct =
+      doer.isAdmin ||
+      doer.id === newOwner.id ||
+      (newOwner.type === "organization" &&
+        (await this.permissions.inOrganization(newOwner, doer)).permission.canCreateRepository);
+    if (direct) {
+      await this.transferOwnership(repo, newOwner, teams);
+      return "transferred";
+    }
+    // Decided before the transaction: inside it only `trx` may be used (PGlite is one connection).
+    const needsAccess =
+      newOwner.type === "individual" && !hasAccess(await this.permissions.forRepository(newOwner, repo));
+    await this.ctx.db.transaction().execute(async (trx) => {
+      if (needsAccess) await collaborations.upsertCollaborator(trx, repo.id, newOwner.id, "read");
+      await repoTransfers.insertTransfer(trx, {
+        repoId: repo.id,
+        doerId: doer.id,
+        recipientId: newOwner.id,
+        teamIds: teams.map((t) => t.id),
+      });
+    });
+    return "pending";
+  }
+
+  /** The pending transfer of a repository, if any. */
+  async pending(repo: Repository): Promise<PendingTransfer | undefined> {
+    const row = await repoTransfers.findTransfer(this.ctx.db, repo.id);
+    if (!row) return undefined;
+    const [doer, recipient] = await Promise.all([
+      users.findUserById(this.ctx.db, row.doerId),
+      users.findUserById(this.ctx.db, row.recipientId),
+    ]);
+    if (!doer || !recipient) return undefined;
+    const teams = (
+      await Promise.all(row.teamIds.map((id) => teamQueries.findTeamById(this.ctx.db, id)))
+    ).filter((t): t is Team => t !== undefined);
+    return { doer, recipient, teams };
+  }
+
+  /** Accepts (moving the repository) or rejects a pending transfer; only its recipient may (403). */
+  async decide(doer: User, repo: Repository, accept: boolean): Promise<void> {
+    const transfer = await this.pending(repo);
+    if (!transfer) throw new NotFoundError("no pending transfer for this repository");
+    const { recipient } = transfer;
+    const allowed =
+      doer.isAdmin ||
+      doer.id === recipient.id ||
+      (recipient.type === "organization" &&
+        (await this.permissions.inOrganization(recipient, doer)).permission.canCreateRepository);
+    if (!allowed) throw new PermissionDeniedError("user does not have permissions to do this");
+    if (accept) await this.transferOwnership(repo, recipient, transfer.teams);
+    else await repoTransfers.deleteTransfer(this.ctx.db, repo.id);
+  }
+
+  private async resolveTeams(newOwner: User, teamIds: readonly number[] | undefined): Promise<Team[]> {
+    if (teamIds === undefined) return [];
+    if (newOwner.type !== "organization")
+      throw new InvalidArgumentError("Teams can only be added to organization-owned repositories");
+    const out: Team[] = [];
+    for (const id of teamIds) {
+      const team = await teamQueries.findTeamById(this.ctx.db, id);
+      if (!team) throw new InvalidArgumentError(`team ${id} not found`);
+      if (team.orgId !== newOwner.id)
+        throw new PermissionDeniedError(`team ${id} belongs not to org ${newOwner.id}`);
+      out.push(team);
+    }
+    return out;
+  }
+
+  /** Moves the repository row, its usage and its directory to the new owner, all or nothing. */
+  private async transferOwnership(repo: Repository, newOwner: User, teams: readonly Team[]): Promise<void> {
+    const from = { owner: repo.ownerName, name: repo.name };
+    const to = { owner: newOwner.name, name: repo.name };
+    let moved = false;
+    try {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        const locked = await repositories.lockRepository(trx, repo.id);
+        if (!locked) throw new NotFoundError();
+        if (await repositories.findRepositoryByName(trx, newOwner.id, repo.name)) {
+          throw new InvalidArgumentError(
+            `repository already exists [uname: ${newOwner.name}, name: ${repo.name}]`,
+          );
+        }
+        const after = await repositories.updateRepository(trx, repo.id, {
+          ownerId: newOwner.id,
+          ownerName: newOwner.name,
+        });
+        if (!after) throw new NotFoundError();
+        await this.ledger.recordRepositoryChange(trx, locked, after);
+        await teamQueries.removeRepoFromAllTeams(trx, repo.id);
+        for (const team of teams) await teamQueries.addTeamRepo(trx, team, repo.id);
+        await collaborations.removeCollaborator(trx, repo.id, newOwner.id);
+        await repoTransfers.deleteTransfer(trx, repo.id);
+        await withGitErrors(() => this.repos.store.move(from, to));
+        moved = true;
+      });
+    } catch (err) {
+      if (moved) await this.repos.store.move(to, from).catch(() => undefined);
+      throw err;
+    }
+  }
+}

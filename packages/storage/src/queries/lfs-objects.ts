@@ -1,0 +1,51 @@
+import type { Db } from "../database.js";
+
+/**
+ * Records that a repository references an LFS object. Returns true when the reference is new (so
+ * the caller adds its size to the repository and the ledger), false when it already existed.
+ */
+export async function addLfsObject(db: Db, repoId: number, oid: string, size: number): Promise<boolean> {
+  const r = await db
+    .insertInto("lfsMetaObject")
+    .values({ repoId, oid, size })
+    .onConflict((oc) => oc.columns(["repoId", "oid"]).doNothing())
+    .executeTakeFirst();
+  return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** The size of an object the repository references, or undefined when it does not reference it. */
+export async function findLfsObject(db: Db, repoId: number, oid: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("lfsMetaObject")
+    .select("size")
+    .where("repoId", "=", repoId)
+    .where("oid", "=", oid)
+    .executeTakeFirst();
+  return row?.size;
+}
+
+/** Which of these oids the repository references, with their sizes. */
+export async function lfsObjectsOf(
+  db: Db,
+  repoId: number,
+  oids: readonly string[],
+): Promise<Map<string, number>> {
+  if (oids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("lfsMetaObject")
+    .select(["oid", "size"])
+    .where("repoId", "=", repoId)
+    .where("oid", "in", oids)
+    .execute();
+  return new Map(rows.map((r) => [r.oid, r.size]));
+}
+
+/** The total size of the LFS objects a repository references (what `lfs_size` must equal). */
+export async function sumLfsSize(db: Db, repoId: number): Promise<number> {
+  const row = await db
+    .selectFrom("lfsMetaObject")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("size"), eb.lit(0)).as("total"))
+    .where("repoId", "=", repoId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -1,0 +1,21 @@
+import type { Db, RepoTransferRow } from "../database.js";
+
+/** Records a pending transfer (at most one per repository). */
+export async function insertTransfer(
+  db: Db,
+  values: { repoId: number; doerId: number; recipientId: number; teamIds: readonly number[] },
+): Promise<void> {
+  await db
+    .insertInto("repoTransfer")
+    .values({ ...values, teamIds: JSON.stringify(values.teamIds) })
+    .execute();
+}
+
+/** The pending transfer of a repository, if any. */
+export async function findTransfer(db: Db, repoId: number): Promise<RepoTransferRow | undefined> {
+  return db.selectFrom("repoTransfer").selectAll().where("repoId", "=", repoId).executeTakeFirst();
+}
+
+export async function deleteTransfer(db: Db, repoId: number): Promise<void> {
+  await db.deleteFrom("repoTransfer").where("repoId", "=", repoId).execute();
+}
