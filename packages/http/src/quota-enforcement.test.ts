@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
 import { silentLogger } from "@kiln/service";
-import { DIALECTS } from "@kiln/storage/testing";
+import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addRepository } from "../test/quota-support.js";
@@ -138,6 +138,35 @@ describe.each(DIALECTS)("the quota enforcement hook on %s", (dialect) => {
       expect((await call("POST", "/test/quota/repos", { name: "" })).status).toBe(422);
       expect((await call("POST", "/test/quota/repos", { name: "x" }, false)).status).toBe(201);
       expect(enforce).not.toHaveBeenCalled();
+    } finally {
+      enforce.mockRestore();
+    }
+  });
+  it("is asked where Forgejo enforces on the repository routes, and still rejects nothing", async () => {
+    const org = await t.services.users.getByName(`${user.name}-org`);
+    const enforce = vi.spyOn(t.services.quota, "enforce");
+    try {
+      const mine = await t.call("POST", "/user/repos", {
+        token: user.token,
+        body: { name: uniqueName("mine") },
+      });
+      expect(mine.status).toBe(201);
+      const theirs = await t.call("POST", `/orgs/${org.name}/repos`, {
+        token: user.token,
+        body: { name: uniqueName("org-repo") },
+      });
+      expect(theirs.status).toBe(201);
+      // Forgejo: the quota check passes before the clone address is refused.
+      const migrate = await t.call("POST", "/repos/migrate", {
+        token: user.token,
+        body: { clone_addr: "http://127.0.0.1:1/x.git", repo_name: uniqueName("m"), repo_owner: org.name },
+      });
+      expect(migrate.status).toBe(422);
+      expect(enforce.mock.calls).toEqual([
+        [{ id: user.id, name: user.name }, "size:repos:all"],
+        [{ id: org.id, name: org.name }, "size:repos:all"],
+        [{ id: org.id, name: org.name }, "size:repos:all"],
+      ]);
     } finally {
       enforce.mockRestore();
     }

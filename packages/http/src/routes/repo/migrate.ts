@@ -1,5 +1,6 @@
 import { api, NotFoundError } from "@kiln/domain";
 import { requirePrincipal } from "../../auth.js";
+import { enforceQuota } from "../../quota-enforcement.js";
 import { route } from "../../route.js";
 import { apiRepo } from "./context.js";
 
@@ -28,6 +29,7 @@ export const repoMigrate = route({
         ? await c.var.services.users.findById(body.uid)
         : user;
     if (!owner) throw new NotFoundError("the repository owner does not exist");
+    await enforceQuota(c, owner, "size:repos:all");
     const repo = await c.var.services.migrations.migrate(user, owner, {
       cloneAddr: body.clone_addr,
       repoName: body.repo_name,

@@ -38,6 +38,7 @@ export const createCurrentUserRepo = route({
   scopes: ["user", "repository"],
   body: api.CreateRepoOption,
   responses: createResponses,
+  quota: { subject: "size:repos:all" },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
     const repo = await c.var.services.repositories.create(user, user, createInput(body));
@@ -56,6 +57,11 @@ export const createOrgRepo = route({
   params: v.object({ org: v.string() }),
   body: api.CreateRepoOption,
   responses: { ...createResponses, 404: { description: "APINotFound", schema: api.APINotFound } },
+  quota: {
+    subject: "size:repos:all",
+    owner: (c, { params, principal }) =>
+      c.var.services.orgs.getVisible(params.org, requirePrincipal(principal).user),
+  },
   async handler(c, { params, body, principal }) {
     const { user } = requirePrincipal(principal);
     const org = await c.var.services.orgs.getVisible(params.org, user);
