@@ -28,6 +28,7 @@ export async function commitWithGit(
   branch: string,
   files: Readonly<Record<string, WorkFile>>,
   message = "commit with git",
+  date?: string,
 ): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), "kiln-http-git-"));
   const env = {
@@ -39,6 +40,7 @@ export async function commitWithGit(
     GIT_AUTHOR_EMAIL: "git-user@example.com",
     GIT_COMMITTER_NAME: "Git User",
     GIT_COMMITTER_EMAIL: "git-user@example.com",
+    ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
   };
   try {
     const work = join(home, "work");
