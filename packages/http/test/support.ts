@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultSettings, type SettingsOverrides } from "@kiln/domain";
+import { defaultSettings, type Settings, type SettingsOverrides } from "@kiln/domain";
 import { createServices, type Services, silentLogger } from "@kiln/service";
 import { users } from "@kiln/storage";
 import { type DialectName, openTestDatabase, uniqueName } from "@kiln/storage/testing";
@@ -16,6 +16,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** Sends a request to /api/v1 and returns status, headers and parsed JSON (or text). */
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  /** The instance's settings (work path, repository root, …). */
+  readonly settings: Settings;
   /** Creates a user straight through the service (password "password1"), optionally admin. */
   user(opts?: {
     admin?: boolean;
@@ -98,7 +100,7 @@ export async function openTestApp(dialect: DialectName, overrides: SettingsOverr
     return { name, id: created.id, token: secret, basic: [name, "password1"] as const };
   }
 
-  return { app, services, call, user, close: () => database.close() };
+  return { app, services, settings, call, user, close: () => database.close() };
 }
 
 /** Inserts many bare users quickly (no password hashing), for paging tests. */

@@ -58,7 +58,17 @@ class PGlitePool implements PostgresPool {
     });
     const previous = this.queue;
     this.queue = previous.then(() => turn);
+    // A query that waits this long for the single connection is almost always a query made on
+    // the instance handle inside a transaction, which can never get the connection: say so.
+    const warn = setTimeout(() => {
+      process.emitWarning(
+        "a PGlite query has waited 10 s for the connection: is a query using the database handle inside a transaction instead of the transaction?",
+        "KilnPGliteDeadlock",
+      );
+    }, 10_000);
+    warn.unref();
     await previous;
+    clearTimeout(warn);
     const db = this.pglite;
     let released = false;
     const client = {

@@ -66,13 +66,11 @@ export class TransferService {
       await this.transferOwnership(repo, newOwner, teams);
       return "transferred";
     }
+    // Decided before the transaction: inside it only `trx` may be used (PGlite is one connection).
+    const needsAccess =
+      newOwner.type === "individual" && !hasAccess(await this.permissions.forRepository(newOwner, repo));
     await this.ctx.db.transaction().execute(async (trx) => {
-      if (
-        newOwner.type === "individual" &&
-        !hasAccess(await this.permissions.forRepository(newOwner, repo))
-      ) {
-        await collaborations.upsertCollaborator(trx, repo.id, newOwner.id, "read");
-      }
+      if (needsAccess) await collaborations.upsertCollaborator(trx, repo.id, newOwner.id, "read");
       await repoTransfers.insertTransfer(trx, {
         repoId: repo.id,
         doerId: doer.id,

@@ -1,0 +1,47 @@
+import "./globals/encoding-first.js";
+import { Channel, Command, error, type Msg } from "@kiln/protocol";
+import { installHandler, print } from "./bindings.js";
+import { reportUncaught } from "./errors/report.js";
+import { installStackTraces } from "./errors/stack.js";
+import { installGlobals } from "./globals/install.js";
+import { runMain } from "./modules/loader.js";
+import { startState } from "./state.js";
+import { onChannel, receive, send } from "./transport.js";
+
+/** The main module's specifier: a bare file name given on the command line is relative to cwd. */
+function mainSpecifier(script: string): string {
+  if (/^([a-z][a-z0-9+.-]*:|\/|\.\.?\/)/i.test(script)) return script;
+  return `./${script}`;
+}
+
+function onStart(msg: Msg): Promise<void> | undefined {
+  if (msg.command !== Command.START) {
+    send(Channel.start, error({ error: `ProtocolError: expected START on channel "start"` }));
+    return undefined;
+  }
+  startState.cwd = msg.startCwd;
+  startState.argv = [...msg.startArgv];
+  startState.debug = msg.startDebugFlag;
+  startState.mainMap = msg.startMainMap;
+  const script = startState.argv[0];
+  if (script === undefined) reportUncaught(new TypeError("START carried no script in start_argv"));
+  return runMain(mainSpecifier(script), startState.cwd).catch(reportUncaught);
+}
+
+function onOs(msg: Msg): void {
+  if (msg.command === Command.ERROR) print(`kiln: the host reported an error: ${msg.error}\n`, 2);
+  else
+    send(Channel.os, error({ error: `ProtocolError: the runtime does not accept ${Command[msg.command]}` }));
+}
+
+installGlobals();
+installStackTraces();
+onChannel(Channel.start, onStart);
+onChannel(Channel.os, onOs);
+installHandler((bytes) => {
+  try {
+    return receive(bytes);
+  } catch (thrown) {
+    return reportUncaught(thrown);
+  }
+});

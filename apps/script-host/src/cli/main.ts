@@ -1,0 +1,55 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { ScriptHost } from "../host/script-host.js";
+import { helpText } from "./help.js";
+import { parseOptions, UsageError } from "./options.js";
+
+/** The default memory limit of the isolate, in MB. */
+export const DEFAULT_MEMORY_LIMIT_MB = 256;
+
+/**
+ * Runs `kiln-run` with the given command-line arguments and resolves to the process exit code.
+ * Output goes to the process's stdout and stderr.
+ */
+export async function main(args: readonly string[]): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`kiln-run: ${error.message}\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(helpText);
+    return 0;
+  }
+  const host = new ScriptHost({
+    argv: options.argv,
+    cwd: process.cwd(),
+    allowNet: options.allowNet,
+    reload: options.reload,
+    debug: options.debug,
+    cacheDir: options.cacheDir ?? join(homedir(), ".cache", "kiln"),
+    memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
+    timeoutSeconds: options.timeoutSeconds,
+    stdout: writerTo(process.stdout),
+    stderr: writerTo(process.stderr),
+  });
+  return host.run();
+}
+
+/**
+ * Writes to stdout or stderr, dropping output once the reader has gone away (EPIPE, as in
+ * `kiln-run script.ts | head`) instead of crashing; the script runs on to its end.
+ */
+function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}

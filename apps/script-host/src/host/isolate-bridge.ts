@@ -1,0 +1,88 @@
+import ivm from "isolated-vm";
+import { bootScript } from "./boot-script.js";
+
+/** What the isolate may call on the host; every argument is a copy made at the boundary. */
+export interface HostBindings {
+  /** A message from the runtime that needs no answer (timers, fetch, CODE_CACHE, EXIT…). */
+  send(bytes: Uint8Array): void;
+  /** A request from the runtime that blocks it until answered (CODE_FETCH, EXIT). */
+  request(bytes: Uint8Array): Promise<Uint8Array>;
+  /** Console output: text for stdout (1) or stderr (2). */
+  print(text: string, stream: number): void;
+}
+
+/**
+ * One V8 isolate (isolated-vm) with its context and the bindings of the protocol: inside it the
+ * runtime sees `__kiln_send`, `__kiln_request` and `__kiln_print` and nothing of Node; the host
+ * calls the boot entry with encoded BaseMsg bytes. The isolate runs on its own thread, so a busy
+ * script never blocks the host's event loop.
+ */
+export class IsolateBridge {
+  private constructor(
+    private readonly isolate: ivm.Isolate,
+    private readonly entry: ivm.Reference<(bytes: Uint8Array) => unknown>,
+    private readonly noop: ivm.Reference<() => void>,
+  ) {}
+
+  /** Creates the isolate with a heap limit and installs the bindings and the boot code. */
+  static async create(memoryLimitMb: number, bindings: HostBindings): Promise<IsolateBridge> {
+    const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, memoryLimitMb) });
+    const context = await isolate.createContext();
+    const global = context.global;
+    await global.set("globalThis", global.derefInto());
+    await global.set(
+      "__kiln_send",
+      new ivm.Callback((bytes: Uint8Array) => bindings.send(bytes), { ignored: true }),
+    );
+    await global.set(
+      "__kiln_print",
+      new ivm.Callback((text: string, stream: number) => bindings.print(String(text), stream), {
+        ignored: true,
+      }),
+    );
+    await global.set(
+      "__kiln_request_ref",
+      new ivm.Reference(async (bytes: Uint8Array) =>
+        new ivm.ExternalCopy(await bindings.request(bytes)).copyInto(),
+      ),
+    );
+    const entry = await context.eval(bootScript, { reference: true, filename: "kiln:boot.js" });
+    const noop = await context.eval("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
+    return new IsolateBridge(
+      isolate,
+      entry as ivm.Reference<(bytes: Uint8Array) => unknown>,
+      noop as ivm.Reference<() => void>,
+    );
+  }
+
+  /**
+   * Hands one encoded BaseMsg to the runtime. Resolves when the runtime has handled it (for START:
+   * when the main module has finished evaluating); rejects with whatever the isolate threw,
+   * including an unhandled promise rejection or the isolate being disposed.
+   */
+  async deliver(bytes: Uint8Array, options: { awaitResult?: boolean } = {}): Promise<void> {
+    const argument = new ivm.ExternalCopy(bytes).copyInto({ release: true });
+    await this.entry.apply(undefined, [argument], {
+      result: { promise: options.awaitResult ?? false, copy: true },
+    });
+  }
+
+  /**
+   * Resolves once every task queued in the isolate before it has finished (tasks run in order).
+   * START's delivery resolves only when the main module is done; this tells when its synchronous
+   * part is over.
+   */
+  async barrier(): Promise<void> {
+    await this.noop.apply(undefined, []);
+  }
+
+  /** Heap statistics of the isolate, for benchmarks and debug logs. */
+  heapUsedBytes(): number {
+    return this.isolate.isDisposed ? 0 : this.isolate.getHeapStatisticsSync().used_heap_size;
+  }
+
+  /** Stops whatever runs in the isolate and frees it. Safe to call twice. */
+  dispose(): void {
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+}

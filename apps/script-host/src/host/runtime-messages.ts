@@ -1,0 +1,121 @@
+import {
+  Channel,
+  Command,
+  DecodeError,
+  decodeEnvelope,
+  type Envelope,
+  encodeEnvelope,
+  error as errorMsg,
+  type Msg,
+} from "@kiln/protocol";
+import type { Direction } from "./debug-log.js";
+import { errorText } from "./errors.js";
+import type { HostFetcher } from "./fetcher.js";
+import type { ModuleService } from "./modules/module-service.js";
+import { rejectMalformed } from "./reject-malformed.js";
+import type { HostTimers } from "./timers.js";
+
+/** What answering the runtime needs from the host that runs it. */
+export interface HostContext {
+  readonly timers: HostTimers;
+  readonly fetcher: HostFetcher;
+  readonly modules: ModuleService;
+  /** Sends a message to the runtime. */
+  deliver(channel: string, msg: Msg): void;
+  /** Counts host work as pending until it settles; `beforeExit` work is also finished on exit. */
+  track(work: Promise<unknown>, options?: { beforeExit?: boolean }): void;
+  /** Ends the run with this exit code (EXIT). */
+  exit(code: number): void;
+  /** Something pending has gone away (a cleared timer): the run may be over. */
+  checkIdle(): void;
+  /** Logs a message crossing the boundary (--debug). */
+  trace(direction: Direction, bytes: Uint8Array): void;
+  /** Prints a diagnostic to stderr. */
+  warn(text: string): void;
+}
+
+/**
+ * The host's side of the protocol: decodes what the runtime sends, refuses malformed messages
+ * with ERROR (on `os`), and carries out the rest — timers, fetches, the compile cache, exit —
+ * and answers requests (CODE_FETCH).
+ */
+export class RuntimeMessages {
+  constructor(private readonly host: HostContext) {}
+
+  /** A message from `__kiln_send`; anything to say back is delivered as a message. */
+  onSend(bytes: Uint8Array): void {
+    const decoded = this.#decode(bytes);
+    if (!("channel" in decoded)) {
+      this.host.deliver(Channel.os, decoded);
+      return;
+    }
+    const { channel, msg } = decoded;
+    switch (msg.command) {
+      case Command.TIMER_START:
+        this.host.timers.start(msg.timerStartId, msg.timerStartInterval, msg.timerStartDuration);
+        break;
+      case Command.TIMER_CLEAR:
+        this.host.timers.clear(msg.timerClearId);
+        this.host.checkIdle();
+        break;
+      case Command.FETCH_REQ:
+        this.host.track(
+          this.host.fetcher
+            .fetch(msg.fetchReqId, msg.fetchReqUrl)
+            .then((res) => this.host.deliver(Channel.fetch, res)),
+        );
+        break;
+      case Command.CODE_CACHE: {
+        const { codeCacheFilename, codeCacheSourceCode, codeCacheOutputCode } = msg;
+        const write = this.host.modules
+          .codeCache(codeCacheFilename, codeCacheSourceCode, codeCacheOutputCode)
+          .catch((failure) => this.host.deliver(Channel.os, errorMsg({ error: errorText(failure) })));
+        this.host.track(write, { beforeExit: true });
+        break;
+      }
+      case Command.EXIT:
+        this.host.exit(msg.exitCode);
+        break;
+      case Command.ERROR:
+        this.host.warn(`kiln-run: the runtime reported a protocol error on "${channel}": ${msg.error}\n`);
+        break;
+      default:
+        this.host.deliver(
+          Channel.os,
+          errorMsg({ error: `ProtocolError: ${Command[msg.command]} needs an answer; request it` }),
+        );
+    }
+  }
+
+  /** A request from `__kiln_request`: resolves to the encoded answer. */
+  async onRequest(bytes: Uint8Array): Promise<Uint8Array> {
+    const decoded = this.#decode(bytes);
+    let answer: Msg;
+    if (!("channel" in decoded)) {
+      answer = decoded;
+    } else if (decoded.msg.command === Command.CODE_FETCH) {
+      const { codeFetchModuleSpecifier, codeFetchContainingFile } = decoded.msg;
+      answer = await this.host.modules
+        .codeFetch(codeFetchModuleSpecifier, codeFetchContainingFile)
+        .catch((failure) => errorMsg({ error: errorText(failure) }));
+    } else {
+      answer = errorMsg({ error: `ProtocolError: ${Command[decoded.msg.command]} is not a request` });
+    }
+    const reply = encodeEnvelope(Channel.os, answer);
+    this.host.trace("host->runtime", reply);
+    return reply;
+  }
+
+  /** The decoded message, or the ERROR that answers it when it is malformed. */
+  #decode(bytes: Uint8Array): Envelope | Msg {
+    this.host.trace("runtime->host", bytes);
+    let envelope: Envelope;
+    try {
+      envelope = decodeEnvelope(bytes);
+    } catch (failure) {
+      if (!(failure instanceof DecodeError)) throw failure;
+      return errorMsg({ error: `ProtocolError: ${failure.message}` });
+    }
+    return rejectMalformed(envelope) ?? envelope;
+  }
+}

@@ -1,0 +1,3 @@
+import { args } from "kiln";
+
+console.log(JSON.stringify(args));

@@ -1,0 +1,11 @@
+const bytes = new TextEncoder().encode("héllo ☃ 😀");
+console.log(bytes.length, new TextDecoder().decode(bytes));
+console.log(new TextDecoder().decode(new Uint8Array([0x61, 0xff, 0x62])));
+const url = new URL("../b/c.ts?x=1#h", "https://example.test/a/z/index.ts");
+console.log(url.href, url.pathname, url.searchParams.get("x"), url.hash);
+const params = new URLSearchParams({ q: "a b", n: "1" });
+console.log(params.toString());
+console.log(typeof queueMicrotask, typeof fetch, typeof Response, typeof Headers);
+console.log({ nested: { list: [1, "two", null, undefined], map: new Map([["k", 1]]) } });
+console.error("to stderr");
+console.warn("warned");

@@ -1,0 +1,2 @@
+console.log("d");
+export const d = "d";

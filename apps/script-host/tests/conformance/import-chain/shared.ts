@@ -1,0 +1,2 @@
+console.log("shared evaluated");
+export const shared = { count: 0 };

@@ -1,0 +1,3 @@
+import { upper } from "./strings.ts";
+
+export const shout = (text: string): string => `${upper(text)}!`;

@@ -1,0 +1,3 @@
+import { broken } from "./fixtures/bad.ts";
+
+console.log("never", broken);

@@ -1,0 +1,1 @@
+export const decorate = (text: string): string => `*${text}*`;

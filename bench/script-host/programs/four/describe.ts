@@ -1,0 +1,3 @@
+export function describe(count: number, total: number): string {
+  return `${count} shapes, total area ${total.toFixed(2)}`;
+}

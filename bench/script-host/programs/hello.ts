@@ -1,0 +1,2 @@
+const greeting: string = "hello, world";
+console.log(greeting);
