@@ -135,6 +135,7 @@ describe.each(DIALECTS)("the contents API on %s", (dialect) => {
     expect(res.status).toBe(201);
     expect(res.json.content.url).toContain("?ref=topic%2Fone");
     expect((await get("/contents/feature.txt?ref=topic/one")).status).toBe(200);
+    expect((await get("/contents/feature.txt?branch=topic/one")).status).toBe(200);
     expect((await get("/contents/feature.txt")).status).toBe(404);
     const taken = await send("POST", "/contents/other.txt", { content: b64("x"), new_branch: "topic/one" });
     expect(taken.status).toBe(422);
@@ -234,6 +235,22 @@ describe.each(DIALECTS)("the contents API on %s", (dialect) => {
     expect(lock.status).toBe(403);
     expect(lock.json.message).toBe("path is protected and can not be changed [path: deps.lock]");
     expect((await send("DELETE", "/branch_protections/main", undefined)).status).toBe(204);
+  });
+
+  it("refuses writes to an archived repository with 423", async () => {
+    const archived = await createRepo(t, alice, "files-archived");
+    expect(
+      (await t.call("PATCH", archived.path, { token: alice.token, body: { archived: true } })).status,
+    ).toBe(200);
+    const res = await t.call("POST", `${archived.path}/contents/a.txt`, {
+      token: alice.token,
+      body: { content: b64("a") },
+    });
+    expect(res.status).toBe(423);
+    expect(res.json.message).toBe("repo is archived");
+    expect((await t.call("GET", `${archived.path}/contents/README.md`, { token: alice.token })).status).toBe(
+      200,
+    );
   });
 
   it("lists an empty repository as empty and makes its first commit on the given branch", async () => {

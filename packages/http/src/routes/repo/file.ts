@@ -15,6 +15,12 @@ const refQuery = {
   ),
 };
 
+/** forge-api.md names the contents read's parameter `branch`; Forgejo's is `ref`. Both are taken. */
+const contentsQuery = {
+  ...refQuery,
+  branch: v.optional(qs.string("The branch to read; used when `ref` is not given")),
+};
+
 /** Text that is valid UTF-8 without NUL bytes is served as text, anything else as bytes. */
 function contentType(bytes: Uint8Array): string {
   if (bytes.includes(0)) return "application/octet-stream";
@@ -80,13 +86,14 @@ export const repoGetContentsList = route({
   access: "public",
   scopes: ["repository"],
   params: v.object(repoParams),
-  query: v.object(refQuery),
+  query: v.object(contentsQuery),
   responses: {
     200: { description: "ContentsListResponse", schema: v.array(api.ContentsResponse) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
   async handler(c, { params, query, principal }) {
-    return contents(c, await loadRepo(c, params.owner, params.repo, principal), "", query.ref);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    return contents(c, ctx, "", query.ref || query.branch);
   },
 });
 
@@ -103,7 +110,7 @@ export const repoGetContents = route({
     ...repoParams,
     filepath: qs.string("path of the dir, file, symlink or submodule in the repo"),
   }),
-  query: v.object(refQuery),
+  query: v.object(contentsQuery),
   responses: {
     200: {
       description: "ContentsResponse",
@@ -115,7 +122,7 @@ export const repoGetContents = route({
   },
   async handler(c, { params, query, principal }) {
     const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    return contents(c, ctx, params.filepath, query.ref);
+    return contents(c, ctx, params.filepath, query.ref || query.branch);
   },
 });
 
