@@ -4,6 +4,7 @@ export * as emails from "./emails.js";
 export * as lfsObjects from "./lfs-objects.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";
+export * as protectedBranches from "./protected-branches.js";
 export type { UsageCounters } from "./quota-usage.js";
 export * as quotaUsage from "./quota-usage.js";
 export * as repoTransfers from "./repo-transfers.js";
