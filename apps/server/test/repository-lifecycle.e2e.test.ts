@@ -14,7 +14,10 @@ import { api, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln
  */
 const DATABASES = [
   { name: "pglite", env: () => ({}) },
-  { name: "postgres", env: (schema: string) => ({ DATABASE_URL: testPostgresUrl(), KILN__DATABASE__SCHEMA: schema }) },
+  {
+    name: "postgres",
+    env: (schema: string) => ({ DATABASE_URL: testPostgresUrl(), KILN__DATABASE__SCHEMA: schema }),
+  },
 ] as const;
 
 describe.each(DATABASES)("a repository's life, driven by git and the API ($name)", ({ name, env }) => {
@@ -29,11 +32,28 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
   beforeAll(async () => {
     server = await startServer(work, env(schema));
     const created = await kiln(
-      ["admin", "user", "create", "-w", work, "--username", "dev", "--password", "password1", "--email", "dev@example.com"],
+      [
+        "admin",
+        "user",
+        "create",
+        "-w",
+        work,
+        "--username",
+        "dev",
+        "--password",
+        "password1",
+        "--email",
+        "dev@example.com",
+      ],
       env(schema),
     );
     expect(created.code, created.stderr).toBe(0);
-    token = (await api(server.url, "POST", "/users/dev/tokens", { basic: ["dev", "password1"], body: { name: "t", scopes: ["all"] } })).json.sha1;
+    token = (
+      await api(server.url, "POST", "/users/dev/tokens", {
+        basic: ["dev", "password1"],
+        body: { name: "t", scopes: ["all"] },
+      })
+    ).json.sha1;
   });
   afterAll(async () => {
     if (server?.process.exitCode === null) {
@@ -44,7 +64,10 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
   });
 
   it("creates a repository over the API, clones it, commits and pushes", async () => {
-    const repo = await api(server.url, "POST", "/user/repos", { token, body: { name: "life", auto_init: true, description: "a life" } });
+    const repo = await api(server.url, "POST", "/user/repos", {
+      token,
+      body: { name: "life", auto_init: true, description: "a life" },
+    });
     expect(repo.status).toBe(201);
     await gitOk(dir, ["clone", cloneUrl(server.url, "dev", "life", "dev", "password1"), "clone"]);
     writeFileSync(join(clone, "hello.txt"), "hello from git\n");
@@ -61,7 +84,9 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
     const gitCommit = await api(server.url, "GET", "/repos/dev/life/git/commits/main", { token });
     expect(gitCommit.status).toBe(200);
     expect(gitCommit.json.sha).toBe(sha);
-    expect((await api(server.url, "GET", `/repos/dev/life/git/commits/${sha}`, { token })).json.sha).toBe(sha);
+    expect((await api(server.url, "GET", `/repos/dev/life/git/commits/${sha}`, { token })).json.sha).toBe(
+      sha,
+    );
   });
 
   it("changes a file through the contents API, and git pulls the change", async () => {
@@ -69,7 +94,11 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
     expect(Buffer.from(current.json.content, "base64").toString()).toBe("hello from git\n");
     const updated = await api(server.url, "PUT", "/repos/dev/life/contents/hello.txt", {
       token,
-      body: { content: Buffer.from("hello from the API\n").toString("base64"), sha: current.json.sha, message: "Edit hello" },
+      body: {
+        content: Buffer.from("hello from the API\n").toString("base64"),
+        sha: current.json.sha,
+        message: "Edit hello",
+      },
     });
     expect(updated.status).toBe(200);
     await gitOk(clone, ["pull", "-q", "origin", "main"]);
@@ -78,11 +107,16 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
   });
 
   it("creates a branch from another, and refuses to delete the default branch", async () => {
-    const branch = await api(server.url, "POST", "/repos/dev/life/branches", { token, body: { new_branch_name: "feature", old_branch_name: "main" } });
+    const branch = await api(server.url, "POST", "/repos/dev/life/branches", {
+      token,
+      body: { new_branch_name: "feature", old_branch_name: "main" },
+    });
     expect(branch.status).toBe(201);
     expect(branch.json.name).toBe("feature");
     await gitOk(clone, ["fetch", "-q", "origin"]);
-    expect((await gitOk(clone, ["rev-parse", "origin/feature"])).trim()).toBe((await gitOk(clone, ["rev-parse", "origin/main"])).trim());
+    expect((await gitOk(clone, ["rev-parse", "origin/feature"])).trim()).toBe(
+      (await gitOk(clone, ["rev-parse", "origin/main"])).trim(),
+    );
     const refused = await api(server.url, "DELETE", "/repos/dev/life/branches/main", { token });
     expect(refused.status).toBe(403);
     expect((await api(server.url, "GET", "/repos/dev/life/branches/main", { token })).status).toBe(200);
@@ -106,7 +140,9 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
 
   it("moves the usage from public to private when the repository becomes private", async () => {
     const before = await usage("/user/quota");
-    expect((await api(server.url, "PATCH", "/repos/dev/life", { token, body: { private: true } })).status).toBe(200);
+    expect(
+      (await api(server.url, "PATCH", "/repos/dev/life", { token, body: { private: true } })).status,
+    ).toBe(200);
     const after = await usage("/user/quota");
     expect(after.repos.private).toBe(before.repos.public);
     expect(after.repos.public).toBe(0);
@@ -116,7 +152,10 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
   it("moves the usage to an organization when the repository is transferred to it", async () => {
     expect((await api(server.url, "POST", "/orgs", { token, body: { username: "lab" } })).status).toBe(201);
     const mine = await usage("/user/quota");
-    const moved = await api(server.url, "POST", "/repos/dev/life/transfer", { token, body: { new_owner: "lab" } });
+    const moved = await api(server.url, "POST", "/repos/dev/life/transfer", {
+      token,
+      body: { new_owner: "lab" },
+    });
     expect(moved.status).toBe(202);
     expect(moved.json.full_name).toBe("lab/life");
     const org = await usage("/orgs/lab/quota");
@@ -125,7 +164,12 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
     const left = await usage("/user/quota");
     expect(left.repos.private).toBe(0);
     expect(left.git.LFS).toBe(0);
-    await gitOk(clone, ["remote", "set-url", "origin", cloneUrl(server.url, "lab", "life", "dev", "password1")]);
+    await gitOk(clone, [
+      "remote",
+      "set-url",
+      "origin",
+      cloneUrl(server.url, "lab", "life", "dev", "password1"),
+    ]);
     await gitOk(clone, ["fetch", "-q", "origin"]);
   });
 });
