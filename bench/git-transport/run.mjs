@@ -1,5 +1,6 @@
-// Clone and push throughput of Kiln's smart-HTTP transport against `git http-backend`, over
-// the same 10,000-commit repository, in one run. Needs `pnpm build` first. Prints medians and
+// Clone and push throughput of Kiln's smart-HTTP transport (bare handlers, with a push policy,
+// and the whole `kiln web` server) against `git http-backend`, over the same 10,000-commit
+// repository, in one run. Needs `pnpm build` first. Prints medians and
 // the ratio Kiln / http-backend (time; below 1 means Kiln is faster).
 //   node bench/git-transport/run.mjs [rounds]
 import { spawn } from "node:child_process";
@@ -8,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { COMMITS, sourceRepository } from "./build-fixture.mjs";
-import { startHttpBackendServer, startKilnServer } from "./servers.mjs";
+import { startHttpBackendServer, startKilnServer, startKilnWeb } from "./servers.mjs";
 
 const git = await import("../../packages/git/dist/index.js");
 const rounds = Number(process.argv[2] ?? 5);
@@ -62,7 +63,19 @@ try {
   const kiln = await startKilnServer(git, store);
   const kilnPolicy = await startKilnServer(git, store, { pushPolicy: policy });
   const backend = await startHttpBackendServer(store.root);
-  const servers = { "http-backend": backend, kiln, "kiln+policy": kilnPolicy };
+  const onStore = {
+    create: (name) => store.create("bench", name),
+    remove: (name) => store.delete("bench", name),
+  };
+  const web = await startKilnWeb();
+  await web.create("source");
+  await run(["push", "--quiet", `${web.url}/bench/source.git`, "main"], source);
+  const servers = {
+    "http-backend": { ...backend, ...onStore },
+    kiln: { ...kiln, ...onStore },
+    "kiln+policy": { ...kilnPolicy, ...onStore },
+    "kiln web": web,
+  };
   const times = { clone: {}, push: {} };
   for (const name of Object.keys(servers)) {
     times.clone[name] = [];
@@ -79,11 +92,11 @@ try {
       rmSync(target, { recursive: true, force: true });
 
       const repoName = `push-${counter}`;
-      await store.create("bench", repoName);
+      await server.create(repoName);
       times.push[name].push(
         await timed(() => run(["push", "--quiet", `${server.url}/bench/${repoName}.git`, "main"], source)),
       );
-      await store.delete("bench", repoName);
+      await server.remove(repoName);
     }
   }
   await Promise.all(Object.values(servers).map((server) => server.close()));

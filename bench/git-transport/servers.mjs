@@ -99,3 +99,78 @@ export function startHttpBackendServer(projectRoot) {
     }),
   );
 }
+
+/**
+ * The whole Kiln server: `kiln web` on a fresh work path (embedded PGlite) with an admin `bench`,
+ * so clone and push go through authentication, permission checks, the push policy and the size
+ * and quota bookkeeping after each push. Repositories are created and deleted through the API.
+ */
+export async function startKilnWeb() {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { fileURLToPath } = await import("node:url");
+  const bin = fileURLToPath(new URL("../../apps/server/bin/kiln.js", import.meta.url));
+  const work = mkdtempSync(join(tmpdir(), "kiln-bench-web-"));
+  execFileSync(process.execPath, [
+    bin,
+    "admin",
+    "user",
+    "create",
+    "-w",
+    work,
+    "--username",
+    "bench",
+    "--password",
+    "password1",
+    "--email",
+    "bench@example.com",
+    "--admin",
+  ]);
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = spawn(process.execPath, [bin, "web", "-w", work, "--port", String(port)], {
+    stdio: "ignore",
+    env: { ...process.env, KILN_LOG_LEVEL: "warn" },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${base}/api/v1/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const basic = `Basic ${Buffer.from("bench:password1").toString("base64")}`;
+  const call = (method, path, body) =>
+    fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: { Authorization: basic, "Content-Type": "application/json" },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  const token = (await (await call("POST", "/users/bench/tokens", { name: "bench", scopes: ["all"] })).json())
+    .sha1;
+  return {
+    url: `http://bench:${token}@127.0.0.1:${port}`,
+    create: async (name) => {
+      const res = await call("POST", "/user/repos", { name });
+      if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${await res.text()}`);
+    },
+    remove: async (name) => {
+      await call("DELETE", `/repos/bench/${name}`);
+    },
+    close: () =>
+      new Promise((done) => {
+        child.once("close", () => done());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -7,6 +7,7 @@ export * from "./model/access-token-scope.js";
 export * from "./model/email.js";
 export * from "./model/organization.js";
 export * from "./model/paging.js";
+export * from "./model/protected-branch.js";
 export * from "./model/quota.js";
 export * from "./model/repo-unit.js";
 export * from "./model/repository.js";

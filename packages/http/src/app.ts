@@ -80,9 +80,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 async function checkResponse(r: AnyRoute, c: AppContext, response: Response): Promise<void> {
   const doc = r.responses[response.status];
   if (!doc) throw new Error(`${r.operationId} answered ${response.status}, which it does not document`);
-  if (typeof doc.schema !== "object") return;
+  const schema = doc.validate ?? doc.schema;
+  if (typeof schema !== "object") return;
   const body: unknown = await response.clone().json();
-  const result = v.safeParse(doc.schema, body);
+  const result = v.safeParse(schema, body);
   if (!result.success) {
     const issue = result.issues[0];
     const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";

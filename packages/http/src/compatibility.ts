@@ -1,4 +1,4 @@
-import type { AnyRoute } from "./route.js";
+import { type AnyRoute, swaggerPath } from "./route.js";
 
 /** One operation of Forgejo's API description. */
 export interface ForgejoOperation {
@@ -28,7 +28,7 @@ export function compatibilityMarkdown(
   routes: readonly AnyRoute[],
   forgejo: readonly ForgejoOperation[],
 ): string {
-  const implemented = new Set(routes.map((r) => `${r.method.toUpperCase()} ${r.path}`));
+  const implemented = new Set(routes.map((r) => `${r.method.toUpperCase()} ${swaggerPath(r.path)}`));
   const byTag = new Map<string, ForgejoOperation[]>();
   for (const op of forgejo) byTag.set(op.tag, [...(byTag.get(op.tag) ?? []), op]);
   const total = forgejo.filter((op) => implemented.has(`${op.method} ${op.path}`)).length;
@@ -56,6 +56,23 @@ export function compatibilityMarkdown(
     for (const op of ops) {
       const mark = implemented.has(`${op.method} ${op.path}`) ? "✓" : "";
       lines.push(`| ${mark} | ${op.method} | \`${op.path}\` | ${op.operationId} |`);
+    }
+    lines.push("");
+  }
+  const extensions = routes.filter((r) => r.extension);
+  if (extensions.length > 0) {
+    lines.push(
+      "## Kiln extensions",
+      "",
+      "Operations Forgejo's description lacks that the specification requires.",
+      "",
+      "| Method | Path | operationId | Why |",
+      "|---|---|---|---|",
+    );
+    for (const r of extensions) {
+      lines.push(
+        `| ${r.method.toUpperCase()} | \`${swaggerPath(r.path)}\` | ${r.operationId} | ${r.extension} |`,
+      );
     }
     lines.push("");
   }

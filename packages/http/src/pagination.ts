@@ -1,4 +1,4 @@
-import type { PageRequest, Settings } from "@kiln/domain";
+import type { Paged, PageRequest, Settings } from "@kiln/domain";
 import type { AppContext } from "./env.js";
 
 /**
@@ -64,4 +64,22 @@ function goEscape(s: string): string {
   return encodeURIComponent(s)
     .replace(/%20/g, "+")
     .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * The shape of every list endpoint: read `page`/`limit`, load one page, set `X-Total-Count` and
+ * `Link`, and answer the converted items as a JSON array.
+ */
+export async function pagedJson<T, U>(
+  c: AppContext,
+  query: { page?: string | undefined; limit?: string | undefined },
+  load: (page: PageRequest) => Promise<Paged<T>>,
+  convert: (item: T) => U | Promise<U>,
+): Promise<Response> {
+  const page = pageRequest(query, c.var.settings.api);
+  const list = await load(page);
+  setPagingHeaders(c, page, list.total);
+  const items: U[] = [];
+  for (const item of list.items) items.push(await convert(item));
+  return c.json(items);
 }

@@ -22,8 +22,13 @@ export type Access =
 /** A documented response of a route. */
 export interface ResponseDoc {
   readonly description: string;
-  /** A valibot schema of the JSON body, or "empty" (no body), or "text" (a plain string). */
-  readonly schema?: AnySchema | "empty" | "text";
+  /** A valibot schema of the JSON body, or "empty" (no body), "text" (a plain string) or "file" (raw bytes). */
+  readonly schema?: AnySchema | "empty" | "text" | "file";
+  /**
+   * What the body is checked against in test mode when Forgejo's description is narrower than its
+   * behaviour (e.g. `/git/refs/{ref}` documents a list but answers one exact match as an object).
+   */
+  readonly validate?: AnySchema;
 }
 
 /** Everything about one API operation: routing, access, input schemas, docs and the handler. */
@@ -35,8 +40,13 @@ export interface RouteDef<
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** Path under /api/v1 in the API description's syntax, e.g. `/users/{username}/tokens`. */
   readonly path: string;
-  /** Forgejo's operationId for the same method and path. */
+  /** Forgejo's operationId for the same method and path (Kiln's own for an extension). */
   readonly operationId: string;
+  /**
+   * Set on operations Forgejo's description lacks but the specification requires (forge-api.md),
+   * saying why; they are documented and listed as Kiln extensions.
+   */
+  readonly extension?: string;
   readonly tags: readonly string[];
   readonly summary: string;
   readonly access: Access;
@@ -102,4 +112,9 @@ export function route<
 /** The same path in Hono's syntax: `{name}` → `:name`, and `{name*}` (rest of path) → `:name{.+}`. */
 export function honoPath(path: string): string {
   return path.replace(/\{(\w+)\*\}/g, ":$1{.+}").replace(/\{([\w-]+)\}/g, ":$1");
+}
+
+/** The path as the API description spells it: a rest-of-path `{name*}` is Forgejo's `{name}`. */
+export function swaggerPath(path: string): string {
+  return path.replace(/\{(\w+)\*\}/g, "{$1}");
 }

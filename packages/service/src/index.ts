@@ -6,6 +6,47 @@ export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
 export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
 export { type Logger, type ServiceContext, silentLogger } from "./context.js";
 export {
+  assertNotArchived,
+  type BranchProtectionInput,
+  BranchProtectionService,
+  type BranchProtectionView,
+} from "./git/branch-protection-service.js";
+export { BranchService, type BranchView, type CreateBranchInput } from "./git/branch-service.js";
+export { type IdentityInput, userSignature } from "./git/commit-identity.js";
+export {
+  type CommitDetailOptions,
+  type CommitEntry,
+  CommitService,
+  type CommitsView,
+  type ListCommitsInput,
+} from "./git/commit-service.js";
+export { type CommitUsers, commitUsers } from "./git/commit-users.js";
+export {
+  type ContentItem,
+  ContentService,
+  type ContentsRef,
+  type ContentsView,
+  type RawFile,
+} from "./git/content-service.js";
+export {
+  type FileCommitInput,
+  type FileCommitResult,
+  type FileOperation,
+  FileService,
+} from "./git/file-service.js";
+export { GitObjectService } from "./git/object-service.js";
+export {
+  type BranchProtectionOptions,
+  mayMerge,
+  mayPush,
+  type PusherFacts,
+  settingsForCreate,
+  settingsForEdit,
+  toBranchRulePolicy,
+} from "./git/protection-rules.js";
+export type { RefKind } from "./git/ref-kind.js";
+export { type CreateTagInput, TagService } from "./git/tag-service.js";
+export {
   lastOwner,
   type MembershipAnswer,
   type OrgInput,

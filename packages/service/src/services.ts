@@ -1,5 +1,12 @@
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
+import { BranchProtectionService } from "./git/branch-protection-service.js";
+import { BranchService } from "./git/branch-service.js";
+import { CommitService } from "./git/commit-service.js";
+import { ContentService } from "./git/content-service.js";
+import { FileService } from "./git/file-service.js";
+import { GitObjectService } from "./git/object-service.js";
+import { TagService } from "./git/tag-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -36,6 +43,13 @@ export interface Services {
   readonly transfers: TransferService;
   readonly migrations: MigrateService;
   readonly pushPolicies: PushPolicyService;
+  readonly commits: CommitService;
+  readonly gitObjects: GitObjectService;
+  readonly contents: ContentService;
+  readonly files: FileService;
+  readonly branches: BranchService;
+  readonly branchProtections: BranchProtectionService;
+  readonly tags: TagService;
 }
 
 /** Builds the services of an instance. */
@@ -46,6 +60,8 @@ export function createServices(ctx: ServiceContext): Services {
   const repos = new RepoService(ctx, permissions, ledger);
   const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
+  const protections = new BranchProtectionService(ctx, permissions);
+  const contents = new ContentService(repos);
   return {
     ctx,
     auth: new AuthService(ctx),
@@ -63,6 +79,13 @@ export function createServices(ctx: ServiceContext): Services {
     collaborators: new CollaboratorService(ctx, permissions),
     transfers: new TransferService(ctx, permissions, ledger, repos),
     migrations: new MigrateService(ctx, repos),
-    pushPolicies: new PushPolicyService(ctx),
+    pushPolicies: new PushPolicyService(protections),
+    commits: new CommitService(repos, users),
+    gitObjects: new GitObjectService(repos),
+    contents,
+    files: new FileService(ctx, repos, protections, contents),
+    branches: new BranchService(repos, users, protections),
+    branchProtections: protections,
+    tags: new TagService(ctx, repos),
   };
 }

@@ -8,10 +8,20 @@ import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
+import { blobRoutes } from "./repo/blob.js";
+import { branchRoutes } from "./repo/branch.js";
+import { branchProtectionRoutes } from "./repo/branch-protection.js";
 import { collaboratorRoutes } from "./repo/collaborators.js";
+import { commitRoutes } from "./repo/commits.js";
+import { fileReadRoutes } from "./repo/file.js";
+import { fileWriteRoutes } from "./repo/file-write.js";
+import { gitRefRoutes } from "./repo/git-ref.js";
+import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
 import { repoRoutes } from "./repo/repo.js";
+import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
+import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
@@ -40,4 +50,14 @@ export const allRoutes: readonly AnyRoute[] = [
   ...migrateRoutes,
   ...collaboratorRoutes,
   ...transferRoutes,
+  ...commitRoutes,
+  ...gitRefRoutes,
+  ...treeRoutes,
+  ...blobRoutes,
+  ...fileReadRoutes,
+  ...fileWriteRoutes,
+  ...branchRoutes,
+  ...branchProtectionRoutes,
+  ...tagRoutes,
+  ...languageRoutes,
 ];

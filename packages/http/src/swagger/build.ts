@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
 import { toJsonSchemaDefs } from "@valibot/to-json-schema";
 import type { ObjectEntries, ObjectSchema } from "valibot";
-import type { AnyRoute } from "../route.js";
+import { type AnyRoute, swaggerPath } from "../route.js";
 import { describeValue, isOptional, namedSchemas, toSwagger2, toSwaggerSchema } from "./json-schema.js";
 
 type Json = Record<string, unknown>;
@@ -48,8 +48,9 @@ export function buildSwagger(routes: readonly AnyRoute[], version: string): Json
   });
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
-    const item = paths[r.path] ?? {};
-    paths[r.path] = item;
+    const path = swaggerPath(r.path);
+    const item = paths[path] ?? {};
+    paths[path] = item;
     item[r.method] = operation(r, definitions);
   }
   return {
@@ -99,15 +100,20 @@ function operation(r: AnyRoute, definitions: Parameters<typeof toSwaggerSchema>[
         ? undefined
         : doc.schema === "text"
           ? { type: "string" }
-          : toSwaggerSchema(doc.schema, definitions);
+          : doc.schema === "file"
+            ? { type: "file" }
+            : toSwaggerSchema(doc.schema, definitions);
     responses[status] = { description: doc.description, ...(schema ? { schema } : {}) };
   }
   return {
     tags: [...r.tags],
     summary: r.summary,
+    ...(r.extension ? { description: `Kiln extension: ${r.extension}` } : {}),
     operationId: r.operationId,
     ...(r.body ? { consumes: ["application/json"] } : {}),
-    produces: ["application/json"],
+    produces: Object.values(r.responses).some((doc) => doc.schema === "file")
+      ? ["application/octet-stream"]
+      : ["application/json"],
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
   };

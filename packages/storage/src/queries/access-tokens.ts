@@ -1,6 +1,6 @@
 import type { AccessToken, Paged, PageRequest } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
 import type { Db } from "../database.js";
+import { paged } from "./paging.js";
 
 const TOKEN_COLUMNS = [
   "id",
@@ -48,11 +48,11 @@ export async function listAccessTokens(
   page: PageRequest,
 ): Promise<Paged<AccessToken>> {
   const base = db.selectFrom("accessToken").where("userId", "=", userId);
-  const [items, count] = await Promise.all([
-    base.select(TOKEN_COLUMNS).orderBy("id", "asc").limit(page.limit).offset(offsetOf(page)).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    base.select(TOKEN_COLUMNS).orderBy("id", "asc"),
+    base.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** Deletes one of a user's tokens; false when there was none. */

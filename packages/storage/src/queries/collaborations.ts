@@ -1,6 +1,6 @@
 import type { CollaboratorMode, Paged, PageRequest, User } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
 import type { Db } from "../database.js";
+import { paged } from "./paging.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Adds a collaborator or changes their mode. */
@@ -51,17 +51,13 @@ export async function listCollaborators(
     .selectFrom("collaboration")
     .innerJoin("users", "users.id", "collaboration.userId")
     .where("collaboration.repoId", "=", repoId);
-  const [rows, count] = await Promise.all([
-    q
-      .select([...USER_COLUMNS.map((c) => `users.${c}` as const), "collaboration.mode"])
-      .orderBy("users.id")
-      .limit(page.limit)
-      .offset(offsetOf(page))
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
+  const found = await paged(
+    q.select([...USER_COLUMNS.map((c) => `users.${c}` as const), "collaboration.mode"]).orderBy("users.id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
   return {
-    items: rows.map(({ mode, ...user }) => ({ user: user as User, mode })),
-    total: Number(count.count),
+    items: found.items.map(({ mode, ...user }) => ({ user: user as User, mode })),
+    total: found.total,
   };
 }

@@ -4,6 +4,7 @@ export * as emails from "./emails.js";
 export * as lfsObjects from "./lfs-objects.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";
+export * as protectedBranches from "./protected-branches.js";
 export type { GroupSelection, StoredQuotaGroup } from "./quota-groups.js";
 export * as quotaGroups from "./quota-groups.js";
 export type { UsageSource } from "./quota-recount.js";

@@ -1,6 +1,6 @@
 import type { Paged, PageRequest, User, Visibility } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
 import type { Db } from "../database.js";
+import { paged } from "./paging.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Makes a user a member of an organization (no-op when already one). */
@@ -64,16 +64,11 @@ export async function listOrgMembers(
     .innerJoin("users", "users.id", "orgUser.userId")
     .where("orgUser.orgId", "=", orgId);
   if (opts.publicOnly) q = q.where("orgUser.isPublic", "=", true);
-  const [items, count] = await Promise.all([
-    q
-      .select(USER_COLUMNS.map((c) => `users.${c}` as const))
-      .orderBy("users.id")
-      .limit(page.limit)
-      .offset(offsetOf(page))
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** Filters for listing the organizations a user belongs to. */
@@ -117,16 +112,11 @@ export async function listUserOrgs(
       ]),
     );
   }
-  const [items, count] = await Promise.all([
-    q
-      .select(USER_COLUMNS.map((c) => `users.${c}` as const))
-      .orderBy("users.id")
-      .limit(page.limit)
-      .offset(offsetOf(page))
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** One page of all organizations a viewer may see: of the given visibilities, or that they belong to. */
@@ -155,11 +145,11 @@ export async function listOrgs(
           : []),
       ]),
     );
-  const [items, count] = await Promise.all([
-    q.select(USER_COLUMNS).orderBy("id").limit(page.limit).offset(offsetOf(page)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    q.select(USER_COLUMNS).orderBy("id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** The organizations in which `userId` is the only member of the Owners team. */

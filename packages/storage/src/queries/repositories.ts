@@ -1,6 +1,6 @@
 import type { Paged, PageRequest, RepoOrder, Repository } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
 import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
+import { paged } from "./paging.js";
 import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 
 const REPO_COLUMNS = [
@@ -176,9 +176,10 @@ export async function listVisibleRepositories(
   ]);
   for (const [column, direction] of ORDER_COLUMNS[order]) rows = rows.orderBy(column, direction);
   if (order !== "id") rows = rows.orderBy("repository.id", "asc");
-  const [items, count] = await Promise.all([
-    rows.limit(page.limit).offset(offsetOf(page)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items: items.map(({ totalSize: _, ...repo }) => repo), total: Number(count.count) };
+  const found = await paged(
+    rows,
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
+  return { items: found.items.map(({ totalSize: _, ...repo }) => repo), total: found.total };
 }

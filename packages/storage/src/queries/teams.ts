@@ -1,7 +1,7 @@
 import type { AccessMode, Paged, PageRequest, RepoUnit, Team, User } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
+import { paged } from "./paging.js";
 import { USER_COLUMNS } from "./user-columns.js";
 import { escapeLike } from "./users.js";
 
@@ -87,11 +87,11 @@ export async function listTeams(
       ]),
     );
   }
-  const [items, count] = await Promise.all([
-    q.select(TEAM_COLUMNS).orderBy("team.id").limit(page.limit).offset(offsetOf(page)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    q.select(TEAM_COLUMNS).orderBy("team.id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 export async function deleteTeam(db: Db, id: number): Promise<boolean> {
@@ -142,16 +142,11 @@ export async function listTeamMembers(db: Db, teamId: number, page: PageRequest)
     .selectFrom("teamUser")
     .innerJoin("users", "users.id", "teamUser.userId")
     .where("teamUser.teamId", "=", teamId);
-  const [items, count] = await Promise.all([
-    q
-      .select(USER_COLUMNS.map((c) => `users.${c}` as const))
-      .orderBy("users.id")
-      .limit(page.limit)
-      .offset(offsetOf(page))
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** The teams of an organization that a user belongs to. */
@@ -172,11 +167,11 @@ export async function listTeamsOfUser(db: Db, userId: number, page: PageRequest)
     .selectFrom("teamUser")
     .innerJoin("team", "team.id", "teamUser.teamId")
     .where("teamUser.userId", "=", userId);
-  const [items, count] = await Promise.all([
-    q.select(TEAM_COLUMNS).orderBy("team.id").limit(page.limit).offset(offsetOf(page)).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  return paged(
+    q.select(TEAM_COLUMNS).orderBy("team.id"),
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** Gives a team access to a repository (no-op when it has it). */

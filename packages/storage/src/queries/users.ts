@@ -1,7 +1,7 @@
 import type { AccountType, Paged, PageRequest, User, Visibility } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db, NewUserRow, UserUpdate } from "../database.js";
+import { paged } from "./paging.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Inserts an account and returns it. A taken name violates the unique index on lower_name. */
@@ -76,7 +76,6 @@ export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): 
       ]),
     );
   }
-  const countRow = await q.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
   let rows = q.select(USER_COLUMNS);
   switch (filter.orderBy ?? "id") {
     case "alphabetically":
@@ -100,8 +99,11 @@ export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): 
     default:
       rows = rows.orderBy("id", "asc");
   }
-  const items = await rows.limit(page.limit).offset(offsetOf(page)).execute();
-  return { items, total: Number(countRow.count) };
+  return paged(
+    rows,
+    q.select((eb) => eb.fn.countAll<number>().as("count")),
+    page,
+  );
 }
 
 /** Number of individual users (organizations excluded). */

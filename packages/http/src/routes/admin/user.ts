@@ -2,7 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiUser } from "../../convert/user.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 
@@ -31,13 +31,13 @@ export const adminSearchUsers = route({
   responses: { 200: { description: "UserList", schema: v.array(api.User) } },
   async handler(c, { query, principal }) {
     const viewer = requirePrincipal(principal).user;
-    const page = pageRequest(query, c.var.settings.api);
-    const found = await c.var.services.users.listForAdmin(
-      { q: query.q, loginName: query.login_name, sourceId: query.source_id, sort: query.sort },
-      page,
+    const filter = { q: query.q, loginName: query.login_name, sourceId: query.source_id, sort: query.sort };
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.users.listForAdmin(filter, page),
+      (u) => toApiUser(u, viewer, c.var.settings),
     );
-    setPagingHeaders(c, page, found.total);
-    return c.json(found.items.map((u) => toApiUser(u, viewer, c.var.settings)));
   },
 });
 

@@ -2,7 +2,7 @@ import { api, NotFoundError } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiUser } from "../../convert/user.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
 import { requireOrgMember, requireOrgOwner } from "./access.js";
@@ -28,10 +28,12 @@ export const orgListMembers = route({
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
     const org = await c.var.services.orgs.getVisible(params.org, user);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.orgs.listMembers(org, user, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(list.items.map((u) => toApiUser(u, user, c.var.settings)));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.orgs.listMembers(org, user, page),
+      (u) => toApiUser(u, user, c.var.settings),
+    );
   },
 });
 
@@ -103,10 +105,12 @@ export const orgListPublicMembers = route({
   async handler(c, { params, query, principal }) {
     const viewer = principal?.user ?? null;
     const org = await c.var.services.orgs.getVisible(params.org, viewer);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.orgs.listPublicMembers(org, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(list.items.map((u) => toApiUser(u, viewer, c.var.settings)));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.orgs.listPublicMembers(org, page),
+      (u) => toApiUser(u, viewer, c.var.settings),
+    );
   },
 });
 

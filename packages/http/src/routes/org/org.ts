@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
 import { apiOrg, requireOrgOwner } from "./access.js";
@@ -51,10 +51,12 @@ export const orgGetAll = route({
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
   async handler(c, { query, principal }) {
     const viewer = principal?.user ?? null;
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.orgs.listVisible(viewer, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(await Promise.all(list.items.map((o) => apiOrg(c, o, viewer))));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.orgs.listVisible(viewer, page),
+      (o) => apiOrg(c, o, viewer),
+    );
   },
 });
 
@@ -145,10 +147,12 @@ export const orgListCurrentUserOrgs = route({
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
   async handler(c, { query, principal }) {
     const { user } = requirePrincipal(principal);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.orgs.listMine(user, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(await Promise.all(list.items.map((o) => apiOrg(c, o, user))));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.orgs.listMine(user, page),
+      (o) => apiOrg(c, o, user),
+    );
   },
 });
 
@@ -166,10 +170,12 @@ export const orgListUserOrgs = route({
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
     const target = await c.var.services.users.getVisible(params.username, user);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.orgs.listOfUser(target, user, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(await Promise.all(list.items.map((o) => apiOrg(c, o, user))));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.orgs.listOfUser(target, user, page),
+      (o) => apiOrg(c, o, user),
+    );
   },
 });
 

@@ -5,7 +5,7 @@ import { toApiTeam } from "../../convert/org.js";
 import { toApiRepository } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { apiOrg, requireOrgMember, requireOrgOwner } from "./access.js";
@@ -59,11 +59,13 @@ export const orgListTeams = route({
     const { user } = requirePrincipal(principal);
     const org = await c.var.services.orgs.getVisible(params.org, user);
     await requireOrgMember(c, org, user);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.teams.list(org, page);
-    setPagingHeaders(c, page, list.total);
     const apiOrganization = await apiOrg(c, org, user);
-    return c.json(list.items.map((t) => toApiTeam(t, apiOrganization)));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.teams.list(org, page),
+      (t) => toApiTeam(t, apiOrganization),
+    );
   },
 });
 
@@ -201,10 +203,12 @@ export const orgListTeamMembers = route({
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
     const team = await visibleTeam(c, params.id, user);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.teams.members(team, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(list.items.map((u) => toApiUser(u, user, c.var.settings)));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.teams.members(team, page),
+      (u) => toApiUser(u, user, c.var.settings),
+    );
   },
 });
 
@@ -280,15 +284,19 @@ export const orgListTeamRepos = route({
     const { user } = requirePrincipal(principal);
     const team = await visibleTeam(c, params.id, user);
     const org = await c.var.services.teams.orgOf(team);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.teams.repos(team, user, page);
-    setPagingHeaders(c, page, list.total);
-    const out = [];
-    for (const repo of list.items) {
-      const permission = await c.var.services.permissions.forRepository(user, repo);
-      out.push(toApiRepository(repo, org, user, permission, c.var.settings));
-    }
-    return c.json(out);
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.teams.repos(team, user, page),
+      async (repo) =>
+        toApiRepository(
+          repo,
+          org,
+          user,
+          await c.var.services.permissions.forRepository(user, repo),
+          c.var.settings,
+        ),
+    );
   },
 });
 
@@ -372,10 +380,12 @@ export const userListTeams = route({
   responses: { 200: { description: "TeamList", schema: v.array(api.Team) } },
   async handler(c, { query, principal }) {
     const { user } = requirePrincipal(principal);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.teams.listForUser(user, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(await Promise.all(list.items.map((t) => apiTeam(c, t, user))));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.teams.listForUser(user, page),
+      (t) => apiTeam(c, t, user),
+    );
   },
 });
 

@@ -2,7 +2,7 @@ import { api, NotFoundError, PermissionDeniedError } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiUser } from "../../convert/user.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
 import { loadRepo, repoParams, requireRepoAdmin } from "./context.js";
@@ -27,10 +27,12 @@ export const repoListCollaborators = route({
   },
   async handler(c, { params, query, principal }) {
     const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.collaborators.list(ctx.repo, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(list.items.map((u) => toApiUser(u, ctx.viewer, c.var.settings)));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.collaborators.list(ctx.repo, page),
+      (u) => toApiUser(u, ctx.viewer, c.var.settings),
+    );
   },
 });
 

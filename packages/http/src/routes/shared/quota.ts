@@ -7,7 +7,7 @@ import {
   toApiQuotaUsedPackage,
 } from "../../convert/quota.js";
 import type { AppContext } from "../../env.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import type { ResponseDoc } from "../../route.js";
 
@@ -48,37 +48,31 @@ export async function checkQuota(
 }
 
 /** `GET …/quota/attachments`: largest first, paginated with X-Total-Count and Link. */
-export async function listQuotaAttachments(
-  c: AppContext,
-  ownerId: number,
-  query: v.InferOutput<typeof listQuery>,
-) {
-  const page = pageRequest(query, c.var.settings.api);
-  const list = await c.var.services.quota.listUsedAttachments(ownerId, page);
-  setPagingHeaders(c, page, list.total);
-  return c.json(list.items.map((item) => toApiQuotaUsedAttachment(item, c.var.settings)));
+export function listQuotaAttachments(c: AppContext, ownerId: number, query: v.InferOutput<typeof listQuery>) {
+  return pagedJson(
+    c,
+    query,
+    (page) => c.var.services.quota.listUsedAttachments(ownerId, page),
+    (item) => toApiQuotaUsedAttachment(item, c.var.settings),
+  );
 }
 
 /** `GET …/quota/packages`: largest first, paginated with X-Total-Count and Link. */
-export async function listQuotaPackages(
-  c: AppContext,
-  ownerId: number,
-  query: v.InferOutput<typeof listQuery>,
-) {
-  const page = pageRequest(query, c.var.settings.api);
-  const list = await c.var.services.quota.listUsedPackages(ownerId, page);
-  setPagingHeaders(c, page, list.total);
-  return c.json(list.items.map((item) => toApiQuotaUsedPackage(item, c.var.settings)));
+export function listQuotaPackages(c: AppContext, ownerId: number, query: v.InferOutput<typeof listQuery>) {
+  return pagedJson(
+    c,
+    query,
+    (page) => c.var.services.quota.listUsedPackages(ownerId, page),
+    (item) => toApiQuotaUsedPackage(item, c.var.settings),
+  );
 }
 
 /** `GET …/quota/artifacts`: largest first, paginated with X-Total-Count and Link. */
-export async function listQuotaArtifacts(
-  c: AppContext,
-  ownerId: number,
-  query: v.InferOutput<typeof listQuery>,
-) {
-  const page = pageRequest(query, c.var.settings.api);
-  const list = await c.var.services.quota.listUsedArtifacts(ownerId, page);
-  setPagingHeaders(c, page, list.total);
-  return c.json(list.items.map((item) => toApiQuotaUsedArtifact(item, c.var.settings)));
+export function listQuotaArtifacts(c: AppContext, ownerId: number, query: v.InferOutput<typeof listQuery>) {
+  return pagedJson(
+    c,
+    query,
+    (page) => c.var.services.quota.listUsedArtifacts(ownerId, page),
+    (item) => toApiQuotaUsedArtifact(item, c.var.settings),
+  );
 }

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiAccessToken } from "../../convert/account.js";
 import type { AppContext } from "../../env.js";
-import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
 
@@ -33,10 +33,12 @@ export const userGetTokens = route({
   responses: { 200: { description: "AccessTokenList", schema: v.array(api.AccessToken) } },
   async handler(c, { params, query, principal }) {
     const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.tokens.list(target, page);
-    setPagingHeaders(c, page, list.total);
-    return c.json(list.items.map((t) => toApiAccessToken(t)));
+    return pagedJson(
+      c,
+      query,
+      (page) => c.var.services.tokens.list(target, page),
+      (t) => toApiAccessToken(t),
+    );
   },
 });
 

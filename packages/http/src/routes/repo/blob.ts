@@ -1,0 +1,32 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { repoLinks, toGitBlob } from "../../convert/git.js";
+import { qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, repoParams, requireRepoReader } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/blob.go. */
+
+export const GetBlob = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/git/blobs/{sha}",
+  operationId: "GetBlob",
+  tags: ["repository"],
+  summary: "Gets the blob of a repository.",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, sha: qs.string("sha of the commit") }),
+  responses: {
+    200: { description: "GitBlobResponse", schema: api.GitBlobResponse },
+    400: { description: "APIError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const blob = await c.var.services.gitObjects.blob(ctx.repo, params.sha);
+    return c.json(toGitBlob(blob, repoLinks(ctx.repo, c.var.settings)));
+  },
+});
+
+export const blobRoutes = [GetBlob];

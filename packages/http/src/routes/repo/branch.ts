@@ -1,0 +1,124 @@
+import { api } from "@kiln/domain";
+import { isRepoAdmin } from "@kiln/service";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { toApiBranch } from "../../convert/branch.js";
+import { repoLinks } from "../../convert/git.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, type RepoContext, repoParams, requireRepoReader, requireRepoWriter } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
+
+const branchParams = (description: string) => v.object({ ...repoParams, branch: qs.string(description) });
+
+/** Forgejo shows the effective rule's name only to repository admins. */
+function seesRuleNames(ctx: RepoContext): boolean {
+  return isRepoAdmin(ctx.permission) || (ctx.viewer?.isAdmin ?? false);
+}
+
+export const repoListBranches = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/branches",
+  operationId: "repoListBranches",
+  tags: ["repository"],
+  summary: "List a repository's branches",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "BranchList", schema: v.array(api.Branch) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.branches.list(ctx.repo, ctx.viewer, page);
+    setPagingHeaders(c, page, list.total);
+    const links = repoLinks(ctx.repo, c.var.settings);
+    return c.json(list.items.map((b) => toApiBranch(b, links, seesRuleNames(ctx))));
+  },
+});
+
+export const repoGetBranch = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/branches/{branch*}",
+  operationId: "repoGetBranch",
+  tags: ["repository"],
+  summary: "Retrieve a specific branch from a repository, including its effective branch protection",
+  access: "public",
+  scopes: ["repository"],
+  params: branchParams("branch to get"),
+  responses: {
+    200: { description: "Branch", schema: api.Branch },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const branch = await c.var.services.branches.get(ctx.repo, ctx.viewer, params.branch);
+    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.var.settings), seesRuleNames(ctx)));
+  },
+});
+
+export const repoCreateBranch = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/branches",
+  operationId: "repoCreateBranch",
+  tags: ["repository"],
+  summary: "Create a branch",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  body: api.CreateBranchRepoOption,
+  responses: {
+    201: { description: "Branch", schema: api.Branch },
+    403: { description: "The branch is archived or a mirror.", schema: api.APIError },
+    404: { description: "The old branch does not exist.", schema: api.APINotFound },
+    409: { description: "The branch with the same name already exists.", schema: api.APIError },
+    413: { description: "quotaExceeded", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+    423: { description: "repoArchivedError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    requireRepoWriter(ctx, "repo.code");
+    const branch = await c.var.services.branches.create(ctx.repo, user, {
+      name: body.new_branch_name,
+      ...(body.old_branch_name ? { oldBranchName: body.old_branch_name } : {}),
+      ...(body.old_ref_name ? { oldRefName: body.old_ref_name } : {}),
+    });
+    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.var.settings), seesRuleNames(ctx)), 201);
+  },
+});
+
+export const repoDeleteBranch = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/branches/{branch*}",
+  operationId: "repoDeleteBranch",
+  tags: ["repository"],
+  summary: "Delete a specific branch from a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: branchParams("branch to delete"),
+  responses: {
+    204: { description: "APIEmpty", schema: "empty" },
+    403: { description: "APIError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    423: { description: "repoArchivedError", schema: api.APIError },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    requireRepoWriter(ctx, "repo.code");
+    await c.var.services.branches.delete(ctx.repo, params.branch);
+    return c.body(null, 204);
+  },
+});
+
+export const branchRoutes = [repoListBranches, repoCreateBranch, repoGetBranch, repoDeleteBranch];

@@ -1,0 +1,151 @@
+import { api, InvalidArgumentError, type PageRequest } from "@kiln/domain";
+import { isValidRefName } from "@kiln/git";
+import type { CommitDetailOptions, CommitsView } from "@kiln/service";
+import * as v from "valibot";
+import { repoLinks, toApiCommit } from "../../convert/git.js";
+import type { AppContext } from "../../env.js";
+import { linkHeader, pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, type RepoContext, repoParams, requireRepoReader } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/commits.go: history and single commits. */
+
+const detailQuery = {
+  stat: v.optional(qs.bool("include diff stats for every commit (disable for speedup, default 'true')")),
+  verification: v.optional(
+    qs.bool("include verification for every commit (disable for speedup, default 'true')"),
+  ),
+  files: v.optional(
+    qs.bool("include a list of affected files for every commit (disable for speedup, default 'true')"),
+  ),
+};
+
+type DetailQuery = { stat?: boolean; verification?: boolean; files?: boolean };
+
+function detailOptions(query: DetailQuery): CommitDetailOptions {
+  return {
+    ...(query.stat !== undefined ? { stat: query.stat } : {}),
+    ...(query.files !== undefined ? { files: query.files } : {}),
+  };
+}
+
+function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: DetailQuery) {
+  const links = repoLinks(ctx.repo, c.var.settings);
+  return view.commits.map((commit) =>
+    toApiCommit(commit, view.users, links, ctx.viewer, c.var.settings, {
+      ...(query.verification !== undefined ? { verification: query.verification } : {}),
+    }),
+  );
+}
+
+/**
+ * Paging headers for a history walk: `X-Total-Count` only when the walk reached the root (git
+ * has no cheap count), `Link` from what is known (no `last` while the end is unknown).
+ */
+function setCommitPaging(c: AppContext, page: PageRequest, total: number | undefined, hasMore: boolean) {
+  if (total !== undefined) {
+    setPagingHeaders(c, page, total);
+    return;
+  }
+  const pseudoTotal = page.page * page.limit + (hasMore ? 1 : 0);
+  const link = linkHeader(c.var.settings.server.rootUrl, new URL(c.req.url), page, pseudoTotal)
+    .split(",")
+    .filter((part) => part && !part.endsWith('rel="last"'))
+    .join(",");
+  if (link) c.header("Link", link);
+  c.header("X-HasMore", String(hasMore));
+  c.header("Access-Control-Expose-Headers", "Link, X-HasMore");
+}
+
+export const repoGetAllCommits = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/commits",
+  operationId: "repoGetAllCommits",
+  tags: ["repository"],
+  summary: "Get a list of all commits from a repository",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  query: v.object({
+    sha: v.optional(qs.string("SHA or branch to start listing commits from (usually 'master')")),
+    path: v.optional(qs.string("filepath of a file/dir")),
+    ...detailQuery,
+    ...pageQuery,
+  }),
+  responses: {
+    200: { description: "CommitList", schema: v.array(api.Commit) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    409: { description: "EmptyRepository", schema: api.APIError },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.commits.list(ctx.repo, {
+      ...(query.sha ? { sha: query.sha } : {}),
+      ...(query.path ? { path: query.path } : {}),
+      ...detailOptions(query),
+      page: page.page,
+      limit: page.limit,
+    });
+    setCommitPaging(c, page, list.total, list.hasMore);
+    return c.json(commitsJson(c, ctx, list, query));
+  },
+});
+
+const singleResponses = {
+  200: { description: "Commit", schema: api.Commit },
+  404: { description: "APINotFound", schema: api.APINotFound },
+};
+
+export const repoGetCommitByRef = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/commits/{ref}",
+  operationId: "repoGetCommitByRef",
+  extension:
+    "forge-api.md lists `GET /repos/{owner}/{repo}/commits/{ref}`: one commit for a branch, tag or sha",
+  tags: ["repository"],
+  summary: "Get the commit a branch, tag or sha names",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({
+    ...repoParams,
+    ref: qs.string("name of a branch, tag or commit (slashes percent-encoded)"),
+  }),
+  query: v.object(detailQuery),
+  responses: singleResponses,
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const view = await c.var.services.commits.get(ctx.repo, params.ref, detailOptions(query));
+    return c.json(commitsJson(c, ctx, view, query)[0]);
+  },
+});
+
+export const repoGetSingleCommit = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/git/commits/{sha}",
+  operationId: "repoGetSingleCommit",
+  tags: ["repository"],
+  summary: "Get a single commit from a repository",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, sha: qs.string("a git ref or commit sha") }),
+  query: v.object(detailQuery),
+  responses: {
+    ...singleResponses,
+    422: { description: "APIValidationError", schema: api.APIError },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    if (!isValidRefName(`refs/heads/${params.sha}`)) {
+      throw new InvalidArgumentError(`no valid ref or sha: ${params.sha}`);
+    }
+    const view = await c.var.services.commits.get(ctx.repo, params.sha, detailOptions(query));
+    return c.json(commitsJson(c, ctx, view, query)[0]);
+  },
+});
+
+export const commitRoutes = [repoGetAllCommits, repoGetCommitByRef, repoGetSingleCommit];

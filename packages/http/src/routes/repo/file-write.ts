@@ -1,0 +1,172 @@
+import { api, InvalidArgumentError, PermissionDeniedError } from "@kiln/domain";
+import { canWrite, type FileCommitInput } from "@kiln/service";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { toFileDeleteResponse, toFileResponse, toFilesResponse } from "../../convert/contents.js";
+import { repoLinks } from "../../convert/git.js";
+import { qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, type RepoContext, repoParams } from "./context.js";
+
+/**
+ * Forgejo's routers/api/v1/repo/file.go, writing: create, update and delete one file, or change
+ * several in one commit. Each write re-measures the repository (size and quota usage).
+ */
+
+type FileOptions = v.InferOutput<typeof api.CreateFileOptions> | v.InferOutput<typeof api.ChangeFilesOptions>;
+
+/** Forgejo's reqRepoBranchWriter: write access to the code (branch rules are the service's check). */
+function requireBranchWriter(ctx: RepoContext): void {
+  if (!canWrite(ctx.permission, "repo.code") && !ctx.viewer?.isAdmin) {
+    throw new PermissionDeniedError("user should have a permission to write to this branch");
+  }
+}
+
+/** Decodes base64 content strictly, as Go's StdEncoding does (line breaks ignored); 422 otherwise. */
+function decodeBase64(content: string | undefined): Uint8Array {
+  const text = (content ?? "").replace(/[\r\n]/g, "");
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+    throw new InvalidArgumentError("Invalid base64 content");
+  }
+  return new Uint8Array(Buffer.from(text, "base64"));
+}
+
+function commitInput(body: Omit<FileOptions, "content" | "files">): FileCommitInput {
+  return {
+    ...(body.branch ? { branch: body.branch } : {}),
+    ...(body.new_branch ? { newBranch: body.new_branch } : {}),
+    ...(body.message ? { message: body.message } : {}),
+    ...(body.author ? { author: body.author } : {}),
+    ...(body.committer ? { committer: body.committer } : {}),
+    ...(body.signoff ? { signoff: true } : {}),
+    dates: {
+      ...(body.dates?.author ? { author: new Date(body.dates.author) } : {}),
+      ...(body.dates?.committer ? { committer: new Date(body.dates.committer) } : {}),
+    },
+  };
+}
+
+const writeResponses = {
+  403: { description: "APIError", schema: api.APIError },
+  404: { description: "APINotFound", schema: api.APINotFound },
+  409: { description: "APIError", schema: api.APIError },
+  413: { description: "quotaExceeded", schema: api.APIError },
+  422: { description: "APIError", schema: api.APIError },
+  423: { description: "repoArchivedError", schema: api.APIError },
+};
+
+const fileParams = (description: string) => v.object({ ...repoParams, filepath: qs.string(description) });
+
+export const repoCreateFile = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/contents/{filepath*}",
+  operationId: "repoCreateFile",
+  tags: ["repository"],
+  summary: "Create a file in a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: fileParams("path of the file to create"),
+  body: api.CreateFileOptions,
+  responses: { 201: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireBranchWriter(ctx);
+    const op = { operation: "create", path: params.filepath, content: decodeBase64(body.content) } as const;
+    const result = await c.var.services.files.createFile(ctx.repo, user, op, commitInput(body));
+    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings), 201);
+  },
+});
+
+export const repoUpdateFile = route({
+  method: "put",
+  path: "/repos/{owner}/{repo}/contents/{filepath*}",
+  operationId: "repoUpdateFile",
+  tags: ["repository"],
+  summary: "Update a file in a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: fileParams("path of the file to update"),
+  body: api.UpdateFileOptions,
+  responses: { 200: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireBranchWriter(ctx);
+    const op = {
+      operation: "update",
+      path: params.filepath,
+      content: decodeBase64(body.content),
+      sha: body.sha,
+      ...(body.from_path ? { fromPath: body.from_path } : {}),
+    } as const;
+    const result = await c.var.services.files.updateFile(ctx.repo, user, op, commitInput(body));
+    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings));
+  },
+});
+
+export const repoDeleteFile = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/contents/{filepath*}",
+  operationId: "repoDeleteFile",
+  tags: ["repository"],
+  summary: "Delete a file in a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: fileParams("path of the file to delete"),
+  body: api.DeleteFileOptions,
+  responses: {
+    200: { description: "FileDeleteResponse", schema: api.FileDeleteResponse },
+    400: { description: "APIError", schema: api.APIError },
+    403: { description: "APIError", schema: api.APIError },
+    404: { description: "APIError", schema: api.APINotFound },
+    413: { description: "quotaExceeded", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+    423: { description: "repoArchivedError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireBranchWriter(ctx);
+    const op = { operation: "delete", path: params.filepath, sha: body.sha } as const;
+    const result = await c.var.services.files.deleteFile(ctx.repo, user, op, commitInput(body));
+    return c.json(toFileDeleteResponse(result, repoLinks(ctx.repo, c.var.settings)));
+  },
+});
+
+export const repoChangeFiles = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/contents",
+  operationId: "repoChangeFiles",
+  tags: ["repository"],
+  summary: "Modify multiple files in a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  body: api.ChangeFilesOptions,
+  responses: { 201: { description: "FilesResponse", schema: api.FilesResponse }, ...writeResponses },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireBranchWriter(ctx);
+    const ops = body.files.map((file) => {
+      if (file.operation === "create") {
+        return { operation: "create", path: file.path, content: decodeBase64(file.content) } as const;
+      }
+      if (file.operation === "delete") {
+        return { operation: "delete", path: file.path, sha: file.sha ?? "" } as const;
+      }
+      return {
+        operation: "update",
+        path: file.path,
+        content: decodeBase64(file.content),
+        sha: file.sha ?? "",
+        ...(file.from_path ? { fromPath: file.from_path } : {}),
+      } as const;
+    });
+    const result = await c.var.services.files.changeFiles(ctx.repo, user, ops, commitInput(body));
+    return c.json(toFilesResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings), 201);
+  },
+});
+
+export const fileWriteRoutes = [repoChangeFiles, repoCreateFile, repoUpdateFile, repoDeleteFile];

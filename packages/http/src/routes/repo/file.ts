@@ -1,0 +1,129 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { toContentsResponse } from "../../convert/contents.js";
+import { repoLinks } from "../../convert/git.js";
+import type { AppContext } from "../../env.js";
+import { qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, type RepoContext, repoParams, requireRepoReader } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/file.go, reading: raw files and the contents API (writes: file-write.ts). */
+
+const refQuery = {
+  ref: v.optional(
+    qs.string("The name of the commit/branch/tag. Default the repository’s default branch (usually master)"),
+  ),
+};
+
+/** forge-api.md names the contents read's parameter `branch`; Forgejo's is `ref`. Both are taken. */
+const contentsQuery = {
+  ...refQuery,
+  branch: v.optional(qs.string("The branch to read; used when `ref` is not given")),
+};
+
+/** Text that is valid UTF-8 without NUL bytes is served as text, anything else as bytes. */
+function contentType(bytes: Uint8Array): string {
+  if (bytes.includes(0)) return "application/octet-stream";
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return "text/plain; charset=utf-8";
+  } catch {
+    return "application/octet-stream";
+  }
+}
+
+export const repoGetRawFile = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/raw/{filepath*}",
+  operationId: "repoGetRawFile",
+  tags: ["repository"],
+  summary: "Get a file from a repository",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, filepath: qs.string("filepath of the file to get") }),
+  query: v.object(refQuery),
+  responses: {
+    200: { description: "Returns raw file content.", schema: "file" },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const file = await c.var.services.contents.raw(ctx.repo, params.filepath, query.ref || undefined);
+    const body = new Uint8Array(file.content);
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "Content-Type": contentType(body),
+        "Content-Length": String(body.length),
+        "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        "X-Content-Type-Options": "nosniff",
+        ETag: `"${file.sha}"`,
+        "X-Gitea-Object-Type": file.type,
+        "X-Forgejo-Object-Type": file.type,
+        "Access-Control-Expose-Headers": "X-Gitea-Object-Type, X-Forgejo-Object-Type",
+      },
+    });
+  },
+});
+
+async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
+  requireRepoReader(ctx, "repo.code");
+  const view = await c.var.services.contents.contents(ctx.repo, path, ref || undefined);
+  const links = repoLinks(ctx.repo, c.var.settings);
+  const json = view.items.map((item) =>
+    toContentsResponse(item, view.ref, links, c.var.settings, view.kind === "dir"),
+  );
+  return view.kind === "dir" ? c.json(json) : c.json(json[0]);
+}
+
+export const repoGetContentsList = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/contents",
+  operationId: "repoGetContentsList",
+  tags: ["repository"],
+  summary: "Gets the metadata of all the entries of the root dir",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  query: v.object(contentsQuery),
+  responses: {
+    200: { description: "ContentsListResponse", schema: v.array(api.ContentsResponse) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    return contents(c, ctx, "", query.ref || query.branch);
+  },
+});
+
+export const repoGetContents = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/contents/{filepath*}",
+  operationId: "repoGetContents",
+  tags: ["repository"],
+  summary:
+    "Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({
+    ...repoParams,
+    filepath: qs.string("path of the dir, file, symlink or submodule in the repo"),
+  }),
+  query: v.object(contentsQuery),
+  responses: {
+    200: {
+      description: "ContentsResponse",
+      schema: api.ContentsResponse,
+      // A directory answers with the listing of its entries, as in Forgejo.
+      validate: v.union([api.ContentsResponse, v.array(api.ContentsResponse)]),
+    },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    return contents(c, ctx, params.filepath, query.ref || query.branch);
+  },
+});
+
+export const fileReadRoutes = [repoGetRawFile, repoGetContentsList, repoGetContents];

@@ -1,0 +1,64 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { repoLinks, toReference } from "../../convert/git.js";
+import { qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, repoParams, requireRepoReader } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/git_ref.go: refs by prefix. */
+
+const listResponses = {
+  200: { description: "ReferenceList", schema: v.array(api.Reference) },
+  404: { description: "APINotFound", schema: api.APINotFound },
+};
+
+export const repoListAllGitRefs = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/git/refs",
+  operationId: "repoListAllGitRefs",
+  tags: ["repository"],
+  summary: "Get specified ref or filtered repository's refs",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  responses: listResponses,
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const links = repoLinks(ctx.repo, c.var.settings);
+    const refs = await c.var.services.gitObjects.refs(ctx.repo);
+    return c.json(refs.map((ref) => toReference(ref, links)));
+  },
+});
+
+export const repoListGitRefs = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/git/refs/{ref*}",
+  operationId: "repoListGitRefs",
+  tags: ["repository"],
+  summary: "Get specified ref or filtered repository's refs",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, ref: qs.string("part or full name of the ref") }),
+  responses: {
+    ...listResponses,
+    200: {
+      ...listResponses[200],
+      // Like Forgejo, one ref that is exactly the one asked for comes as an object.
+      validate: v.union([v.array(api.Reference), api.Reference]),
+    },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const links = repoLinks(ctx.repo, c.var.settings);
+    const refs = (await c.var.services.gitObjects.refs(ctx.repo, params.ref)).map((ref) =>
+      toReference(ref, links),
+    );
+    const [only] = refs;
+    if (refs.length === 1 && only?.ref === `refs/${params.ref}`) return c.json(only);
+    return c.json(refs);
+  },
+});
+
+export const gitRefRoutes = [repoListAllGitRefs, repoListGitRefs];

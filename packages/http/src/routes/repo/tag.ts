@@ -1,0 +1,117 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
+import { repoLinks, toApiTag } from "../../convert/git.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, repoParams, requireRepoReader, requireRepoWriter } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/tag.go: tags (names may contain slashes). */
+
+const tagParams = (description: string) => v.object({ ...repoParams, tag: qs.string(description) });
+
+export const repoListTags = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/tags",
+  operationId: "repoListTags",
+  tags: ["repository"],
+  summary: "List a repository's tags",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  query: v.object(pageQuery),
+  responses: {
+    200: { description: "TagList", schema: v.array(api.Tag) },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const page = pageRequest(query, c.var.settings.api);
+    const list = await c.var.services.tags.list(ctx.repo, page);
+    setPagingHeaders(c, page, list.total);
+    const links = repoLinks(ctx.repo, c.var.settings);
+    return c.json(list.items.map((tag) => toApiTag(tag, links)));
+  },
+});
+
+export const repoGetTag = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/tags/{tag*}",
+  operationId: "repoGetTag",
+  tags: ["repository"],
+  summary: "Get the tag of a repository by tag name",
+  access: "public",
+  scopes: ["repository"],
+  params: tagParams("name of tag"),
+  responses: {
+    200: { description: "Tag", schema: api.Tag },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const tag = await c.var.services.tags.get(ctx.repo, params.tag);
+    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.var.settings)));
+  },
+});
+
+export const repoCreateTag = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/tags",
+  operationId: "repoCreateTag",
+  tags: ["repository"],
+  summary: "Create a new git tag in a repository",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  body: api.CreateTagOption,
+  responses: {
+    201: { description: "Tag", schema: api.Tag },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    409: { description: "APIError", schema: api.APIError },
+    413: { description: "quotaExceeded", schema: api.APIError },
+    422: { description: "APIValidationError", schema: api.APIError },
+    423: { description: "repoArchivedError", schema: api.APIError },
+  },
+  async handler(c, { params, body, principal }) {
+    const { user } = requirePrincipal(principal);
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    requireRepoWriter(ctx, "repo.code");
+    const tag = await c.var.services.tags.create(ctx.repo, user, {
+      name: body.tag_name,
+      ...(body.target ? { target: body.target } : {}),
+      ...(body.message ? { message: body.message } : {}),
+    });
+    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.var.settings)), 201);
+  },
+});
+
+export const repoDeleteTag = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/tags/{tag*}",
+  operationId: "repoDeleteTag",
+  tags: ["repository"],
+  summary: "Delete a repository's tag by name",
+  access: "signed-in",
+  scopes: ["repository"],
+  params: tagParams("name of tag to delete"),
+  responses: {
+    204: { description: "APIEmpty", schema: "empty" },
+    403: { description: "APIForbiddenError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+    423: { description: "repoArchivedError", schema: api.APIError },
+  },
+  async handler(c, { params, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    requireRepoWriter(ctx, "repo.code");
+    await c.var.services.tags.delete(ctx.repo, params.tag);
+    return c.body(null, 204);
+  },
+});
+
+export const tagRoutes = [repoListTags, repoCreateTag, repoGetTag, repoDeleteTag];

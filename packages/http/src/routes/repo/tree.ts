@@ -1,0 +1,53 @@
+import { api } from "@kiln/domain";
+import * as v from "valibot";
+import { repoLinks, toGitTree } from "../../convert/git.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
+import { qs } from "../../query.js";
+import { route } from "../../route.js";
+import { loadRepo, repoParams, requireRepoReader } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/tree.go. */
+
+const intQuery = (description: string) =>
+  v.optional(v.pipe(v.string(), v.metadata({ swagger: { type: "integer" }, description })));
+
+export const GetTree = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/git/trees/{sha}",
+  operationId: "GetTree",
+  tags: ["repository"],
+  summary: "Gets the tree of a repository.",
+  access: "public",
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, sha: qs.string("sha of the commit") }),
+  query: v.object({
+    recursive: v.optional(qs.bool("show all directories and files")),
+    page: intQuery(
+      "page number; the 'truncated' field in the response will be true if there are still more items after this page, false if the last page",
+    ),
+    per_page: intQuery("number of items per page"),
+  }),
+  responses: {
+    200: { description: "GitTreeResponse", schema: api.GitTreeResponse },
+    400: { description: "APIError", schema: api.APIError },
+    404: { description: "APINotFound", schema: api.APINotFound },
+  },
+  async handler(c, { params, query, principal }) {
+    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+    requireRepoReader(ctx, "repo.code");
+    const perPageLimit = c.var.settings.api.defaultGitTreesPerPage;
+    const page = pageRequest(
+      { page: query.page, limit: query.per_page },
+      { ...c.var.settings.api, defaultPagingNum: perPageLimit, maxResponseItems: perPageLimit },
+    );
+    const tree = await c.var.services.gitObjects.tree(ctx.repo, params.sha, {
+      recursive: query.recursive ?? false,
+      page: page.page,
+      perPage: page.limit,
+    });
+    setPagingHeaders(c, page, tree.totalCount);
+    return c.json(toGitTree(tree, repoLinks(ctx.repo, c.var.settings)));
+  },
+});
+
+export const treeRoutes = [GetTree];

@@ -1,0 +1,164 @@
+import {
+  AlreadyExistsError,
+  ConflictError,
+  NotFoundError,
+  offsetOf,
+  type Paged,
+  type PageRequest,
+  PermissionDeniedError,
+  type ProtectedBranch,
+  type Repository,
+  type User,
+} from "@kiln/domain";
+import {
+  type BranchInfo,
+  createBranch,
+  deleteBranch,
+  findBranchRule,
+  getBranch,
+  listBranches,
+  listRefs,
+} from "@kiln/git";
+import { withGitErrors } from "../repos/git-errors.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { UserService } from "../users/user-service.js";
+import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
+import { type CommitUsers, commitUsers } from "./commit-users.js";
+import { mayMerge, mayPush, type PusherFacts } from "./protection-rules.js";
+
+/** A branch as the API shows it to one viewer: its head, its rule, and what the viewer may do. */
+export interface BranchView {
+  readonly branch: BranchInfo;
+  readonly rule?: ProtectedBranch;
+  readonly userCanPush: boolean;
+  readonly userCanMerge: boolean;
+  /** Accounts of the head commit's author and committer. */
+  readonly users: CommitUsers;
+}
+
+/** Where a new branch starts (Forgejo's CreateBranchRepoOption). */
+export interface CreateBranchInput {
+  readonly name: string;
+  /** An existing branch (404 when it is not one). */
+  readonly oldBranchName?: string;
+  /** A branch, tag or commit; wins over `oldBranchName`. */
+  readonly oldRefName?: string;
+}
+
+const emptyRepository = () => new NotFoundError("Git Repository is empty.");
+
+/** Branches (Forgejo's branch.go): listing with protection facts, creation and deletion with the UI's checks. */
+export class BranchService {
+  constructor(
+    private readonly repos: RepoService,
+    private readonly users: UserService,
+    private readonly protections: BranchProtectionService,
+  ) {}
+
+  /** One page of branches, newest head commit first, then by name. */
+  async list(repo: Repository, viewer: User | null, page: PageRequest): Promise<Paged<BranchView>> {
+    if (repo.isEmpty) return { items: [], total: 0 };
+    const git = await this.repos.git(repo);
+    const all = (await withGitErrors(() => listBranches(git))).sort(
+      (a, b) => b.commit.committer.timestamp - a.commit.committer.timestamp || compare(a.name, b.name),
+    );
+    const slice = all.slice(offsetOf(page), offsetOf(page) + page.limit);
+    const rules = await this.protections.list(repo);
+    const facts = viewer ? await this.protections.pusherFacts(repo, viewer) : undefined;
+    const items: BranchView[] = [];
+    for (const branch of slice) items.push(await this.view(branch, rules, facts));
+    return { items, total: all.length };
+  }
+
+  /** One branch (names may contain slashes); 404 when it does not exist. */
+  async get(repo: Repository, viewer: User | null, name: string): Promise<BranchView> {
+    const git = await this.repos.git(repo);
+    const branch = await withGitErrors(() => getBranch(git, name), { empty_repository: emptyRepository });
+    const facts = viewer ? await this.protections.pusherFacts(repo, viewer) : undefined;
+    return this.view(branch, await this.protections.list(repo), facts);
+  }
+
+  /**
+   * Creates a branch from `oldRefName`, `oldBranchName` or the default branch. 404 on an empty
+   * repository or a missing source, 409 when the name is taken by a branch or tag or clashes
+   * with one (`a` and `a/b`), 403 on a mirror.
+   */
+  async create(repo: Repository, doer: User, input: CreateBranchInput): Promise<BranchView> {
+    assertNotArchived(repo);
+    if (repo.isEmpty) throw emptyRepository();
+    if (repo.isMirror) throw new PermissionDeniedError("Git Repository is a mirror.");
+    const git = await this.repos.git(repo);
+    let from: string = `refs/heads/${repo.defaultBranch}`;
+    if (input.oldRefName) from = input.oldRefName;
+    else if (input.oldBranchName) from = `refs/heads/${input.oldBranchName}`;
+    if (input.oldBranchName && !input.oldRefName) {
+      await withGitErrors(() => getBranch(git, input.oldBranchName as string), {
+        not_found: () => new NotFoundError("The old branch does not exist"),
+      });
+    }
+    await this.checkName(repo, input.name);
+    const branch = await withGitErrors(() => createBranch(git, { name: input.name, from }), {
+      not_found: () => new NotFoundError("The old branch does not exist"),
+      empty_repository: emptyRepository,
+      already_exists: () => new AlreadyExistsError("The branch already exists."),
+      conflict: () => new AlreadyExistsError("The branch already exists."),
+    });
+    await this.repos.refreshSize(repo.id);
+    const facts = await this.protections.pusherFacts(repo, doer);
+    return this.view(branch, await this.protections.list(repo), facts);
+  }
+
+  /**
+   * Deletes a branch with the UI's checks (Forgejo's DeleteBranch): not on an empty repository
+   * (404) or a mirror (403), never the default branch or a protected branch (403).
+   */
+  async delete(repo: Repository, name: string): Promise<void> {
+    assertNotArchived(repo);
+    if (repo.isEmpty) throw emptyRepository();
+    if (repo.isMirror) throw new PermissionDeniedError("Git Repository is a mirror.");
+    if (name === repo.defaultBranch) throw new PermissionDeniedError("can not delete default branch");
+    if (await this.protections.ruleFor(repo, name)) throw new PermissionDeniedError("branch protected");
+    const git = await this.repos.git(repo);
+    await withGitErrors(() => deleteBranch(git, name), {
+      default_branch: () => new PermissionDeniedError("can not delete default branch"),
+    });
+    await this.repos.refreshSize(repo.id);
+  }
+
+  /** Forgejo's checkBranchName: the name must not be a branch or tag, nor nest with a branch. */
+  private async checkName(repo: Repository, name: string): Promise<void> {
+    const git = await this.repos.git(repo);
+    for (const ref of await withGitErrors(() => listRefs(git, "refs/"))) {
+      if (ref.ref === `refs/heads/${name}`) throw new AlreadyExistsError("The branch already exists.");
+      if (ref.ref === `refs/tags/${name}`) {
+        throw new ConflictError("The branch with the same tag already exists.");
+      }
+      if (!ref.ref.startsWith("refs/heads/")) continue;
+      const other = ref.ref.slice("refs/heads/".length);
+      if (other.startsWith(`${name}/`) || name.startsWith(`${other}/`)) {
+        throw new ConflictError("The branch with the same name already exists.");
+      }
+    }
+  }
+
+  private async view(
+    branch: BranchInfo,
+    rules: readonly ProtectedBranch[],
+    facts: PusherFacts | undefined,
+  ): Promise<BranchView> {
+    const rule = findBranchRule(rules, branch.name);
+    const users = await commitUsers(this.users, [branch.commit.author.email, branch.commit.committer.email]);
+    const canWrite = facts?.canWriteCode ?? false;
+    return {
+      branch,
+      ...(rule ? { rule } : {}),
+      userCanPush: facts ? (rule ? mayPush(rule.settings, facts) : canWrite) : false,
+      userCanMerge: facts ? (rule ? mayMerge(rule.settings, facts) : canWrite) : false,
+      users,
+    };
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

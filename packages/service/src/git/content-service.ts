@@ -1,0 +1,98 @@
+import { NotFoundError, type Repository } from "@kiln/domain";
+import {
+  type ContentEntry,
+  type FileContent,
+  type GitSignature,
+  getCommit,
+  getContents,
+  readRawFile,
+} from "@kiln/git";
+import { withGitErrors } from "../repos/git-errors.js";
+import type { RepoService } from "../repos/repo-service.js";
+import { type RefKind, refKind, splitRefFromPath } from "./ref-kind.js";
+
+/** The ref a contents read was made at: as given (for `?ref=` links), its kind and its URL form. */
+export interface ContentsRef {
+  /** The ref as the caller gave it, or the default branch. */
+  readonly name: string;
+  readonly kind: RefKind;
+  /** What links use: the branch or tag name, or the full commit sha. */
+  readonly path: string;
+}
+
+/** One entry with the last commit that changed it. */
+export interface ContentItem {
+  readonly entry: ContentEntry | FileContent;
+  readonly lastCommit?: { readonly sha: string; readonly committer: GitSignature };
+}
+
+/** A directory listing or a single entry (Forgejo's GetContentsOrList). */
+export interface ContentsView {
+  readonly kind: "dir" | "entry";
+  readonly ref: ContentsRef;
+  readonly items: readonly ContentItem[];
+}
+
+/** A raw file and what kind of tree entry it is. */
+export interface RawFile {
+  readonly sha: string;
+  readonly name: string;
+  readonly type: "file" | "symlink";
+  readonly content: Uint8Array;
+}
+
+/** Reads files and directories at a ref (Forgejo's contents and raw endpoints). */
+export class ContentService {
+  constructor(private readonly repos: RepoService) {}
+
+  /**
+   * The entry at `path` (the root when empty) at `ref` (default branch when absent): a listing
+   * for a directory, else the single entry with a file's bytes. An empty repository lists nothing;
+   * a missing path or ref is 404.
+   */
+  async contents(repo: Repository, path: string, ref?: string): Promise<ContentsView> {
+    const name = ref || repo.defaultBranch;
+    if (repo.isEmpty) return { kind: "dir", ref: { name, kind: "branch", path: name }, items: [] };
+    const git = await this.repos.git(repo);
+    const result = await withGitErrors(() => getContents(git, path, { ref: name, lastCommit: true }));
+    const kind = await refKind(git, name);
+    const refPath = kind === "commit" ? result.commitSha : name;
+    const dates = new Map<string, GitSignature>();
+    const lastCommit = async (sha: string | undefined) => {
+      if (!sha) return undefined;
+      let committer = dates.get(sha);
+      if (!committer) {
+        committer = (await withGitErrors(() => getCommit(git, sha, { files: false }))).committer;
+        dates.set(sha, committer);
+      }
+      return { sha, committer };
+    };
+    const entries = result.kind === "dir" ? result.entries : [result.entry];
+    const items: ContentItem[] = [];
+    for (const entry of entries) {
+      const last = await lastCommit(entry.lastCommitSha);
+      items.push({ entry, ...(last ? { lastCommit: last } : {}) });
+    }
+    return { kind: result.kind, ref: { name, kind, path: refPath }, items };
+  }
+
+  /**
+   * The bytes of the file at `path` at `ref`; without `ref`, a leading branch, tag or sha in the
+   * path names it (Forgejo's legacy form), else the default branch. 404 for anything else.
+   */
+  async raw(repo: Repository, path: string, ref?: string): Promise<RawFile> {
+    if (repo.isEmpty) throw new NotFoundError();
+    const git = await this.repos.git(repo);
+    const target = ref ? { ref, path } : await splitRefFromPath(git, path);
+    const file = await withGitErrors(
+      () => readRawFile(git, target.path, { ref: target.ref ?? repo.defaultBranch }),
+      { invalid_argument: (m) => new NotFoundError(m), empty_repository: () => new NotFoundError() },
+    );
+    return {
+      sha: file.sha,
+      name: target.path.split("/").pop() ?? target.path,
+      type: file.mode === "120000" ? "symlink" : "file",
+      content: file.content,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import {
+  NotFoundError,
+  offsetOf,
+  type Paged,
+  type PageRequest,
+  type Repository,
+  type User,
+} from "@kiln/domain";
+import { createTag, deleteTag, getTag, listTags, type TagInfo } from "@kiln/git";
+import type { ServiceContext } from "../context.js";
+import { withGitErrors } from "../repos/git-errors.js";
+import type { RepoService } from "../repos/repo-service.js";
+import { assertNotArchived } from "./branch-protection-service.js";
+import { userSignature } from "./commit-identity.js";
+
+/** What creating a tag takes (Forgejo's CreateTagOption): a message makes it annotated. */
+export interface CreateTagInput {
+  readonly name: string;
+  /** Branch, tag or sha; the default branch when absent. */
+  readonly target?: string;
+  readonly message?: string;
+}
+
+/** Seconds of a tag's own date: the tagger's for annotated tags, else its commit's. */
+function tagTime(tag: TagInfo): number {
+  return tag.tagger?.timestamp ?? tag.commit?.committer.timestamp ?? 0;
+}
+
+/** Tags (Forgejo's tag.go). */
+export class TagService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly repos: RepoService,
+  ) {}
+
+  /** One page of tags, newest first (Forgejo sorts by creation date), then by name. */
+  async list(repo: Repository, page: PageRequest): Promise<Paged<TagInfo>> {
+    if (repo.isEmpty) return { items: [], total: 0 };
+    const git = await this.repos.git(repo);
+    const all = (await withGitErrors(() => listTags(git))).sort(
+      (a, b) => tagTime(b) - tagTime(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+    return { items: all.slice(offsetOf(page), offsetOf(page) + page.limit), total: all.length };
+  }
+
+  /** One tag by name (names may contain slashes); 404 when it does not exist. */
+  async get(repo: Repository, name: string): Promise<TagInfo> {
+    const git = await this.repos.git(repo);
+    return withGitErrors(() => getTag(git, name));
+  }
+
+  /** Creates a tag, annotated by `doer` when there is a message; 404 for a missing target, 409 when taken. */
+  async create(repo: Repository, doer: User, input: CreateTagInput): Promise<TagInfo> {
+    assertNotArchived(repo);
+    const git = await this.repos.git(repo);
+    const tag = await withGitErrors(
+      () =>
+        createTag(git, {
+          name: input.name,
+          target: input.target || repo.defaultBranch,
+          ...(input.message
+            ? { message: input.message, tagger: userSignature(doer, this.ctx.settings) }
+            : {}),
+        }),
+      {
+        not_found: (m) => new NotFoundError(`target not found: ${m}`),
+        empty_repository: () => new NotFoundError("target not found"),
+      },
+    );
+    await this.repos.refreshSize(repo.id);
+    return tag;
+  }
+
+  /** Deletes a tag; 404 when it does not exist. */
+  async delete(repo: Repository, name: string): Promise<void> {
+    assertNotArchived(repo);
+    const git = await this.repos.git(repo);
+    await withGitErrors(() => deleteTag(git, name));
+    await this.repos.refreshSize(repo.id);
+  }
+}
