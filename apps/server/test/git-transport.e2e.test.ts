@@ -7,10 +7,14 @@ import { cloneUrl, git, gitOk, scratch } from "./git-clients.js";
 import { api, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
 
 const DATABASES = [
-  { name: "pglite", env: () => ({}) },
+  { name: "pglite", env: () => ({ KILN__MIGRATIONS__ALLOW_LOCALNETWORKS: "true" }) },
   {
     name: "postgres",
-    env: (schema: string) => ({ DATABASE_URL: testPostgresUrl(), KILN__DATABASE__SCHEMA: schema }),
+    env: (schema: string) => ({
+      DATABASE_URL: testPostgresUrl(),
+      KILN__DATABASE__SCHEMA: schema,
+      KILN__MIGRATIONS__ALLOW_LOCALNETWORKS: "true",
+    }),
   },
 ] as const;
 
@@ -181,5 +185,38 @@ describe.each(DATABASES)("git over HTTP with the real git and git-lfs clients ($
     await gitOk(anon, ["lfs", "install", "--local"]);
     await gitOk(anon, ["lfs", "pull"]);
     expect(readFileSync(join(anon, "art.psd")).equals(blob)).toBe(true);
+  });
+
+  it("migrates a repository from a git URL the server can reach, with credentials", async () => {
+    const res = await api(server.url, "POST", "/repos/migrate", {
+      token: tokens.stranger,
+      body: {
+        clone_addr: `${server.url}/owner/closed.git`,
+        auth_username: "owner",
+        auth_password: "password1",
+        repo_name: "copy",
+        service: "git",
+      },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json).toMatchObject({
+      full_name: "stranger/copy",
+      empty: false,
+      private: false,
+      mirror: false,
+    });
+    const dir = scratch();
+    await gitOk(dir, ["clone", cloneUrl(server.url, "stranger", "copy"), "c"]);
+    expect((await gitOk(join(dir, "c"), ["log", "--format=%s"])).split("\n")).toContain(
+      "two hundred kilobytes",
+    );
+    const wrong = await api(server.url, "POST", "/repos/migrate", {
+      token: tokens.stranger,
+      body: { clone_addr: `${server.url}/owner/closed.git`, repo_name: "nope" },
+    });
+    expect(wrong.status).toBe(422);
+    expect((await api(server.url, "GET", "/repos/stranger/nope", { token: tokens.stranger })).status).toBe(
+      404,
+    );
   });
 });

@@ -26,4 +26,5 @@ export type { GitRepository } from "./storage/git-repository.js";
 export * from "./storage/repo-store.js";
 export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
+export { KeyedMutex } from "./util/keyed-mutex.js";
 export { isValidRefName } from "./util/ref-names.js";

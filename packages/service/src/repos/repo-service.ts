@@ -12,20 +12,14 @@ import {
 import {
   type GitRepository,
   isValidRefName,
+  KeyedMutex,
   LfsStore,
   listBranches,
   type RefUpdate,
   RepoStore,
   setDefaultBranch,
 } from "@kiln/git";
-import {
-  type Db,
-  isUniqueViolation,
-  lfsObjects,
-  type RepositoryFilter,
-  repositories,
-  users,
-} from "@kiln/storage";
+import { isUniqueViolation, lfsObjects, type RepositoryFilter, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { hasAccess, type RepoPermission } from "../permissions/repo-permission.js";
@@ -60,14 +54,15 @@ const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false } as const;
 
 /**
  * Repositories: their rows, their bare git repositories on disk and their usage in the quota
- * ledger, kept consistent. Creation builds the repository on disk inside the database
- * transaction and removes it if anything fails; sizes are re-measured after every push and
+ * ledger, kept consistent. Creation builds the repository on disk, then records it in a short
+ * transaction, removing the directory if that fails; sizes are re-measured after every push and
  * API write and recorded as usage of the owner.
  */
 export class RepoService {
   readonly store: RepoStore;
   /** The instance-wide, content-addressed LFS object store. */
   readonly lfs: LfsStore;
+  private readonly sizeLocks = new KeyedMutex();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -167,8 +162,10 @@ export class RepoService {
   }
 
   /**
-   * Inserts the row and runs `makeOnDisk` inside one transaction, then records the measured size
-   * and its usage. Anything failing leaves neither a row nor a directory.
+   * Builds the repository on disk with `makeOnDisk` (which may take long: a clone), measures it,
+   * then inserts the row and records its usage in one short transaction; if that fails, the
+   * directory is removed. No transaction is held during disk or network work: on the embedded
+   * database that would stall every other request (and deadlock a migration from Kiln itself).
    */
   async createWith(
     owner: User,
@@ -183,10 +180,16 @@ export class RepoService {
     },
     makeOnDisk: () => Promise<void>,
   ): Promise<Repository> {
-    let made = false;
+    if (await repositories.findRepositoryByName(this.ctx.db, owner.id, name)) throw repoExists();
+    if (await this.store.exists(owner.name, name)) {
+      throw new AlreadyExistsError(
+        `Files already exist for this repository (${owner.name}/${name}): adopt or delete them first.`,
+      );
+    }
+    await makeOnDisk();
     try {
+      const disk = await this.measureDisk(owner.name, name);
       return await this.ctx.db.transaction().execute(async (trx) => {
-        if (await repositories.findRepositoryByName(trx, owner.id, name)) throw repoExists();
         let row: Repository;
         try {
           row = await repositories.insertRepository(trx, {
@@ -200,20 +203,17 @@ export class RepoService {
             isMirror: values.isMirror ?? false,
             originalUrl: values.originalUrl ?? "",
             defaultBranch: values.defaultBranch,
+            ...disk,
           });
         } catch (err) {
           if (isUniqueViolation(err)) throw repoExists();
           throw err;
         }
-        if (await this.store.exists(owner.name, name)) {
-          throw new AlreadyExistsError(`files already exist for repository ${owner.name}/${name}`);
-        }
-        await makeOnDisk();
-        made = true;
-        return this.measure(trx, row);
+        await this.ledger.recordRepositoryChange(trx, undefined, row);
+        return row;
       });
     } catch (err) {
-      if (made) await this.store.delete(owner.name, name).catch(() => undefined);
+      await this.store.delete(owner.name, name).catch(() => undefined);
       throw err;
     }
   }
@@ -237,27 +237,30 @@ export class RepoService {
 
   /**
    * Re-reads a repository's size and emptiness from disk and records the change of usage in the
-   * ledger, in one transaction with the row locked (so concurrent pushes serialize here).
+   * ledger. Measuring happens outside any transaction; refreshes of one repository are serialized
+   * so that a slower, older measurement never overwrites a newer one.
    */
   async refreshSize(repoId: number): Promise<Repository> {
-    return this.ctx.db.transaction().execute(async (trx) => {
-      const locked = await repositories.lockRepository(trx, repoId);
-      if (!locked) throw new NotFoundError(`repository does not exist [id: ${repoId}]`);
-      return this.measure(trx, locked);
+    return this.sizeLocks.run(String(repoId), async () => {
+      const current = await repositories.findRepositoryById(this.ctx.db, repoId);
+      if (!current) throw new NotFoundError(`repository does not exist [id: ${repoId}]`);
+      const disk = await this.measureDisk(current.ownerName, current.name);
+      return this.ctx.db.transaction().execute(async (trx) => {
+        const locked = await repositories.lockRepository(trx, repoId);
+        if (!locked) throw new NotFoundError(`repository does not exist [id: ${repoId}]`);
+        const after = await repositories.updateRepository(trx, repoId, disk);
+        if (!after) throw new NotFoundError();
+        await this.ledger.recordRepositoryChange(trx, locked, after);
+        return after;
+      });
     });
   }
 
-  private async measure(trx: Db, before: Repository): Promise<Repository> {
-    const git = await this.store.open(before.ownerName, before.name);
-    const gitSize = await this.store.size(before.ownerName, before.name);
-    const branches = await listBranches(git);
-    const after = await repositories.updateRepository(trx, before.id, {
-      gitSize,
-      isEmpty: branches.length === 0,
-    });
-    if (!after) throw new NotFoundError();
-    await this.ledger.recordRepositoryChange(trx, before, after);
-    return after;
+  /** Bytes on disk and whether the repository has any branch. */
+  private async measureDisk(owner: string, name: string): Promise<{ gitSize: number; isEmpty: boolean }> {
+    const git = await this.store.open(owner, name);
+    const [gitSize, branches] = await Promise.all([this.store.size(owner, name), listBranches(git)]);
+    return { gitSize, isEmpty: branches.length === 0 };
   }
 
   /**
