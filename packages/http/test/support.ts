@@ -1,6 +1,8 @@
 import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { serve } from "@hono/node-server";
 import { defaultSettings, type Settings, type SettingsOverrides } from "@kiln/domain";
 import { createServices, type Services, silentLogger } from "@kiln/service";
 import { users } from "@kiln/storage";
@@ -50,7 +52,16 @@ export interface TestUser {
   readonly basic: readonly [string, string];
 }
 
-export async function openTestApp(dialect: DialectName, overrides: SettingsOverrides = {}): Promise<TestApp> {
+/**
+ * A test app over a fresh database. With `listen`, the app is served on a loopback port by Node's
+ * HTTP server (as `kiln web` serves it) and every call goes over a real socket; otherwise calls
+ * go through `app.request()`.
+ */
+export async function openTestApp(
+  dialect: DialectName,
+  overrides: SettingsOverrides = {},
+  options: { listen?: boolean } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
   const settings = defaultSettings(mkdtempSync(join(tmpdir(), "kiln-http-")), {
     server: { rootUrl: "http://kiln.test/" },
@@ -59,6 +70,7 @@ export async function openTestApp(dialect: DialectName, overrides: SettingsOverr
   });
   const services = createServices({ db: database.db, settings, logger: silentLogger });
   const app = createApp({ services, settings, logger: silentLogger, validateResponses: true });
+  const listening = options.listen ? await listen(app) : undefined;
 
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -70,11 +82,10 @@ export async function openTestApp(dialect: DialectName, overrides: SettingsOverr
       body = JSON.stringify(opts.body);
       headers["Content-Type"] = "application/json";
     }
-    const res = await app.request(`http://kiln.test/api/v1${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-    });
+    const init = { method, headers, ...(body !== undefined ? { body } : {}) };
+    const res = listening
+      ? await fetch(`${listening.url}/api/v1${path}`, { ...init, redirect: "manual" })
+      : await app.request(`http://kiln.test/api/v1${path}`, init);
     const text = await res.text();
     let json: unknown;
     try {
@@ -100,7 +111,17 @@ export async function openTestApp(dialect: DialectName, overrides: SettingsOverr
     return { name, id: created.id, token: secret, basic: [name, "password1"] as const };
   }
 
-  return { app, services, settings, call, user, close: () => database.close() };
+  return {
+    app,
+    services,
+    settings,
+    call,
+    user,
+    async close() {
+      await listening?.close();
+      await database.close();
+    },
+  };
 }
 
 /** Inserts many bare users quickly (no password hashing), for paging tests. */
@@ -109,4 +130,15 @@ export async function bulkUsers(services: Services, prefix: string, count: numbe
     const name = `${prefix}-${String(i).padStart(3, "0")}`;
     await users.insertUser(services.ctx.db, { name, lowerName: name, email: `${name}@example.com` });
   }
+}
+
+/** Serves the app on a free loopback port with @hono/node-server, as the kiln web process does. */
+async function listen(app: Hono<AppEnv>): Promise<{ url: string; close(): Promise<void> }> {
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

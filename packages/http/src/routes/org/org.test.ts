@@ -7,7 +7,7 @@ type Viewer = "admin" | "owner" | "reader" | "writer" | "outsider" | "anonymous"
 const VIEWERS: Viewer[] = ["admin", "owner", "reader", "writer", "outsider", "anonymous"];
 const VISIBILITIES = ["public", "limited", "private"] as const;
 
-describe.each(DIALECTS)("organizations and teams over HTTP on %s", (dialect) => {
+describe.each(DIALECTS)("organizations and teams over a real HTTP socket on %s", (dialect) => {
   let t: TestApp;
   const who = {} as Record<Exclude<Viewer, "anonymous">, TestUser>;
   const org = {} as Record<(typeof VISIBILITIES)[number], string>;
@@ -20,7 +20,7 @@ describe.each(DIALECTS)("organizations and teams over HTTP on %s", (dialect) => 
     });
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
+    t = await openTestApp(dialect, {}, { listen: true });
     who.admin = await t.user({ admin: true, name: "site-admin" });
     for (const n of ["owner", "reader", "writer", "outsider"] as const)
       who[n] = await t.user({ name: `the-${n}` });
