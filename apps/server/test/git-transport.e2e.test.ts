@@ -1,31 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dropPostgresSchema, testPostgresUrl } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneUrl, git, gitOk, scratch } from "./git-clients.js";
-import { api, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
+import {
+  api,
+  databaseEnv,
+  E2E_DATABASES,
+  kiln,
+  type ServerProcess,
+  startServer,
+  tempWorkPath,
+} from "./kiln-process.js";
 
-const DATABASES = [
-  { name: "pglite", env: () => ({ KILN__MIGRATIONS__ALLOW_LOCALNETWORKS: "true" }) },
-  {
-    name: "postgres",
-    env: (schema: string) => ({
-      DATABASE_URL: testPostgresUrl(),
-      KILN__DATABASE__SCHEMA: schema,
-      KILN__MIGRATIONS__ALLOW_LOCALNETWORKS: "true",
-    }),
-  },
-] as const;
-
-describe.each(DATABASES)("git over HTTP with the real git and git-lfs clients ($name)", ({ name, env }) => {
-  const schema = `kiln_git_${randomBytes(4).toString("hex")}`;
+describe.each(E2E_DATABASES)("git over HTTP with the real git and git-lfs clients (%s)", (name) => {
+  const { env, dispose } = databaseEnv(name, { KILN__MIGRATIONS__ALLOW_LOCALNETWORKS: "true" });
   const work = tempWorkPath();
   let server: ServerProcess;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    server = await startServer(work, env(schema));
+    server = await startServer(work, env);
     for (const user of ["owner", "reader", "stranger"]) {
       const created = await kiln(
         [
@@ -42,7 +37,7 @@ describe.each(DATABASES)("git over HTTP with the real git and git-lfs clients ($
           `${user}@example.com`,
           "--must-change-password=false",
         ],
-        env(schema),
+        env,
       );
       expect(created.code, created.stderr).toBe(0);
       const token = await api(server.url, "POST", `/users/${user}/tokens`, {
@@ -86,7 +81,7 @@ describe.each(DATABASES)("git over HTTP with the real git and git-lfs clients ($
       server.signal("SIGTERM");
       await server.exited;
     }
-    if (name === "postgres") await dropPostgresSchema(schema);
+    await dispose();
   });
 
   it("clones a public repository anonymously but refuses an anonymous push", async () => {

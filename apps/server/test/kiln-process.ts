@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { dropPostgresSchema, testPostgresUrl } from "@kiln/storage/testing";
 
 /** The built `kiln` executable: tests drive it exactly as a user would. */
 export const KILN_BIN = fileURLToPath(new URL("../bin/kiln.js", import.meta.url));
@@ -134,4 +136,23 @@ export async function api(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
+}
+
+/** The databases the end-to-end suites run `kiln web` on. */
+export const E2E_DATABASES = ["pglite", "postgres"] as const;
+
+/**
+ * The environment that points `kiln web` and the CLI at a database: nothing for the embedded
+ * PGlite, a fresh schema on the test PostgreSQL otherwise (dropped by `dispose`).
+ */
+export function databaseEnv(
+  kind: (typeof E2E_DATABASES)[number],
+  extra: Readonly<Record<string, string>> = {},
+): { env: Record<string, string>; dispose(): Promise<void> } {
+  if (kind === "pglite") return { env: { ...extra }, dispose: async () => {} };
+  const schema = `kiln_e2e_${randomBytes(5).toString("hex")}`;
+  return {
+    env: { DATABASE_URL: testPostgresUrl(), KILN__DATABASE__SCHEMA: schema, ...extra },
+    dispose: () => dropPostgresSchema(schema),
+  };
 }

@@ -1,10 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dropPostgresSchema, testPostgresUrl } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneUrl, git, gitOk, scratch } from "./git-clients.js";
-import { api, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
+import {
+  api,
+  databaseEnv,
+  E2E_DATABASES,
+  kiln,
+  type ServerProcess,
+  startServer,
+  tempWorkPath,
+} from "./kiln-process.js";
 
 /**
  * Issue 5's scenario, end to end with the real git and git-lfs clients against `kiln web`:
@@ -12,16 +19,9 @@ import { api, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln
  * branch, fail to delete the default branch, push LFS and watch the quota usage follow the
  * repository through an LFS push, a visibility change and a transfer to an organization.
  */
-const DATABASES = [
-  { name: "pglite", env: () => ({}) },
-  {
-    name: "postgres",
-    env: (schema: string) => ({ DATABASE_URL: testPostgresUrl(), KILN__DATABASE__SCHEMA: schema }),
-  },
-] as const;
 
-describe.each(DATABASES)("a repository's life, driven by git and the API ($name)", ({ name, env }) => {
-  const schema = `kiln_life_${randomBytes(4).toString("hex")}`;
+describe.each(E2E_DATABASES)("a repository's life, driven by git and the API (%s)", (name) => {
+  const { env, dispose } = databaseEnv(name);
   const work = tempWorkPath();
   let server: ServerProcess;
   let token: string;
@@ -30,7 +30,7 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
   const usage = async (path: string) => (await api(server.url, "GET", path, { token })).json.used.size;
 
   beforeAll(async () => {
-    server = await startServer(work, env(schema));
+    server = await startServer(work, env);
     const created = await kiln(
       [
         "admin",
@@ -45,7 +45,7 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
         "--email",
         "dev@example.com",
       ],
-      env(schema),
+      env,
     );
     expect(created.code, created.stderr).toBe(0);
     token = (
@@ -60,7 +60,7 @@ describe.each(DATABASES)("a repository's life, driven by git and the API ($name)
       server.signal("SIGTERM");
       await server.exited;
     }
-    if (name === "postgres") await dropPostgresSchema(schema);
+    await dispose();
   });
 
   it("creates a repository over the API, clones it, commits and pushes", async () => {

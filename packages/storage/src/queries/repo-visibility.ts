@@ -46,39 +46,14 @@ export function repoVisibleTo(
         }),
     );
     if (!viewer) return eb.and([ownerVisible, eb("repository.isPrivate", "=", false)]);
-    const collaborator = eb.exists(
-      eb
-        .selectFrom("collaboration")
-        .select("collaboration.id")
-        .whereRef("collaboration.repoId", "=", "repository.id")
-        .where("collaboration.userId", "=", viewer.id),
-    );
+
     const repoVisible = eb.or([
       ...(viewer.isRestricted ? [] : [eb("repository.isPrivate", "=", false)]),
-      eb.exists(
-        eb
-          .selectFrom("teamUser")
-          .innerJoin("team", "team.id", "teamUser.teamId")
-          .select("team.id")
-          .whereRef("team.orgId", "=", "repository.ownerId")
-          .where("teamUser.userId", "=", viewer.id)
-          .where((t) =>
-            t.or([
-              t("team.includesAllRepositories", "=", true),
-              t.exists(
-                t
-                  .selectFrom("teamRepo")
-                  .select("teamRepo.id")
-                  .whereRef("teamRepo.teamId", "=", "team.id")
-                  .whereRef("teamRepo.repoId", "=", "repository.id"),
-              ),
-            ]),
-          ),
-      ),
+      teamCovers(eb, viewer.id),
     ]);
     return eb.or([
       eb("repository.ownerId", "=", viewer.id),
-      collaborator,
+      collaborates(eb, viewer.id),
       eb.and([ownerVisible, repoVisible]),
     ]);
   };
@@ -89,34 +64,42 @@ export function repoAccessibleBy(
   userId: number,
 ): (eb: ExpressionBuilder<Database, "repository">) => Expression<SqlBool> {
   return (eb) =>
-    eb.or([
-      eb("repository.ownerId", "=", userId),
-      eb.exists(
-        eb
-          .selectFrom("collaboration")
-          .select("collaboration.id")
-          .whereRef("collaboration.repoId", "=", "repository.id")
-          .where("collaboration.userId", "=", userId),
-      ),
-      eb.exists(
-        eb
-          .selectFrom("teamUser")
-          .innerJoin("team", "team.id", "teamUser.teamId")
-          .select("team.id")
-          .whereRef("team.orgId", "=", "repository.ownerId")
-          .where("teamUser.userId", "=", userId)
-          .where((t) =>
-            t.or([
-              t("team.includesAllRepositories", "=", true),
-              t.exists(
-                t
-                  .selectFrom("teamRepo")
-                  .select("teamRepo.id")
-                  .whereRef("teamRepo.teamId", "=", "team.id")
-                  .whereRef("teamRepo.repoId", "=", "repository.id"),
-              ),
-            ]),
+    eb.or([eb("repository.ownerId", "=", userId), collaborates(eb, userId), teamCovers(eb, userId)]);
+}
+
+type RepoExpressions = ExpressionBuilder<Database, "repository">;
+
+/** The user is a collaborator of the repository. */
+function collaborates(eb: RepoExpressions, userId: number): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom("collaboration")
+      .select("collaboration.id")
+      .whereRef("collaboration.repoId", "=", "repository.id")
+      .where("collaboration.userId", "=", userId),
+  );
+}
+
+/** The user is in a team of the owning organization that includes the repository. */
+function teamCovers(eb: RepoExpressions, userId: number): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom("teamUser")
+      .innerJoin("team", "team.id", "teamUser.teamId")
+      .select("team.id")
+      .whereRef("team.orgId", "=", "repository.ownerId")
+      .where("teamUser.userId", "=", userId)
+      .where((t) =>
+        t.or([
+          t("team.includesAllRepositories", "=", true),
+          t.exists(
+            t
+              .selectFrom("teamRepo")
+              .select("teamRepo.id")
+              .whereRef("teamRepo.teamId", "=", "team.id")
+              .whereRef("teamRepo.repoId", "=", "repository.id"),
           ),
+        ]),
       ),
-    ]);
+  );
 }
