@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     passWithNoTests: true,
     // Generous limits for a loaded 2-core machine; these are not performance assertions.
     testTimeout: 60_000,

@@ -54,7 +54,7 @@ export async function gitOk(
 
 /** A fresh directory for clones. */
 export function scratch(prefix = "kiln-git-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(process.env.KILN_E2E_TMP ?? tmpdir(), prefix));
 }
 
 /** A clone URL with credentials in it, as users paste them. */

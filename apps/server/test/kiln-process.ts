@@ -12,7 +12,7 @@ export const KILN_BIN = fileURLToPath(new URL("../bin/kiln.js", import.meta.url)
 
 /** A fresh, empty work path. */
 export function tempWorkPath(): string {
-  return mkdtempSync(join(tmpdir(), "kiln-e2e-"));
+  return mkdtempSync(join(process.env.KILN_E2E_TMP ?? tmpdir(), "kiln-e2e-"));
 }
 
 /** A free TCP port on loopback. */
