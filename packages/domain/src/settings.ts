@@ -12,6 +12,8 @@ export interface Settings {
     readonly workPath: string;
     /** Absolute data directory (`[server] APP_DATA_PATH`, default `<work-path>/data`). */
     readonly appDataPath: string;
+    /** `[server] GRACEFUL_HAMMER_TIME` in ms: how long a stopping server drains before it exits anyway. */
+    readonly gracefulHammerTime: number;
   };
   readonly database: DatabaseSettings;
   readonly api: {
@@ -19,10 +21,18 @@ export interface Settings {
     readonly maxResponseItems: number;
     readonly defaultGitTreesPerPage: number;
     readonly defaultMaxBlobSize: number;
+    /** `[api] MAX_BODY_SIZE` in bytes (a Kiln key): the largest JSON request body; larger is 413. */
+    readonly maxBodySize: number;
   };
   readonly security: {
     readonly installLock: boolean;
     readonly secretKey: string;
+    /**
+     * `[security] CREDENTIAL_CACHE_TTL` in ms (a Kiln key): how long a resolved access token stays
+     * cached in process. Changes made by this process invalidate at once; the TTL bounds how long
+     * another process sharing the database may still honour a deleted token. 0 disables the cache.
+     */
+    readonly credentialCacheTtl: number;
   };
   readonly service: {
     readonly enableBasicAuthentication: boolean;
@@ -43,6 +53,8 @@ export interface Settings {
     readonly enabled: boolean;
     /** Absolute directory of the content-addressed LFS object store. */
     readonly path: string;
+    /** `[server] LFS_MAX_BATCH_SIZE`: most objects in one batch request; more is 413. */
+    readonly maxBatchSize: number;
   };
   readonly ui: {
     readonly reactions: readonly string[];
@@ -102,6 +114,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       httpPort: 3000,
       workPath,
       appDataPath,
+      gracefulHammerTime: 30_000,
     },
     database: { type: "pglite", path: `${appDataPath}/pglite` },
     api: {
@@ -109,8 +122,9 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxResponseItems: 50,
       defaultGitTreesPerPage: 1000,
       defaultMaxBlobSize: 10485760,
+      maxBodySize: 1048576,
     },
-    security: { installLock: true, secretKey: "" },
+    security: { installLock: true, secretKey: "", credentialCacheTtl: 10_000 },
     service: { enableBasicAuthentication: true },
     repository: {
       root: `${appDataPath}/repositories`,
@@ -119,7 +133,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxCreationLimit: -1,
     },
     migrations: { allowLocalNetworks: false },
-    lfs: { enabled: true, path: `${appDataPath}/lfs` },
+    lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: { enabled: true, allowedTypes: DEFAULT_ATTACHMENT_TYPES, maxSize: 2048, maxFiles: 5 },
     quota: { enabled: true, defaultGroups: [], defaultTotal: -1 },

@@ -45,17 +45,26 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
   const appDataPath = path(get.string("server", "APP_DATA_PATH", "data"));
 
   return {
-    server: { rootUrl, httpAddr, httpPort, workPath, appDataPath },
+    server: {
+      rootUrl,
+      httpAddr,
+      httpPort,
+      workPath,
+      appDataPath,
+      gracefulHammerTime: get.duration("server", "GRACEFUL_HAMMER_TIME", 30_000),
+    },
     database: database(get, options, (p) => (isAbsolute(p) ? p : resolve(workPath, p)), appDataPath),
     api: {
       defaultPagingNum: get.int("api", "DEFAULT_PAGING_NUM", 30, 1),
       maxResponseItems: get.int("api", "MAX_RESPONSE_ITEMS", 50, 1),
       defaultGitTreesPerPage: get.int("api", "DEFAULT_GIT_TREES_PER_PAGE", 1000, 1),
       defaultMaxBlobSize: get.int("api", "DEFAULT_MAX_BLOB_SIZE", 10485760, 0),
+      maxBodySize: get.size("api", "MAX_BODY_SIZE", 1048576),
     },
     security: {
       installLock: get.bool("security", "INSTALL_LOCK", true),
       secretKey: get.string("security", "SECRET_KEY", ""),
+      credentialCacheTtl: get.duration("security", "CREDENTIAL_CACHE_TTL", 10_000),
     },
     service: { enableBasicAuthentication: get.bool("service", "ENABLE_BASIC_AUTHENTICATION", true) },
     repository: {
@@ -68,6 +77,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
     lfs: {
       enabled: get.bool("server", "LFS_START_SERVER", true),
       path: path(get.string("lfs", "PATH", `${appDataPath}/lfs`)),
+      maxBatchSize: get.int("server", "LFS_MAX_BATCH_SIZE", 1000, 1),
     },
     ui: { reactions: get.list("ui", "REACTIONS", DEFAULT_REACTIONS) },
     attachment: {
@@ -126,6 +136,19 @@ function database(
   return { type, url, ...(schema ? { schema } : {}) };
 }
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `1m30s`, `500ms`, `10s`, or a bare number of seconds, in milliseconds; undefined if malformed. */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t) * 1000;
+  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(t)) return undefined;
+  let total = 0;
+  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g))
+    total += Number(n) * (DURATION_UNITS[unit ?? "s"] ?? 0);
+  return Math.round(total);
+}
+
 function withSlash(url: string): string {
   return url.endsWith("/") ? url : `${url}/`;
 }
@@ -178,6 +201,20 @@ function reader(ini: IniSections) {
         fail(section, key, value, "is not an http(s) URL");
       }
       return value;
+    },
+    /** A byte size with an optional unit (`1MiB`, `512KB`, `1048576`). */
+    size(section: string, key: string, fallback: number): number {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      const n = tryParseByteSize(value);
+      return n !== undefined && n > 0 ? n : fail(section, key, value, "is not a positive size (e.g. 1MiB)");
+    },
+    /** A Go-style duration (`30s`, `1m`, `500ms`, `1h`) or plain seconds; returned in milliseconds. */
+    duration(section: string, key: string, fallback: number): number {
+      const value = raw(section, key);
+      if (value === undefined || value === "") return fallback;
+      const ms = parseDuration(value);
+      return ms ?? fail(section, key, value, "is not a duration (e.g. 30s, 1m)");
     },
     list(section: string, key: string, fallback: readonly string[]): string[] {
       const value = raw(section, key);
