@@ -57,6 +57,8 @@ export interface RouteDef<
   readonly body?: B;
   /** Whether the body is required (default: true for a body schema). */
   readonly bodyRequired?: boolean;
+  /** The largest body this route reads, in bytes (default `[api] MAX_BODY_SIZE`); more is 413. */
+  readonly bodyLimit?: number;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Registered only when this returns true (e.g. quota routes with `[quota] ENABLED`). */
   readonly enabled?: (settings: Settings) => boolean;
