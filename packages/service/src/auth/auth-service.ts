@@ -1,6 +1,7 @@
 import { PermissionDeniedError, parseScopes, UnauthorizedError, type User } from "@kiln/domain";
 import { accessTokens, emails, twoFactor, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { type CredentialCache, credentialCacheOf } from "./credential-cache.js";
 import { verifyPassword } from "./password.js";
 import type { Credentials, Principal } from "./principal.js";
 import { openSecret } from "./secret-box.js";
@@ -12,10 +13,14 @@ import { validateTotp } from "./totp.js";
  * auth whose password is a token, or whose username is a token with an empty or `x-oauth-basic`
  * password; else, when `[service] ENABLE_BASIC_AUTHENTICATION` allows it, the account password,
  * plus a TOTP passcode for enrolled users. Throws UnauthorizedError (401) for bad credentials and
- * PermissionDeniedError (403) for accounts that may not sign in.
+ * PermissionDeniedError (403) for accounts that may not sign in. A token resolves in one query
+ * and then comes from the instance's CredentialCache; passwords are checked every time.
  */
 export class AuthService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly cache: CredentialCache = credentialCacheOf(ctx),
+  ) {}
 
   async authenticate(credentials: Credentials): Promise<Principal> {
     const principal = await this.resolve(credentials);
@@ -46,11 +51,15 @@ export class AuthService {
 
   private async byToken(secret: string): Promise<Principal | null> {
     if (secret === "") return null;
-    const token = await accessTokens.findAccessTokenByHash(this.ctx.db, hashTokenSecret(secret));
-    if (!token) return null;
-    const user = await users.findUserById(this.ctx.db, token.userId);
-    if (!user) return null;
-    return { user, method: "token", scopes: parseScopes(token.scope) };
+    const hash = hashTokenSecret(secret);
+    const cached = this.cache.get(hash);
+    if (cached) return cached.principal;
+    const stamp = this.cache.stamp();
+    const found = await accessTokens.findTokenOwnerByHash(this.ctx.db, hash);
+    if (!found) return null;
+    const principal: Principal = { user: found.user, method: "token", scopes: parseScopes(found.scope) };
+    this.cache.set(hash, { principal, tokenId: found.tokenId }, stamp);
+    return principal;
   }
 
   private async byPassword(login: string, password: string, otp: string | undefined): Promise<Principal> {

@@ -10,6 +10,7 @@ import {
   type User,
 } from "@kiln/domain";
 import { accessTokens, isUniqueViolation } from "@kiln/storage";
+import { type CredentialCache, credentialCacheOf } from "../auth/credential-cache.js";
 import { generateTokenSecret, hashTokenSecret } from "../auth/token-secret.js";
 import type { ServiceContext } from "../context.js";
 
@@ -19,9 +20,15 @@ export interface CreatedAccessToken {
   readonly secret: string;
 }
 
-/** Personal access tokens (`/users/{username}/tokens`), with Forgejo's errors. */
+/**
+ * Personal access tokens (`/users/{username}/tokens`), with Forgejo's errors. A deleted token
+ * leaves the instance's credential cache at once.
+ */
 export class AccessTokenService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly cache: CredentialCache = credentialCacheOf(ctx),
+  ) {}
 
   async list(user: User, page: PageRequest): Promise<Paged<AccessToken>> {
     return accessTokens.listAccessTokens(this.ctx.db, user.id, page);
@@ -68,6 +75,7 @@ export class AccessTokenService {
     if (!token || !(await accessTokens.deleteAccessToken(this.ctx.db, user.id, token.id))) {
       throw new NotFoundError(`access token does not exist [name: ${idOrName}]`);
     }
+    this.cache.forgetToken(token.id);
   }
 }
 

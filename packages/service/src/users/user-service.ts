@@ -2,18 +2,18 @@ import {
   BadRequestError,
   InvalidArgumentError,
   isValidEmail,
-  NotFoundError,
-  type Paged,
-  type PageRequest,
   PermissionDeniedError,
   type User,
   usernameProblem,
   type Visibility,
 } from "@kiln/domain";
-import { emails, isUniqueViolation, type UserOrder, type UserUpdate, users } from "@kiln/storage";
+import { emails, isUniqueViolation, type UserUpdate, users } from "@kiln/storage";
+import { type CredentialCache, credentialCacheOf } from "../auth/credential-cache.js";
 import { hashPassword } from "../auth/password.js";
 import type { ServiceContext } from "../context.js";
-import { canSeeUser, visibleAccountKinds } from "./visibility.js";
+import { UserLookups, userNotFound } from "./user-lookups.js";
+
+export { userNotFound };
 
 /** Forgejo's default `[security] MIN_PASSWORD_LENGTH`. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -75,11 +75,19 @@ export interface UserSettingsInput {
 /** Something that may refuse an account's deletion (repositories owned, organizations led, …). */
 export type DeletionGuard = (user: User, opts: { purge: boolean }) => Promise<void>;
 
-/** Creating, finding, editing and deleting user accounts. */
-export class UserService {
+/**
+ * Creating, finding, editing and deleting user accounts. Every change drops the account's
+ * entries from the instance's credential cache once it is committed.
+ */
+export class UserService extends UserLookups {
   private readonly deletionGuards: DeletionGuard[] = [];
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    ctx: ServiceContext,
+    private readonly cache: CredentialCache = credentialCacheOf(ctx),
+  ) {
+    super(ctx);
+  }
 
   /** Registers a check that runs before an account is deleted (later features own these). */
   addDeletionGuard(guard: DeletionGuard): void {
@@ -122,82 +130,6 @@ export class UserService {
     });
   }
 
-  /** The account with this name; NotFoundError when there is none or `viewer` may not see it. */
-  async getVisible(name: string, viewer: User | null): Promise<User> {
-    const user = await users.findUserByName(this.ctx.db, name);
-    if (!user || (user.type === "individual" && !canSeeUser(viewer, user))) throw userNotFound(name);
-    return user;
-  }
-
-  /** The account with this name, whoever asks (admin routes); NotFoundError when absent. */
-  async getByName(name: string): Promise<User> {
-    const user = await users.findUserByName(this.ctx.db, name);
-    if (!user) throw userNotFound(name);
-    return user;
-  }
-
-  /** The account with this name (users and organizations alike), or undefined. */
-  async findByName(name: string): Promise<User | undefined> {
-    return users.findUserByName(this.ctx.db, name);
-  }
-
-  /** The user whose (primary or secondary) e-mail address this is, or undefined. */
-  async findByEmail(email: string): Promise<User | undefined> {
-    const address = await emails.findEmail(this.ctx.db, email);
-    return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
-  }
-
-  /** The account with this id, or undefined. */
-  async findById(id: number): Promise<User | undefined> {
-    return users.findUserById(this.ctx.db, id);
-  }
-
-  /** `GET /users/search`: individual users matching `q` (or the one with `uid`) that `viewer` may see. */
-  async search(
-    viewer: User | null,
-    opts: { q?: string; uid?: number },
-    page: PageRequest,
-  ): Promise<Paged<User>> {
-    if (opts.uid !== undefined && opts.uid > 0) {
-      const user = await users.findUserById(this.ctx.db, opts.uid);
-      const items = user && user.type === "individual" && canSeeUser(viewer, user) ? [user] : [];
-      return { items, total: items.length };
-    }
-    return users.listUsers(
-      this.ctx.db,
-      {
-        type: "individual",
-        keyword: opts.q ?? "",
-        visibilities: visibleAccountKinds(viewer),
-        orderBy: "alphabetically",
-      },
-      page,
-    );
-  }
-
-  /** `GET /admin/users`: every individual user, filterable by login source and name. */
-  async listForAdmin(
-    opts: {
-      q?: string;
-      loginName?: string;
-      sourceId?: number;
-      sort?: UserOrder;
-    },
-    page: PageRequest,
-  ): Promise<Paged<User>> {
-    return users.listUsers(
-      this.ctx.db,
-      {
-        type: "individual",
-        ...(opts.q ? { keyword: opts.q } : {}),
-        ...(opts.loginName !== undefined ? { loginName: opts.loginName } : {}),
-        ...(opts.sourceId !== undefined ? { sourceId: opts.sourceId } : {}),
-        orderBy: opts.sort ?? "alphabetically",
-      },
-      page,
-    );
-  }
-
   /** `PATCH /admin/users/{username}`. The last site admin cannot lose the role (400, as Forgejo). */
   async adminEdit(target: User, input: AdminEditUserInput): Promise<User> {
     if (target.type !== "individual")
@@ -208,7 +140,7 @@ export class UserService {
       throw new InvalidArgumentError("max_repo_creation must be -1 (instance default) or more");
     }
     const passwd = input.password ? await hashPassword(input.password) : undefined;
-    return this.ctx.db.transaction().execute(async (trx) => {
+    const edited = await this.ctx.db.transaction().execute(async (trx) => {
       if (input.admin === false && target.isAdmin) {
         const admins = await users.listUsers(
           trx,
@@ -253,6 +185,8 @@ export class UserService {
       if (!updated) throw userNotFound(target.name);
       return updated;
     });
+    this.cache.forgetUser(target.id);
+    return edited;
   }
 
   /**
@@ -264,7 +198,9 @@ export class UserService {
     if (target.type !== "individual")
       throw new InvalidArgumentError(`${target.name} is an organization not a user`);
     for (const guard of this.deletionGuards) await guard(target, opts);
-    if (!(await users.deleteUser(this.ctx.db, target.id))) throw userNotFound(target.name);
+    const deleted = await users.deleteUser(this.ctx.db, target.id);
+    this.cache.forgetUser(target.id);
+    if (!deleted) throw userNotFound(target.name);
   }
 
   /** Applies `PATCH /user/settings` to the signed-in user. */
@@ -287,6 +223,7 @@ export class UserService {
         enableRepoUnitHints: input.enableRepoUnitHints,
       }),
     );
+    this.cache.forgetUser(user.id);
     if (!updated) throw new PermissionDeniedError("the signed-in user no longer exists");
     return updated;
   }
@@ -306,11 +243,6 @@ function userExists(name: string): InvalidArgumentError {
 
 function emailUsed(email: string): InvalidArgumentError {
   return new InvalidArgumentError(`e-mail already in use [email: ${email}]`);
-}
-
-/** Forgejo's message for an unknown or hidden account. */
-export function userNotFound(name: string): NotFoundError {
-  return new NotFoundError(`user does not exist [name: ${name}]`);
 }
 
 /** Drops undefined values so a partial update only touches what was given. */

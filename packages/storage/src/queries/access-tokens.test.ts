@@ -28,6 +28,12 @@ describe.each(DIALECTS)("access tokens and two-factor on %s", (dialect) => {
     }
     const [first] = made;
     expect(await accessTokens.findAccessTokenByHash(t.db, first!.tokenHash)).toEqual(first);
+    expect(await accessTokens.findTokenOwnerByHash(t.db, first!.tokenHash)).toEqual({
+      tokenId: first!.id,
+      scope: "read:user",
+      user: await users.findUserById(t.db, userId),
+    });
+    expect(await accessTokens.findTokenOwnerByHash(t.db, "no-such-hash")).toBeUndefined();
     expect(await accessTokens.findAccessToken(t.db, userId, { id: first!.id })).toEqual(first);
     expect(await accessTokens.findAccessToken(t.db, userId, { name: "two" })).toEqual(made[1]);
     const page = await accessTokens.listAccessTokens(t.db, userId, { page: 2, limit: 2 });

@@ -1,0 +1,90 @@
+import { NotFoundError, type Paged, type PageRequest, type User } from "@kiln/domain";
+import { emails, type UserOrder, users } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+import { canSeeUser, visibleAccountKinds } from "./visibility.js";
+
+/** Finding and listing accounts: the read half of UserService. */
+export class UserLookups {
+  constructor(protected readonly ctx: ServiceContext) {}
+
+  /** The account with this name; NotFoundError when there is none or `viewer` may not see it. */
+  async getVisible(name: string, viewer: User | null): Promise<User> {
+    const user = await users.findUserByName(this.ctx.db, name);
+    if (!user || (user.type === "individual" && !canSeeUser(viewer, user))) throw userNotFound(name);
+    return user;
+  }
+
+  /** The account with this name, whoever asks (admin routes); NotFoundError when absent. */
+  async getByName(name: string): Promise<User> {
+    const user = await users.findUserByName(this.ctx.db, name);
+    if (!user) throw userNotFound(name);
+    return user;
+  }
+
+  /** The account with this name (users and organizations alike), or undefined. */
+  async findByName(name: string): Promise<User | undefined> {
+    return users.findUserByName(this.ctx.db, name);
+  }
+
+  /** The user whose (primary or secondary) e-mail address this is, or undefined. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const address = await emails.findEmail(this.ctx.db, email);
+    return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
+  }
+
+  /** The account with this id, or undefined. */
+  async findById(id: number): Promise<User | undefined> {
+    return users.findUserById(this.ctx.db, id);
+  }
+
+  /** `GET /users/search`: individual users matching `q` (or the one with `uid`) that `viewer` may see. */
+  async search(
+    viewer: User | null,
+    opts: { q?: string; uid?: number },
+    page: PageRequest,
+  ): Promise<Paged<User>> {
+    if (opts.uid !== undefined && opts.uid > 0) {
+      const user = await users.findUserById(this.ctx.db, opts.uid);
+      const items = user && user.type === "individual" && canSeeUser(viewer, user) ? [user] : [];
+      return { items, total: items.length };
+    }
+    return users.listUsers(
+      this.ctx.db,
+      {
+        type: "individual",
+        keyword: opts.q ?? "",
+        visibilities: visibleAccountKinds(viewer),
+        orderBy: "alphabetically",
+      },
+      page,
+    );
+  }
+
+  /** `GET /admin/users`: every individual user, filterable by login source and name. */
+  async listForAdmin(
+    opts: {
+      q?: string;
+      loginName?: string;
+      sourceId?: number;
+      sort?: UserOrder;
+    },
+    page: PageRequest,
+  ): Promise<Paged<User>> {
+    return users.listUsers(
+      this.ctx.db,
+      {
+        type: "individual",
+        ...(opts.q ? { keyword: opts.q } : {}),
+        ...(opts.loginName !== undefined ? { loginName: opts.loginName } : {}),
+        ...(opts.sourceId !== undefined ? { sourceId: opts.sourceId } : {}),
+        orderBy: opts.sort ?? "alphabetically",
+      },
+      page,
+    );
+  }
+}
+
+/** Forgejo's message for an unknown or hidden account. */
+export function userNotFound(name: string): NotFoundError {
+  return new NotFoundError(`user does not exist [name: ${name}]`);
+}
