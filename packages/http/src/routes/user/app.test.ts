@@ -38,6 +38,33 @@ describe.each(DIALECTS)("access tokens over HTTP on %s", (dialect) => {
     expect(res.json.message).toBe("auth method not allowed");
   });
 
+  it("manages tokens only with Basic auth and the password; a token of any spelling gets 401", async () => {
+    const u = await t.user();
+    const tokenAuths = [
+      { token: u.token },
+      { headers: { Authorization: `Bearer ${u.token}` } },
+      { basic: [u.name, u.token] as const },
+      { basic: [u.token, ""] as const },
+      { basic: [u.token, "x-oauth-basic"] as const },
+    ];
+    for (const auth of tokenAuths) {
+      const create = await t.call("POST", `/users/${u.name}/tokens`, {
+        ...auth,
+        body: { name: "x", scopes: ["all"] },
+      });
+      expect(create.status).toBe(401);
+      expect(create.json.message).toBe("auth method not allowed");
+      const del = await t.call("DELETE", `/users/${u.name}/tokens/test`, auth);
+      expect(del.status).toBe(401);
+      expect(del.json.message).toBe("auth method not allowed");
+      // Forgejo lets any signed-in caller list (forgejo#6633); listing shows no secrets.
+      expect((await t.call("GET", `/users/${u.name}/tokens`, auth)).status).toBe(200);
+    }
+    const list = await t.call("GET", `/users/${u.name}/tokens`, { basic: u.basic });
+    expect(list.json.map((x: { name: string }) => x.name)).toEqual(["test"]);
+    expect((await t.call("GET", `/users/${u.name}/tokens`)).status).toBe(401);
+  });
+
   it("rejects a duplicate name, unknown scopes and a missing name", async () => {
     const u = await t.user();
     const dup = await t.call("POST", `/users/${u.name}/tokens`, {

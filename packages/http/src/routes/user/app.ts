@@ -20,6 +20,11 @@ async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<Use
   return target;
 }
 
+/**
+ * Listing accepts any sign-in, tokens included: Forgejo dropped Basic auth from this route in
+ * v11 ("listing tokens must not require basic auth", forgejo#6633). Creating and deleting keep
+ * reqBasicOrRevProxyAuth, which since then accepts only Basic auth with the account password.
+ */
 export const userGetTokens = route({
   method: "get",
   path: "/users/{username}/tokens",
