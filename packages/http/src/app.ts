@@ -1,5 +1,5 @@
 import type { Settings } from "@kiln/domain";
-import type { Logger, Services } from "@kiln/service";
+import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
 import { Hono } from "hono";
 import * as v from "valibot";
 import { authenticate, checkAccess } from "./auth.js";
@@ -41,6 +41,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     c.set("settings", settings);
     c.set("logger", logger);
     c.set("principal", null);
+    c.set("actor", ANONYMOUS);
     const start = performance.now();
     await next();
     logger.info(
@@ -65,7 +66,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   for (const r of routes) {
     app.on(r.method.toUpperCase(), `/api/v1${honoPath(r.path)}`, async (c) => {
       checkAccess(r, c);
-      const input = { ...(await parseInput(r, c)), principal: c.var.principal };
+      const repo = r.repo
+        ? await services.access.repo(
+            c.var.actor,
+            c.req.param("owner") ?? "",
+            c.req.param("repo") ?? "",
+            r.repo,
+          )
+        : undefined;
+      const input = { ...(await parseInput(r, c)), principal: c.var.principal, repo };
       await enforceRouteQuota(r, c, input);
       const response = await r.handler(c, input);
       if (options.validateResponses) await checkResponse(r, c, response);

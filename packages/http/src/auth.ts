@@ -5,7 +5,7 @@ import {
   requiredScopeNames,
   UnauthorizedError,
 } from "@kiln/domain";
-import type { Credentials, Principal } from "@kiln/service";
+import { actorOf, type Credentials, type Principal } from "@kiln/service";
 import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv } from "./env.js";
 import type { AnyRoute } from "./route.js";
@@ -26,6 +26,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     principal = { ...principal, user: target };
   }
   c.set("principal", principal);
+  c.set("actor", actorOf(principal));
   await next();
 };
 

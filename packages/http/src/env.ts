@@ -1,5 +1,5 @@
 import type { Settings } from "@kiln/domain";
-import type { Logger, Principal, Services } from "@kiln/service";
+import type { Actor, Logger, Principal, Services } from "@kiln/service";
 import type { Context } from "hono";
 
 /** What every request carries through the Hono app. */
@@ -10,6 +10,8 @@ export interface AppEnv {
     logger: Logger;
     /** The authenticated caller, or null for anonymous requests. */
     principal: Principal | null;
+    /** The same caller as the access module sees it (scopes, `public-only`), resolved once. */
+    actor: Actor;
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ScopeCategory, Settings } from "@kiln/domain";
 import type { SubjectSpelling } from "@kiln/quota";
-import type { Principal, QuotaOwner } from "@kiln/service";
+import type { Principal, QuotaOwner, RepoAccess, RepoNeed } from "@kiln/service";
 import type * as v from "valibot";
 import type { AppContext } from "./env.js";
 
@@ -36,6 +36,7 @@ export interface RouteDef<
   P extends ObjectSchema | undefined,
   Q extends ObjectSchema | undefined,
   B extends AnySchema | undefined,
+  R extends RepoNeed | undefined = undefined,
 > {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** Path under /api/v1 in the API description's syntax, e.g. `/users/{username}/tokens`. */
@@ -50,6 +51,13 @@ export interface RouteDef<
   readonly tags: readonly string[];
   readonly summary: string;
   readonly access: Access;
+  /**
+   * A repository route (`{owner}/{repo}` in the path): the access module resolves the repository
+   * for the caller before the body is read, answering 404 when the caller may not see it and 403
+   * when it lacks this need (Forgejo's repoAssignment + reqRepoReader/reqRepoWriter/reqAdmin/
+   * reqOwner). The handler receives it as `input.repo`.
+   */
+  readonly repo?: R;
   /** Token scope categories of the route group (all required; level from the method). */
   readonly scopes?: readonly ScopeCategory[];
   readonly params?: P;
@@ -66,8 +74,8 @@ export interface RouteDef<
    * Forgejo's EnforceQuotaAPI: the route stores bytes counted under `subject`, so the quota
    * enforcement hook runs after access checks and validation, before the handler.
    */
-  readonly quota?: RouteQuota<P, Q, B>;
-  readonly handler: (c: AppContext, input: RouteInput<P, Q, B>) => Promise<Response> | Response;
+  readonly quota?: RouteQuota<P, Q, B, R>;
+  readonly handler: (c: AppContext, input: RouteInput<P, Q, B, R>) => Promise<Response> | Response;
 }
 
 /** What a handler receives: the validated path, query and body, and the caller. */
@@ -75,11 +83,14 @@ export interface RouteInput<
   P extends ObjectSchema | undefined,
   Q extends ObjectSchema | undefined,
   B extends AnySchema | undefined,
+  R extends RepoNeed | undefined = undefined,
 > {
   readonly params: P extends ObjectSchema ? v.InferOutput<P> : Record<string, never>;
   readonly query: Q extends ObjectSchema ? v.InferOutput<Q> : Record<string, never>;
   readonly body: B extends AnySchema ? v.InferOutput<B> : undefined;
   readonly principal: Principal | null;
+  /** The repository of a repository route, as the access module resolved it for the caller. */
+  readonly repo: R extends RepoNeed ? RepoAccess : undefined;
 }
 
 /** Where and for whom a route's write is quota-checked (DECISIONS item 6). */
@@ -87,6 +98,7 @@ export interface RouteQuota<
   P extends ObjectSchema | undefined,
   Q extends ObjectSchema | undefined,
   B extends AnySchema | undefined,
+  R extends RepoNeed | undefined = undefined,
 > {
   /** The subject Forgejo enforces on this route, e.g. `size:repos:all`. */
   readonly subject: SubjectSpelling;
@@ -95,19 +107,20 @@ export interface RouteQuota<
    * QuotaTargetUser); repository routes give the repository's owner, organization routes the
    * organization.
    */
-  readonly owner?: (c: AppContext, input: RouteInput<P, Q, B>) => Promise<QuotaOwner> | QuotaOwner;
+  readonly owner?: (c: AppContext, input: RouteInput<P, Q, B, R>) => Promise<QuotaOwner> | QuotaOwner;
 }
 
 /** A route definition of any input types, as the registry stores it. */
 // biome-ignore lint/suspicious/noExplicitAny: heterogeneous collection of typed definitions
-export type AnyRoute = RouteDef<any, any, any>;
+export type AnyRoute = RouteDef<any, any, any, any>;
 
 /** Declares a route; the identity function that gives handlers their inferred input types. */
 export function route<
   P extends ObjectSchema | undefined = undefined,
   Q extends ObjectSchema | undefined = undefined,
   B extends AnySchema | undefined = undefined,
->(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  const R extends RepoNeed | undefined = undefined,
+>(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
   return def;
 }
 

@@ -1,3 +1,4 @@
+export * from "./access/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { Credentials, Principal } from "./auth/principal.js";
@@ -51,7 +52,6 @@ export {
   type MembershipAnswer,
   type OrgInput,
   OrgService,
-  orgNotFound,
 } from "./orgs/org-service.js";
 export { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 export { type TeamInput, TeamService } from "./orgs/team-service.js";

@@ -1,3 +1,4 @@
+import { AccessService } from "./access/access-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
@@ -27,6 +28,8 @@ import { UserService } from "./users/user-service.js";
 /** Every service of a Kiln instance, built over one context. */
 export interface Services {
   readonly ctx: ServiceContext;
+  /** The access module: who may see and do what (every route, the git transport and LFS ask it). */
+  readonly access: AccessService;
   readonly auth: AuthService;
   readonly users: UserService;
   readonly emails: EmailService;
@@ -64,6 +67,7 @@ export function createServices(ctx: ServiceContext): Services {
   const contents = new ContentService(repos);
   return {
     ctx,
+    access: new AccessService(ctx),
     auth: new AuthService(ctx),
     users,
     emails: new EmailService(ctx),

@@ -1,5 +1,5 @@
 import { hasScopes, isKilnError, type Repository, type User } from "@kiln/domain";
-import { canRead, canWrite, type Principal, type RepoPermission } from "@kiln/service";
+import { actorOf, checkNeed, type Principal, type RepoAccess, type RepoPermission } from "@kiln/service";
 import { parseAuthorization } from "../auth.js";
 import type { AppContext } from "../env.js";
 
@@ -26,7 +26,7 @@ function plain(status: number, message: string): Response {
 }
 
 /**
- * The git transport's access rules, the same as the API's: reading (clone, fetch, LFS download)
+ * The git transport's access rules, decided by the access module as for the API: reading (clone, fetch, LFS download)
  * needs read access to the code, writing (push, LFS upload) write access. Anonymous callers are
  * challenged (401) rather than told whether a private repository exists; signed-in callers
  * without read access get 404, without write access 403. Tokens need the repository scope.
@@ -57,12 +57,15 @@ export async function checkGitAccess(
     ok: false as const,
     response: principal ? plain(404, "Repository not found") : challenge(),
   });
-  const owner = await services.users.findByName(ownerName);
-  const repo = owner ? await services.repositories.findByName(owner, repoName) : undefined;
-  if (!repo) return hidden();
+  let access: RepoAccess;
+  try {
+    access = await services.access.repo(actorOf(principal), ownerName, repoName, { read: "repo.code" });
+  } catch (err) {
+    if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return hidden();
+    throw err;
+  }
+  const { repo, permission } = access;
   const user = principal?.user ?? null;
-  const permission = await services.permissions.forRepository(user, repo);
-  if (!canRead(permission, "repo.code")) return hidden();
   if (principal?.scopes && !hasScopes(principal.scopes, need, ["repository"])) {
     return {
       ok: false,
@@ -71,8 +74,13 @@ export async function checkGitAccess(
   }
   if (need === "write") {
     if (!principal) return { ok: false, response: challenge() };
-    if (!canWrite(permission, "repo.code"))
-      return { ok: false, response: plain(403, "User permission denied") };
+    try {
+      checkNeed(permission, { write: ["repo.code"] }, user);
+    } catch (err) {
+      if (isKilnError(err) && err.kind === "permission_denied")
+        return { ok: false, response: plain(403, "User permission denied") };
+      throw err;
+    }
     if (repo.isArchived) return { ok: false, response: plain(403, "This repository is archived") };
     if (repo.isMirror) return { ok: false, response: plain(403, "Mirror repositories are read-only") };
   }

@@ -12,6 +12,7 @@ import {
   type Visibility,
 } from "@kiln/domain";
 import { isUniqueViolation, orgs, repositories, teams, users } from "@kiln/storage";
+import { orgNotFound } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
 import { canSeeAccount, type OrgPermission } from "../permissions/org-permission.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -223,11 +224,6 @@ export class OrgService {
     }
     await orgs.setMembershipPublic(this.ctx.db, org.id, target.id, isPublic);
   }
-}
-
-/** Forgejo's not-found for an unknown or hidden organization. */
-export function orgNotFound(name: string): NotFoundError {
-  return new NotFoundError(`organization does not exist [name: ${name}]`);
 }
 
 /** The error for taking away an organization's last owner. */

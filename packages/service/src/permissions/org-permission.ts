@@ -1,4 +1,5 @@
 import { type AccessMode, atLeast, maxAccess, type Team, type User } from "@kiln/domain";
+import type { RepoViewer } from "@kiln/storage";
 
 /** What a user may do in an organization, as Forgejo's `OrganizationPermissions`. */
 export interface OrgPermission {
@@ -32,9 +33,15 @@ export function computeOrgPermission(teams: readonly Team[]): OrgPermission {
 /**
  * Whether `viewer` may see an account (Forgejo's HasOrgOrUserVisible): public ones everyone,
  * limited ones signed-in users, private ones only themselves and members; restricted users only
- * their own organizations; site admins everything.
+ * their own organizations; site admins everything. A `public-only` viewer sees only public
+ * accounts. Storage's `accountVisibleTo` is the same rule in SQL, for lists.
  */
-export function canSeeAccount(viewer: User | null, account: User, viewerIsMember: boolean): boolean {
+export function canSeeAccount(
+  viewer: RepoViewer | User,
+  account: Pick<User, "id" | "type" | "visibility">,
+  viewerIsMember: boolean,
+): boolean {
+  if (viewer && "publicOnly" in viewer && viewer.publicOnly && account.visibility !== "public") return false;
   if (viewer?.isAdmin || viewer?.id === account.id) return true;
   if (viewer?.isRestricted && account.type === "organization") return viewerIsMember;
   if (account.visibility === "public") return true;

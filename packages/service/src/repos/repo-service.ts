@@ -19,7 +19,14 @@ import {
   RepoStore,
   setDefaultBranch,
 } from "@kiln/git";
-import { isUniqueViolation, lfsObjects, type RepositoryFilter, repositories, users } from "@kiln/storage";
+import {
+  isUniqueViolation,
+  lfsObjects,
+  type RepositoryFilter,
+  type RepoViewer,
+  repositories,
+  users,
+} from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { hasAccess, type RepoPermission } from "../permissions/repo-permission.js";
@@ -359,9 +366,9 @@ export class RepoService {
     }
   }
 
-  /** One page of repositories matching `filter` that `viewer` may see. */
+  /** One page of repositories matching `filter` that `viewer` may see (the access module's fragment). */
   async list(
-    viewer: User | null,
+    viewer: RepoViewer,
     filter: RepositoryFilter,
     page: PageRequest,
     order: RepoOrder = "id",

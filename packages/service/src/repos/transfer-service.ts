@@ -7,7 +7,14 @@ import {
   type Team,
   type User,
 } from "@kiln/domain";
-import { collaborations, repositories, repoTransfers, teams as teamQueries, users } from "@kiln/storage";
+import {
+  collaborations,
+  type RepoTransferRow,
+  repositories,
+  repoTransfers,
+  teams as teamQueries,
+  users,
+} from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { canSeeAccount } from "../permissions/org-permission.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -83,7 +90,24 @@ export class TransferService {
 
   /** The pending transfer of a repository, if any. */
   async pending(repo: Repository): Promise<PendingTransfer | undefined> {
-    const row = await repoTransfers.findTransfer(this.ctx.db, repo.id);
+    return this.describe(await repoTransfers.findTransfer(this.ctx.db, repo.id));
+  }
+
+  /** The pending transfers of a list of repositories, by repository id, from one query. */
+  async pendingFor(repos: readonly Repository[]): Promise<Map<number, PendingTransfer>> {
+    const rows = await repoTransfers.findTransfers(
+      this.ctx.db,
+      repos.map((r) => r.id),
+    );
+    const out = new Map<number, PendingTransfer>();
+    for (const row of rows) {
+      const transfer = await this.describe(row);
+      if (transfer) out.set(row.repoId, transfer);
+    }
+    return out;
+  }
+
+  private async describe(row: RepoTransferRow | undefined): Promise<PendingTransfer | undefined> {
     if (!row) return undefined;
     const [doer, recipient] = await Promise.all([
       users.findUserById(this.ctx.db, row.doerId),

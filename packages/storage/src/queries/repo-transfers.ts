@@ -16,6 +16,12 @@ export async function findTransfer(db: Db, repoId: number): Promise<RepoTransfer
   return db.selectFrom("repoTransfer").selectAll().where("repoId", "=", repoId).executeTakeFirst();
 }
 
+/** The pending transfers of these repositories (most have none). */
+export async function findTransfers(db: Db, repoIds: readonly number[]): Promise<RepoTransferRow[]> {
+  if (repoIds.length === 0) return [];
+  return db.selectFrom("repoTransfer").selectAll().where("repoId", "in", repoIds).execute();
+}
+
 export async function deleteTransfer(db: Db, repoId: number): Promise<void> {
   await db.deleteFrom("repoTransfer").where("repoId", "=", repoId).execute();
 }

@@ -3,7 +3,7 @@ import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
 import { paged } from "./paging.js";
 import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 
-const REPO_COLUMNS = [
+export const REPO_COLUMNS = [
   "repository.id",
   "repository.ownerId",
   "repository.ownerName",

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { repoLinks, toGitBlob } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, repoParams, requireRepoReader } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/blob.go. */
 
@@ -14,6 +14,7 @@ export const GetBlob = route({
   tags: ["repository"],
   summary: "Gets the blob of a repository.",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({ ...repoParams, sha: qs.string("sha of the commit") }),
   responses: {
@@ -21,9 +22,7 @@ export const GetBlob = route({
     400: { description: "APIError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, repo: ctx }) {
     const blob = await c.var.services.gitObjects.blob(ctx.repo, params.sha);
     return c.json(toGitBlob(blob, repoLinks(ctx.repo, c.var.settings)));
   },

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { toApiBranchProtection } from "../../convert/branch.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, repoParams, requireRepoAdmin } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branch protections: repository admins only (reqAdmin). */
 
@@ -54,6 +54,7 @@ export const repoListBranchProtection = route({
   tags: ["repository"],
   summary: "List branch protections for a repository",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: {
@@ -61,9 +62,7 @@ export const repoListBranchProtection = route({
     403: { description: "APIForbiddenError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { repo: ctx }) {
     const views = await c.var.services.branchProtections.listViews(ctx.repo);
     return c.json(views.map(toApiBranchProtection));
   },
@@ -76,6 +75,7 @@ export const repoCreateBranchProtection = route({
   tags: ["repository"],
   summary: "Create a branch protections for a repository",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.CreateBranchProtectionOption,
@@ -89,9 +89,7 @@ export const repoCreateBranchProtection = route({
     422: { description: "APIValidationError", schema: api.APIError },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { body, repo: ctx }) {
     const { rule_name, branch_name, ...options } = body;
     const view = await c.var.services.branchProtections.create(
       ctx.repo,
@@ -109,6 +107,7 @@ export const repoGetBranchProtection = route({
   tags: ["repository"],
   summary: "Get a specific branch protection for the repository",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: nameParams,
   responses: {
@@ -116,9 +115,7 @@ export const repoGetBranchProtection = route({
     403: { description: "APIForbiddenError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { params, repo: ctx }) {
     return c.json(toApiBranchProtection(await c.var.services.branchProtections.get(ctx.repo, params.name)));
   },
 });
@@ -130,6 +127,7 @@ export const repoEditBranchProtection = route({
   tags: ["repository"],
   summary: "Edit a branch protections for a repository. Only fields that are set will be changed",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: nameParams,
   body: api.EditBranchProtectionOption,
@@ -141,9 +139,7 @@ export const repoEditBranchProtection = route({
     422: { description: "APIValidationError", schema: api.APIError },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { params, body, repo: ctx }) {
     const view = await c.var.services.branchProtections.edit(ctx.repo, params.name, protectionInput(body));
     return c.json(toApiBranchProtection(view));
   },
@@ -156,6 +152,7 @@ export const repoDeleteBranchProtection = route({
   tags: ["repository"],
   summary: "Delete a specific branch protection for the repository",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: nameParams,
   responses: {
@@ -163,9 +160,7 @@ export const repoDeleteBranchProtection = route({
     403: { description: "APIForbiddenError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { params, repo: ctx }) {
     await c.var.services.branchProtections.delete(ctx.repo, params.name);
     return c.body(null, 204);
   },

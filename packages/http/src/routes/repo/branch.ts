@@ -7,7 +7,7 @@ import { repoLinks } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, type RepoContext, repoParams, requireRepoReader, requireRepoWriter } from "./context.js";
+import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
 
@@ -25,6 +25,7 @@ export const repoListBranches = route({
   tags: ["repository"],
   summary: "List a repository's branches",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object(repoParams),
   query: v.object(pageQuery),
@@ -32,9 +33,7 @@ export const repoListBranches = route({
     200: { description: "BranchList", schema: v.array(api.Branch) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { query, repo: ctx }) {
     const page = pageRequest(query, c.var.settings.api);
     const list = await c.var.services.branches.list(ctx.repo, ctx.viewer, page);
     setPagingHeaders(c, page, list.total);
@@ -50,15 +49,14 @@ export const repoGetBranch = route({
   tags: ["repository"],
   summary: "Retrieve a specific branch from a repository, including its effective branch protection",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: branchParams("branch to get"),
   responses: {
     200: { description: "Branch", schema: api.Branch },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, repo: ctx }) {
     const branch = await c.var.services.branches.get(ctx.repo, ctx.viewer, params.branch);
     return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.var.settings), seesRuleNames(ctx)));
   },
@@ -71,6 +69,7 @@ export const repoCreateBranch = route({
   tags: ["repository"],
   summary: "Create a branch",
   access: "signed-in",
+  repo: { write: ["repo.code"] },
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.CreateBranchRepoOption,
@@ -83,11 +82,8 @@ export const repoCreateBranch = route({
     422: { description: "APIValidationError", schema: api.APIError },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
-    requireRepoWriter(ctx, "repo.code");
     const branch = await c.var.services.branches.create(ctx.repo, user, {
       name: body.new_branch_name,
       ...(body.old_branch_name ? { oldBranchName: body.old_branch_name } : {}),
@@ -104,6 +100,7 @@ export const repoDeleteBranch = route({
   tags: ["repository"],
   summary: "Delete a specific branch from a repository",
   access: "signed-in",
+  repo: { write: ["repo.code"] },
   scopes: ["repository"],
   params: branchParams("branch to delete"),
   responses: {
@@ -112,10 +109,7 @@ export const repoDeleteBranch = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
-    requireRepoWriter(ctx, "repo.code");
+  async handler(c, { params, repo: ctx }) {
     await c.var.services.branches.delete(ctx.repo, params.branch);
     return c.body(null, 204);
   },

@@ -5,7 +5,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, repoParams, requireRepoAdmin } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/collaborators.go (listing needs only read access: forge-api.md rule 21). */
 
@@ -18,6 +18,7 @@ export const repoListCollaborators = route({
   tags: ["repository"],
   summary: "List a repository's collaborators",
   access: "signed-in",
+  repo: "read",
   scopes: ["repository"],
   params: v.object(repoParams),
   query: v.object(pageQuery),
@@ -25,8 +26,7 @@ export const repoListCollaborators = route({
     200: { description: "UserList", schema: v.array(api.User) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+  async handler(c, { query, repo: ctx }) {
     return pagedJson(
       c,
       query,
@@ -43,14 +43,14 @@ export const repoCheckCollaborator = route({
   tags: ["repository"],
   summary: "Check if a user is a collaborator of a repository",
   access: "signed-in",
+  repo: "read",
   scopes: ["repository"],
   params: collaboratorParams,
   responses: {
     204: { description: "the user is a collaborator", schema: "empty" },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+  async handler(c, { params, repo: ctx }) {
     const user = await c.var.services.users.getByName(params.collaborator);
     if (!(await c.var.services.collaborators.isCollaborator(ctx.repo, user))) throw new NotFoundError();
     return c.body(null, 204);
@@ -64,6 +64,7 @@ export const repoAddCollaborator = route({
   tags: ["repository"],
   summary: "Add or update a collaborator of a repository",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: collaboratorParams,
   body: api.AddCollaboratorOption,
@@ -74,9 +75,7 @@ export const repoAddCollaborator = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { params, body, repo: ctx }) {
     const user = await c.var.services.users.getByName(params.collaborator);
     await c.var.services.collaborators.add(ctx.repo, user, body.permission ?? "write");
     return c.body(null, 204);
@@ -90,6 +89,7 @@ export const repoDeleteCollaborator = route({
   tags: ["repository"],
   summary: "Delete a collaborator from a repository",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: collaboratorParams,
   responses: {
@@ -97,9 +97,7 @@ export const repoDeleteCollaborator = route({
     403: { description: "APIForbiddenError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { params, repo: ctx }) {
     const user = await c.var.services.users.getByName(params.collaborator);
     await c.var.services.collaborators.remove(ctx.repo, user);
     return c.body(null, 204);
@@ -113,6 +111,7 @@ export const repoGetRepoPermissions = route({
   tags: ["repository"],
   summary: "Get repository permissions for a user",
   access: "signed-in",
+  repo: "read",
   scopes: ["repository"],
   params: collaboratorParams,
   responses: {
@@ -120,9 +119,8 @@ export const repoGetRepoPermissions = route({
     403: { description: "APIForbiddenError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
+  async handler(c, { params, principal, repo: ctx }) {
     const { user: doer } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
     const target = await c.var.services.users.getByName(params.collaborator);
     if (
       !doer.isAdmin &&

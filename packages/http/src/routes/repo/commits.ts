@@ -7,7 +7,7 @@ import type { AppContext } from "../../env.js";
 import { linkHeader, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, type RepoContext, repoParams, requireRepoReader } from "./context.js";
+import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/commits.go: history and single commits. */
 
@@ -65,6 +65,7 @@ export const repoGetAllCommits = route({
   tags: ["repository"],
   summary: "Get a list of all commits from a repository",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object(repoParams),
   query: v.object({
@@ -78,9 +79,7 @@ export const repoGetAllCommits = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     409: { description: "EmptyRepository", schema: api.APIError },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { query, repo: ctx }) {
     const page = pageRequest(query, c.var.settings.api);
     const list = await c.var.services.commits.list(ctx.repo, {
       ...(query.sha ? { sha: query.sha } : {}),
@@ -108,6 +107,7 @@ export const repoGetCommitByRef = route({
   tags: ["repository"],
   summary: "Get the commit a branch, tag or sha names",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({
     ...repoParams,
@@ -115,9 +115,7 @@ export const repoGetCommitByRef = route({
   }),
   query: v.object(detailQuery),
   responses: singleResponses,
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, query, repo: ctx }) {
     const view = await c.var.services.commits.get(ctx.repo, params.ref, detailOptions(query));
     return c.json(commitsJson(c, ctx, view, query)[0]);
   },
@@ -130,6 +128,7 @@ export const repoGetSingleCommit = route({
   tags: ["repository"],
   summary: "Get a single commit from a repository",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({ ...repoParams, sha: qs.string("a git ref or commit sha") }),
   query: v.object(detailQuery),
@@ -137,9 +136,7 @@ export const repoGetSingleCommit = route({
     ...singleResponses,
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, query, repo: ctx }) {
     if (!isValidRefName(`refs/heads/${params.sha}`)) {
       throw new InvalidArgumentError(`no valid ref or sha: ${params.sha}`);
     }

@@ -1,103 +1,59 @@
-import {
-  NotFoundError,
-  PermissionDeniedError,
-  type Repository,
-  type RepoUnit,
-  type User,
-} from "@kiln/domain";
-import { canRead, canWrite, isRepoAdmin, type Principal, type RepoPermission } from "@kiln/service";
+import type { api, Repository, User } from "@kiln/domain";
+import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
 import * as v from "valibot";
 import { toApiRepository } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
 
-/** The `{owner}/{repo}` path parameters every repository route has. */
+/** The `{owner}/{repo}` path parameters every repository route has (resolved by its `repo` need). */
 export const repoParams = { owner: v.string(), repo: v.string() };
 
-/** A repository as a route sees it: the row, its owner and the caller's permission. */
-export interface RepoContext {
-  readonly owner: User;
-  readonly repo: Repository;
-  readonly permission: RepoPermission;
-  readonly viewer: User | null;
-}
+/** A repository as a route sees it: the access module's answer for the caller. */
+export type RepoContext = RepoAccess;
+
+type ApiRepository = v.InferOutput<typeof api.Repository>;
 
 /**
- * Forgejo's repoAssignment: the repository `owner/repo` if the caller may see it (404 otherwise,
- * never 403 for a private repository); a `public-only` token gets 403 on private repositories.
+ * Repositories in API shape for the caller: their owners and the caller's permissions come from
+ * one query and pending transfers from another, whatever the length of the list. A repository
+ * the caller cannot see is left out.
  */
-export async function loadRepo(
-  c: AppContext,
-  ownerName: string,
-  repoName: string,
-  principal: Principal | null,
-): Promise<RepoContext> {
-  const viewer = principal?.user ?? null;
-  // The owner's visibility is part of the permission; an unknown owner is simply not found.
-  const owner = await c.var.services.users.findByName(ownerName);
-  if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
-  const { repo, permission } = await c.var.services.repositories.getWithPermission(
-    owner,
-    repoName.replace(/\.git$/, ""),
-    viewer,
-  );
-  if (principal?.scopes?.publicOnly && repo.isPrivate)
-    throw new PermissionDeniedError("token scope is limited to public repos");
-  return { owner, repo, permission, viewer };
+export async function apiRepos(c: AppContext, repos: readonly Repository[]): Promise<ApiRepository[]> {
+  const access = await c.var.services.access.repoPermissions(c.var.actor, repos);
+  const transfers = await c.var.services.transfers.pendingFor(repos);
+  return repos.flatMap((repo) => {
+    const known = access.get(repo.id);
+    return known ? [shape(c, repo, known, transfers.get(repo.id))] : [];
+  });
 }
 
-/** Forgejo's reqOwner: the repository's owner (or an owner of its organization) or a site admin. */
-export function requireRepoOwner(ctx: RepoContext): void {
-  if (ctx.permission.mode !== "owner" && !ctx.viewer?.isAdmin)
-    throw new PermissionDeniedError("user should be the owner of the repo");
-}
-
-/** Forgejo's reqAdmin: repository administrators (and owners, site admins). */
-export function requireRepoAdmin(ctx: RepoContext): void {
-  if (!isRepoAdmin(ctx.permission) && !ctx.viewer?.isAdmin) {
-    throw new PermissionDeniedError(
-      "user should be an owner or a collaborator with admin write of a repository",
-    );
-  }
-}
-
-/** Forgejo's reqRepoWriter: write access to one of the units. */
-export function requireRepoWriter(ctx: RepoContext, ...units: RepoUnit[]): void {
-  if (
-    !units.some((u) => canWrite(ctx.permission, u)) &&
-    !isRepoAdmin(ctx.permission) &&
-    !ctx.viewer?.isAdmin
-  ) {
-    throw new PermissionDeniedError("user should have a permission to write to a repo");
-  }
-}
-
-/** Forgejo's reqRepoReader: read access to the unit. */
-export function requireRepoReader(ctx: RepoContext, unit: RepoUnit): void {
-  if (!canRead(ctx.permission, unit) && !isRepoAdmin(ctx.permission) && !ctx.viewer?.isAdmin) {
-    throw new PermissionDeniedError(
-      "user should have specific read permission or be a repo admin or a site admin",
-    );
-  }
-}
-
-/** The repository in API shape for the caller, with a pending transfer when there is one. */
+/** One repository in API shape for the caller (owner and permission reused when already known). */
 export async function apiRepo(
   c: AppContext,
   repo: Repository,
-  viewer: User | null,
-  permission?: RepoPermission,
-) {
-  const owner = await c.var.services.repositories.ownerOf(repo);
-  const p = permission ?? (await c.var.services.permissions.forRepository(viewer, repo));
-  const json = toApiRepository(repo, owner, viewer, p, c.var.settings);
-  const transfer = await c.var.services.transfers.pending(repo);
+  known?: { readonly owner: User; readonly permission: RepoPermission },
+): Promise<ApiRepository> {
+  if (known) return shape(c, repo, known, (await c.var.services.transfers.pendingFor([repo])).get(repo.id));
+  const [json] = await apiRepos(c, [repo]);
+  // Only reachable when the caller acted on a repository it may not see (e.g. a public-only token).
+  if (!json) throw new Error(`repository ${repo.id} is not visible to the caller that just changed it`);
+  return json;
+}
+
+function shape(
+  c: AppContext,
+  repo: Repository,
+  known: { readonly owner: User; readonly permission: RepoPermission },
+  transfer: PendingTransfer | undefined,
+): ApiRepository {
+  const { settings, actor } = c.var;
+  const json = toApiRepository(repo, known.owner, actor.user, known.permission, settings);
   if (!transfer) return json;
   return {
     ...json,
     repo_transfer: {
-      doer: toApiUser(transfer.doer, viewer, c.var.settings),
-      recipient: toApiUser(transfer.recipient, viewer, c.var.settings),
+      doer: toApiUser(transfer.doer, actor.user, settings),
+      recipient: toApiUser(transfer.recipient, actor.user, settings),
       teams: transfer.teams.map((t) => ({ id: t.id, name: t.name })),
     },
   };

@@ -1,12 +1,12 @@
-import { api, InvalidArgumentError, PermissionDeniedError } from "@kiln/domain";
-import { canWrite, type FileCommitInput } from "@kiln/service";
+import { api, InvalidArgumentError } from "@kiln/domain";
+import type { FileCommitInput } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toFileDeleteResponse, toFileResponse, toFilesResponse } from "../../convert/contents.js";
 import { repoLinks } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, type RepoContext, repoParams } from "./context.js";
+import { repoParams } from "./context.js";
 
 /**
  * Forgejo's routers/api/v1/repo/file.go, writing: create, update and delete one file, or change
@@ -14,13 +14,6 @@ import { loadRepo, type RepoContext, repoParams } from "./context.js";
  */
 
 type FileOptions = v.InferOutput<typeof api.CreateFileOptions> | v.InferOutput<typeof api.ChangeFilesOptions>;
-
-/** Forgejo's reqRepoBranchWriter: write access to the code (branch rules are the service's check). */
-function requireBranchWriter(ctx: RepoContext): void {
-  if (!canWrite(ctx.permission, "repo.code") && !ctx.viewer?.isAdmin) {
-    throw new PermissionDeniedError("user should have a permission to write to this branch");
-  }
-}
 
 /** Decodes base64 content strictly, as Go's StdEncoding does (line breaks ignored); 422 otherwise. */
 function decodeBase64(content: string | undefined): Uint8Array {
@@ -64,14 +57,13 @@ export const repoCreateFile = route({
   tags: ["repository"],
   summary: "Create a file in a repository",
   access: "signed-in",
+  repo: "branch-write",
   scopes: ["repository"],
   params: fileParams("path of the file to create"),
   body: api.CreateFileOptions,
   responses: { 201: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireBranchWriter(ctx);
     const op = { operation: "create", path: params.filepath, content: decodeBase64(body.content) } as const;
     const result = await c.var.services.files.createFile(ctx.repo, user, op, commitInput(body));
     return c.json(toFileResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings), 201);
@@ -85,14 +77,13 @@ export const repoUpdateFile = route({
   tags: ["repository"],
   summary: "Update a file in a repository",
   access: "signed-in",
+  repo: "branch-write",
   scopes: ["repository"],
   params: fileParams("path of the file to update"),
   body: api.UpdateFileOptions,
   responses: { 200: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireBranchWriter(ctx);
     const op = {
       operation: "update",
       path: params.filepath,
@@ -112,6 +103,7 @@ export const repoDeleteFile = route({
   tags: ["repository"],
   summary: "Delete a file in a repository",
   access: "signed-in",
+  repo: "branch-write",
   scopes: ["repository"],
   params: fileParams("path of the file to delete"),
   body: api.DeleteFileOptions,
@@ -124,10 +116,8 @@ export const repoDeleteFile = route({
     422: { description: "APIValidationError", schema: api.APIError },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireBranchWriter(ctx);
     const op = { operation: "delete", path: params.filepath, sha: body.sha } as const;
     const result = await c.var.services.files.deleteFile(ctx.repo, user, op, commitInput(body));
     return c.json(toFileDeleteResponse(result, repoLinks(ctx.repo, c.var.settings)));
@@ -141,14 +131,13 @@ export const repoChangeFiles = route({
   tags: ["repository"],
   summary: "Modify multiple files in a repository",
   access: "signed-in",
+  repo: "branch-write",
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.ChangeFilesOptions,
   responses: { 201: { description: "FilesResponse", schema: api.FilesResponse }, ...writeResponses },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireBranchWriter(ctx);
     const ops = body.files.map((file) => {
       if (file.operation === "create") {
         return { operation: "create", path: file.path, content: decodeBase64(file.content) } as const;

@@ -5,7 +5,7 @@ import { repoLinks } from "../../convert/git.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, type RepoContext, repoParams, requireRepoReader } from "./context.js";
+import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/file.go, reading: raw files and the contents API (writes: file-write.ts). */
 
@@ -39,6 +39,7 @@ export const repoGetRawFile = route({
   tags: ["repository"],
   summary: "Get a file from a repository",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({ ...repoParams, filepath: qs.string("filepath of the file to get") }),
   query: v.object(refQuery),
@@ -46,9 +47,7 @@ export const repoGetRawFile = route({
     200: { description: "Returns raw file content.", schema: "file" },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, query, repo: ctx }) {
     const file = await c.var.services.contents.raw(ctx.repo, params.filepath, query.ref || undefined);
     const body = new Uint8Array(file.content);
     return new Response(body, {
@@ -68,7 +67,6 @@ export const repoGetRawFile = route({
 });
 
 async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
-  requireRepoReader(ctx, "repo.code");
   const view = await c.var.services.contents.contents(ctx.repo, path, ref || undefined);
   const links = repoLinks(ctx.repo, c.var.settings);
   const json = view.items.map((item) =>
@@ -84,6 +82,7 @@ export const repoGetContentsList = route({
   tags: ["repository"],
   summary: "Gets the metadata of all the entries of the root dir",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object(repoParams),
   query: v.object(contentsQuery),
@@ -91,8 +90,7 @@ export const repoGetContentsList = route({
     200: { description: "ContentsListResponse", schema: v.array(api.ContentsResponse) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+  async handler(c, { query, repo: ctx }) {
     return contents(c, ctx, "", query.ref || query.branch);
   },
 });
@@ -105,6 +103,7 @@ export const repoGetContents = route({
   summary:
     "Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({
     ...repoParams,
@@ -120,8 +119,7 @@ export const repoGetContents = route({
     },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
+  async handler(c, { params, query, repo: ctx }) {
     return contents(c, ctx, params.filepath, query.ref || query.branch);
   },
 });

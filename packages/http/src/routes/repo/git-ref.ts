@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { repoLinks, toReference } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, repoParams, requireRepoReader } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/git_ref.go: refs by prefix. */
 
@@ -19,12 +19,11 @@ export const repoListAllGitRefs = route({
   tags: ["repository"],
   summary: "Get specified ref or filtered repository's refs",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: listResponses,
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { repo: ctx }) {
     const links = repoLinks(ctx.repo, c.var.settings);
     const refs = await c.var.services.gitObjects.refs(ctx.repo);
     return c.json(refs.map((ref) => toReference(ref, links)));
@@ -38,6 +37,7 @@ export const repoListGitRefs = route({
   tags: ["repository"],
   summary: "Get specified ref or filtered repository's refs",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({ ...repoParams, ref: qs.string("part or full name of the ref") }),
   responses: {
@@ -48,9 +48,7 @@ export const repoListGitRefs = route({
       validate: v.union([v.array(api.Reference), api.Reference]),
     },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, repo: ctx }) {
     const links = repoLinks(ctx.repo, c.var.settings);
     const refs = (await c.var.services.gitObjects.refs(ctx.repo, params.ref)).map((ref) =>
       toReference(ref, links),

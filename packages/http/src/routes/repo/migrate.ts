@@ -40,7 +40,7 @@ export const repoMigrate = route({
       authPassword: body.auth_password,
       authToken: body.auth_token,
     });
-    return c.json(await apiRepo(c, repo, user), 201);
+    return c.json(await apiRepo(c, repo), 201);
   },
 });
 

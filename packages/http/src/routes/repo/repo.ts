@@ -1,11 +1,12 @@
-import { api, InvalidArgumentError, NotFoundError, REPO_ORDERS, type RepoOrder } from "@kiln/domain";
+import { api, InvalidArgumentError, REPO_ORDERS, type RepoOrder } from "@kiln/domain";
+import { viewerOf } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { apiRepo, loadRepo, repoParams, requireRepoAdmin, requireRepoOwner } from "./context.js";
+import { apiRepo, apiRepos, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/repo.go: create, read, edit, delete and list repositories. */
 
@@ -42,7 +43,7 @@ export const createCurrentUserRepo = route({
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
     const repo = await c.var.services.repositories.create(user, user, createInput(body));
-    return c.json(await apiRepo(c, repo, user), 201);
+    return c.json(await apiRepo(c, repo), 201);
   },
 });
 
@@ -59,14 +60,13 @@ export const createOrgRepo = route({
   responses: { ...createResponses, 404: { description: "APINotFound", schema: api.APINotFound } },
   quota: {
     subject: "size:repos:all",
-    owner: (c, { params, principal }) =>
-      c.var.services.orgs.getVisible(params.org, requirePrincipal(principal).user),
+    owner: async (c, { params }) => (await c.var.services.access.org(c.var.actor, params.org)).org,
   },
   async handler(c, { params, body, principal }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
+    const { org } = await c.var.services.access.org(c.var.actor, params.org);
     const repo = await c.var.services.repositories.create(user, org, createInput(body));
-    return c.json(await apiRepo(c, repo, user), 201);
+    return c.json(await apiRepo(c, repo), 201);
   },
 });
 
@@ -77,15 +77,15 @@ export const repoGet = route({
   tags: ["repository"],
   summary: "Get a repository",
   access: "public",
+  repo: "read",
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: {
     200: { description: "Repository", schema: api.Repository },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    return c.json(await apiRepo(c, ctx.repo, ctx.viewer, ctx.permission));
+  async handler(c, { repo: ctx }) {
+    return c.json(await apiRepo(c, ctx.repo, ctx));
   },
 });
 
@@ -102,10 +102,9 @@ export const repoGetByID = route({
     200: { description: "Repository", schema: api.Repository },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const { user } = requirePrincipal(principal);
-    const { repo, permission } = await c.var.services.repositories.getByIdWithPermission(params.id, user);
-    return c.json(await apiRepo(c, repo, user, permission));
+  async handler(c, { params }) {
+    const ctx = await c.var.services.access.repoById(c.var.actor, params.id);
+    return c.json(await apiRepo(c, ctx.repo, ctx));
   },
 });
 
@@ -116,6 +115,7 @@ export const repoEdit = route({
   tags: ["repository"],
   summary: "Edit a repository's properties. Only fields that are set will be changed.",
   access: "signed-in",
+  repo: "admin",
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.EditRepoOption,
@@ -126,9 +126,7 @@ export const repoEdit = route({
     409: { description: "APIError", schema: api.APIError },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoAdmin(ctx);
+  async handler(c, { body, repo: ctx }) {
     const repo = await c.var.services.repositories.edit(ctx.repo, {
       name: body.name,
       description: body.description,
@@ -138,7 +136,7 @@ export const repoEdit = route({
       archived: body.archived,
       defaultBranch: body.default_branch,
     });
-    return c.json(await apiRepo(c, repo, ctx.viewer));
+    return c.json(await apiRepo(c, repo));
   },
 });
 
@@ -149,6 +147,7 @@ export const repoDelete = route({
   tags: ["repository"],
   summary: "Delete a repository",
   access: "signed-in",
+  repo: "owner",
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: {
@@ -156,9 +155,7 @@ export const repoDelete = route({
     403: { description: "APIForbiddenError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoOwner(ctx);
+  async handler(c, { repo: ctx }) {
     await c.var.services.repositories.delete(ctx.repo);
     return c.body(null, 204);
   },
@@ -171,11 +168,10 @@ async function listed(
   query: { page?: string; limit?: string },
   order: RepoOrder = "id",
 ) {
-  const viewer = c.var.principal?.user ?? null;
   const page = pageRequest(query, c.var.settings.api);
-  const list = await c.var.services.repositories.list(viewer, filter, page, order);
+  const list = await c.var.services.repositories.list(viewerOf(c.var.actor), filter, page, order);
   setPagingHeaders(c, page, list.total);
-  return Promise.all(list.items.map((r) => apiRepo(c, r, viewer)));
+  return apiRepos(c, list.items);
 }
 
 export const userCurrentListRepos = route({
@@ -211,8 +207,8 @@ export const userListRepos = route({
     200: { description: "RepositoryList", schema: v.array(api.Repository) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const owner = await c.var.services.users.getVisible(params.username, principal?.user ?? null);
+  async handler(c, { params, query }) {
+    const owner = await c.var.services.access.account(c.var.actor, params.username);
     return c.json(await listed(c, { ownerId: owner.id }, query));
   },
 });
@@ -231,8 +227,8 @@ export const orgListRepos = route({
     200: { description: "RepositoryList", schema: v.array(api.Repository) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const org = await c.var.services.orgs.getVisible(params.org, principal?.user ?? null);
+  async handler(c, { params, query }) {
+    const { org } = await c.var.services.access.org(c.var.actor, params.org);
     return c.json(await listed(c, { ownerId: org.id }, query));
   },
 });
@@ -287,9 +283,11 @@ export const repoSearch = route({
       if (!pair) throw new InvalidArgumentError(`Invalid sort mode: "${query.sort}"`);
       order = direction === "asc" ? pair[0] : pair[1];
     }
+    // An owner the caller may not see is answered exactly like one that does not exist.
     const owner =
-      query.uid !== undefined && query.uid > 0 ? await c.var.services.users.findById(query.uid) : undefined;
-    if (query.uid !== undefined && query.uid > 0 && !owner) throw new NotFoundError();
+      query.uid !== undefined && query.uid > 0
+        ? await c.var.services.access.accountById(c.var.actor, query.uid)
+        : undefined;
     const data = await listed(
       c,
       {

@@ -5,7 +5,7 @@ import { repoLinks, toApiTag } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, repoParams, requireRepoReader, requireRepoWriter } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/tag.go: tags (names may contain slashes). */
 
@@ -18,6 +18,7 @@ export const repoListTags = route({
   tags: ["repository"],
   summary: "List a repository's tags",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object(repoParams),
   query: v.object(pageQuery),
@@ -25,9 +26,7 @@ export const repoListTags = route({
     200: { description: "TagList", schema: v.array(api.Tag) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { query, repo: ctx }) {
     const page = pageRequest(query, c.var.settings.api);
     const list = await c.var.services.tags.list(ctx.repo, page);
     setPagingHeaders(c, page, list.total);
@@ -43,15 +42,14 @@ export const repoGetTag = route({
   tags: ["repository"],
   summary: "Get the tag of a repository by tag name",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: tagParams("name of tag"),
   responses: {
     200: { description: "Tag", schema: api.Tag },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, repo: ctx }) {
     const tag = await c.var.services.tags.get(ctx.repo, params.tag);
     return c.json(toApiTag(tag, repoLinks(ctx.repo, c.var.settings)));
   },
@@ -64,6 +62,7 @@ export const repoCreateTag = route({
   tags: ["repository"],
   summary: "Create a new git tag in a repository",
   access: "signed-in",
+  repo: { write: ["repo.code"] },
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.CreateTagOption,
@@ -76,11 +75,8 @@ export const repoCreateTag = route({
     422: { description: "APIValidationError", schema: api.APIError },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
-    requireRepoWriter(ctx, "repo.code");
     const tag = await c.var.services.tags.create(ctx.repo, user, {
       name: body.tag_name,
       ...(body.target ? { target: body.target } : {}),
@@ -97,6 +93,7 @@ export const repoDeleteTag = route({
   tags: ["repository"],
   summary: "Delete a repository's tag by name",
   access: "signed-in",
+  repo: { write: ["repo.code"] },
   scopes: ["repository"],
   params: tagParams("name of tag to delete"),
   responses: {
@@ -105,10 +102,7 @@ export const repoDeleteTag = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     423: { description: "repoArchivedError", schema: api.APIError },
   },
-  async handler(c, { params, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
-    requireRepoWriter(ctx, "repo.code");
+  async handler(c, { params, repo: ctx }) {
     await c.var.services.tags.delete(ctx.repo, params.tag);
     return c.body(null, 204);
   },

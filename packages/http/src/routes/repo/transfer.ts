@@ -2,7 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { route } from "../../route.js";
-import { apiRepo, loadRepo, repoParams, requireRepoOwner } from "./context.js";
+import { apiRepo, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/transfer.go. */
 
@@ -13,6 +13,7 @@ export const repoTransfer = route({
   tags: ["repository"],
   summary: "Transfer a repo ownership",
   access: "signed-in",
+  repo: "owner",
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.TransferRepoOption,
@@ -24,13 +25,11 @@ export const repoTransfer = route({
     409: { description: "APIConflict", schema: api.APIError },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoOwner(ctx);
     const outcome = await c.var.services.transfers.start(user, ctx.repo, body.new_owner, body.team_ids);
-    const repo = await c.var.services.repositories.getByIdWithPermission(ctx.repo.id, user);
-    return c.json(await apiRepo(c, repo.repo, user, repo.permission), outcome === "transferred" ? 202 : 201);
+    const moved = await c.var.services.access.repoById(c.var.actor, ctx.repo.id);
+    return c.json(await apiRepo(c, moved.repo, moved), outcome === "transferred" ? 202 : 201);
   },
 });
 
@@ -42,6 +41,7 @@ function decision(path: string, operationId: string, summary: string, accept: bo
     tags: ["repository"],
     summary,
     access: "signed-in",
+    repo: "read",
     scopes: ["repository"],
     params: v.object(repoParams),
     responses: {
@@ -49,12 +49,11 @@ function decision(path: string, operationId: string, summary: string, accept: bo
       403: { description: "APIForbiddenError", schema: api.APIError },
       404: { description: "APINotFound", schema: api.APINotFound },
     },
-    async handler(c, { params, principal }) {
+    async handler(c, { principal, repo: ctx }) {
       const { user } = requirePrincipal(principal);
-      const ctx = await loadRepo(c, params.owner, params.repo, principal);
       await c.var.services.transfers.decide(user, ctx.repo, accept);
-      const repo = await c.var.services.repositories.getByIdWithPermission(ctx.repo.id, user);
-      return c.json(await apiRepo(c, repo.repo, user, repo.permission), accept ? 202 : 200);
+      const decided = await c.var.services.access.repoById(c.var.actor, ctx.repo.id);
+      return c.json(await apiRepo(c, decided.repo, decided), accept ? 202 : 200);
     },
   });
 }

@@ -4,7 +4,7 @@ import { repoLinks, toGitTree } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { loadRepo, repoParams, requireRepoReader } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/tree.go. */
 
@@ -18,6 +18,7 @@ export const GetTree = route({
   tags: ["repository"],
   summary: "Gets the tree of a repository.",
   access: "public",
+  repo: { read: "repo.code" },
   scopes: ["repository"],
   params: v.object({ ...repoParams, sha: qs.string("sha of the commit") }),
   query: v.object({
@@ -32,9 +33,7 @@ export const GetTree = route({
     400: { description: "APIError", schema: api.APIError },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const ctx = await loadRepo(c, params.owner, params.repo, principal);
-    requireRepoReader(ctx, "repo.code");
+  async handler(c, { params, query, repo: ctx }) {
     const perPageLimit = c.var.settings.api.defaultGitTreesPerPage;
     const page = pageRequest(
       { page: query.page, limit: query.per_page },

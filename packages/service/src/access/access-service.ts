@@ -1,0 +1,158 @@
+import { NotFoundError, PermissionDeniedError, type Repository, type Team, type User } from "@kiln/domain";
+import { orgs, type RepoAccessRow, repoAccess, teams, users } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+import { canSeeAccount, computeOrgPermission, type OrgPermission } from "../permissions/org-permission.js";
+import {
+  computeRepoPermission,
+  hasAccess,
+  NO_PERMISSION,
+  type RepoPermission,
+} from "../permissions/repo-permission.js";
+import { type Actor, viewerOf } from "./actor.js";
+import { checkNeed, type RepoNeed } from "./repo-need.js";
+
+/** A repository as a request sees it: the row, its owner, the actor and the actor's permission. */
+export interface RepoAccess {
+  readonly repo: Repository;
+  readonly owner: User;
+  readonly permission: RepoPermission;
+  readonly actor: Actor;
+  /** The acting user (null when anonymous). */
+  readonly viewer: User | null;
+}
+
+/** An organization as a request sees it, with the acting user's standing in it. */
+export interface OrgAccess {
+  readonly org: User;
+  readonly isMember: boolean;
+  readonly teams: readonly Team[];
+  readonly permission: OrgPermission;
+}
+
+/** What an organization route needs of the caller: to see it, to be a member, or an owner. */
+export type OrgNeed = "visible" | "member" | "owner";
+
+/**
+ * The access module: the one place that decides what an actor may see and do. Repository routes,
+ * the git transport and LFS resolve repositories here (one query each); organization and account
+ * routes resolve owners here; lists filter with the SQL fragments of `listFilter`. An invisible
+ * thing is NotFound, whoever asks and however (a `public-only` token included); an insufficient
+ * permission on a visible thing is Forbidden, with Forgejo's message for each requirement.
+ */
+export class AccessService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** The repository `owner/name` for `actor`, checked against `need` (404 if invisible, 403 if short). */
+  async repo(actor: Actor, ownerName: string, name: string, need: RepoNeed = "read"): Promise<RepoAccess> {
+    const rows = await repoAccess.findRepoAccess(
+      this.ctx.db,
+      { ownerName, name: name.replace(/\.git$/, "") },
+      actor.user?.id ?? null,
+    );
+    return this.judge(actor, rows[0], need, `[owner: ${ownerName}, name: ${name}]`);
+  }
+
+  /** The repository with this id for `actor`, checked against `need`. */
+  async repoById(actor: Actor, id: number, need: RepoNeed = "read"): Promise<RepoAccess> {
+    const rows = await repoAccess.findRepoAccess(this.ctx.db, { id }, actor.user?.id ?? null);
+    return this.judge(actor, rows[0], need, `[id: ${id}]`);
+  }
+
+  /**
+   * The actor's permission on each repository of a list, and each one's owner, from one query
+   * (repositories the actor may not see get no permission).
+   */
+  async repoPermissions(
+    actor: Actor,
+    repos: readonly Repository[],
+  ): Promise<Map<number, { owner: User; permission: RepoPermission }>> {
+    const rows = await repoAccess.findRepoAccess(
+      this.ctx.db,
+      { ids: [...new Set(repos.map((r) => r.id))] },
+      actor.user?.id ?? null,
+    );
+    return new Map(
+      rows.map((row) => [row.repo.id, { owner: row.owner, permission: this.permissionOf(actor, row) }]),
+    );
+  }
+
+  /** The actor's permission on one repository whose row is already loaded. */
+  async permissionOn(actor: Actor, repo: Repository): Promise<RepoPermission> {
+    return (await this.repoPermissions(actor, [repo])).get(repo.id)?.permission ?? NO_PERMISSION;
+  }
+
+  /** Whether `actor` may see the account at all (Forgejo's HasOrgOrUserVisible, plus `public-only`). */
+  async canSee(actor: Actor, account: User): Promise<boolean> {
+    const viewer = viewerOf(actor);
+    const member =
+      viewer !== null &&
+      account.type === "organization" &&
+      (await orgs.findOrgMembership(this.ctx.db, account.id, viewer.id)) !== undefined;
+    return canSeeAccount(viewer, account, member);
+  }
+
+  /** The user or organization named `name` if `actor` may see it; NotFound otherwise. */
+  async account(actor: Actor, name: string): Promise<User> {
+    const account = await users.findUserByName(this.ctx.db, name);
+    if (!account || !(await this.canSee(actor, account)))
+      throw new NotFoundError(`user does not exist [name: ${name}]`);
+    return account;
+  }
+
+  /** The user or organization with this id if `actor` may see it; NotFound otherwise. */
+  async accountById(actor: Actor, id: number): Promise<User> {
+    const account = await users.findUserById(this.ctx.db, id);
+    if (!account || !(await this.canSee(actor, account)))
+      throw new NotFoundError(`user does not exist [uid: ${id}]`);
+    return account;
+  }
+
+  /**
+   * The organization named `name` for `actor`: NotFound when absent or invisible; 403 with
+   * Forgejo's message when the actor is not a member (`member`) or owner (`owner`). Site admins
+   * pass every requirement.
+   */
+  async org(actor: Actor, name: string, need: OrgNeed = "visible"): Promise<OrgAccess> {
+    const org = await users.findUserByName(this.ctx.db, name);
+    if (org?.type !== "organization") throw orgNotFound(name);
+    const viewer = viewerOf(actor);
+    const memberTeams = viewer ? await teams.teamsOfMember(this.ctx.db, org.id, viewer.id) : [];
+    const isMember =
+      viewer !== null &&
+      (memberTeams.length > 0 ||
+        (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined);
+    if (!canSeeAccount(viewer, org, isMember)) throw orgNotFound(name);
+    const permission = computeOrgPermission(memberTeams);
+    const siteAdmin = actor.user?.isAdmin === true;
+    if (need === "member" && !isMember && !siteAdmin)
+      throw new PermissionDeniedError("Must be an organization member");
+    if (need === "owner" && !permission.isOwner && !siteAdmin)
+      throw new PermissionDeniedError("Must be an organization owner");
+    return { org, isMember, teams: memberTeams, permission };
+  }
+
+  private permissionOf(actor: Actor, row: RepoAccessRow): RepoPermission {
+    const viewer = actor.user;
+    if (actor.publicOnly && (row.repo.isPrivate || row.owner.visibility !== "public")) return NO_PERMISSION;
+    return computeRepoPermission({
+      viewer: viewer ? { id: viewer.id, isAdmin: viewer.isAdmin, isRestricted: viewer.isRestricted } : null,
+      repo: { ownerId: row.repo.ownerId, isPrivate: row.repo.isPrivate },
+      owner: { type: row.owner.type, visibility: row.owner.visibility },
+      orgMember: row.orgMember,
+      collaborator: row.collaborator,
+      teams: row.teams,
+    });
+  }
+
+  private judge(actor: Actor, row: RepoAccessRow | undefined, need: RepoNeed, what: string): RepoAccess {
+    const permission = row ? this.permissionOf(actor, row) : NO_PERMISSION;
+    if (!row || !hasAccess(permission)) throw new NotFoundError(`repository does not exist ${what}`);
+    checkNeed(permission, need, actor.user);
+    return { repo: row.repo, owner: row.owner, permission, actor, viewer: actor.user };
+  }
+}
+
+/** Forgejo's not-found for an unknown or hidden organization. */
+export function orgNotFound(name: string): NotFoundError {
+  return new NotFoundError(`organization does not exist [name: ${name}]`);
+}

@@ -1,0 +1,44 @@
+import type { TokenScopes, User } from "@kiln/domain";
+import type { RepoViewer } from "@kiln/storage";
+import type { Principal } from "../auth/principal.js";
+
+/**
+ * Who is acting, resolved once per request from the credential: the user (null when anonymous),
+ * the token's scopes (null for a password, which carries every scope) and whether the token is
+ * `public-only`, which limits it to public things even of its owner's own.
+ */
+export interface Actor {
+  readonly user: User | null;
+  readonly scopes: TokenScopes | null;
+  readonly publicOnly: boolean;
+}
+
+/** An anonymous caller. */
+export const ANONYMOUS: Actor = { user: null, scopes: null, publicOnly: false };
+
+/** The actor of an authenticated principal (or anonymous). */
+export function actorOf(principal: Principal | null): Actor {
+  if (!principal) return ANONYMOUS;
+  return {
+    user: principal.user,
+    scopes: principal.scopes,
+    publicOnly: principal.scopes?.publicOnly ?? false,
+  };
+}
+
+/** An actor for a user acting with every scope (service code, the CLI, tests). */
+export function actorFor(user: User | null): Actor {
+  return user ? { user, scopes: null, publicOnly: false } : ANONYMOUS;
+}
+
+/** What visibility decisions and the SQL list fragments need to know of the actor. */
+export function viewerOf(actor: Actor): RepoViewer {
+  const { user } = actor;
+  if (!user) return null;
+  return {
+    id: user.id,
+    isAdmin: user.isAdmin,
+    isRestricted: user.isRestricted,
+    publicOnly: actor.publicOnly,
+  };
+}
