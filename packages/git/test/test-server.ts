@@ -4,7 +4,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import type { PushPolicy, RefUpdate } from "../src/hooks/push-policy.js";
-import { handleLfsBatch, handleLfsDownload, handleLfsUpload, handleLfsVerify } from "../src/lfs/lfs-http.js";
+import { type LfsBatchRequest, parseLfsBatchRequest } from "../src/lfs/lfs-batch.js";
+import {
+  handleLfsBatch,
+  handleLfsDownload,
+  handleLfsUpload,
+  handleLfsVerify,
+  lfsError,
+} from "../src/lfs/lfs-http.js";
 import type { LfsStore } from "../src/lfs/lfs-store.js";
 import type { RepoStore } from "../src/storage/repo-store.js";
 import { handleGitHttp } from "../src/transport/smart-http.js";
@@ -61,12 +68,18 @@ export async function startTestServer(
       const repo = await store.open(owner, name);
       const lfsBase = `${base}/${owner}/${name}.git/info/lfs`;
       if (subpath === "info/lfs/objects/batch" && request.method === "POST") {
+        let parsed: LfsBatchRequest;
+        try {
+          parsed = parseLfsBatchRequest(await request.json());
+        } catch (error) {
+          return send(res, lfsError(422, (error as Error).message));
+        }
         const { response, result } = await handleLfsBatch(
-          request,
+          parsed,
           { hrefBase: lfsBase, visible: () => true },
           lfs,
         );
-        hooks.lfsRecorded.push(...(result?.alreadyStored ?? []));
+        hooks.lfsRecorded.push(...result.alreadyStored);
         return send(res, response);
       }
       const upload = /^info\/lfs\/objects\/([0-9a-f]{64})\/(\d+)$/.exec(subpath);
@@ -78,7 +91,7 @@ export async function startTestServer(
       const download = /^info\/lfs\/objects\/([0-9a-f]{64})$/.exec(subpath);
       if (download && request.method === "GET") return send(res, await handleLfsDownload(download[1]!, lfs));
       if (subpath === "info/lfs/verify" && request.method === "POST") {
-        return send(res, await handleLfsVerify(request, lfs));
+        return send(res, await handleLfsVerify(await request.json().catch(() => undefined), lfs));
       }
       const response = await handleGitHttp(repo, subpath, request, {
         ...(hooks.pushPolicy ? { pushPolicy: hooks.pushPolicy } : {}),

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { linkHeader, pageRequest } from "./pagination.js";
 
 const api = {
+  maxBodySize: 1048576,
   defaultPagingNum: 30,
   maxResponseItems: 50,
   defaultGitTreesPerPage: 1000,
@@ -15,6 +16,18 @@ describe("pageRequest", () => {
     expect(pageRequest({ page: "0", limit: "500" }, api)).toEqual({ page: 1, limit: 50 });
     expect(pageRequest({ page: "-2", limit: "-1" }, api)).toEqual({ page: 1, limit: 30 });
     expect(pageRequest({ page: "x", limit: "ten" }, api)).toEqual({ page: 1, limit: 30 });
+  });
+
+  it("clamps a huge page so that its offset stays a safe integer", () => {
+    for (const page of ["9223372036854775808", "9".repeat(400), String(Number.MAX_SAFE_INTEGER)]) {
+      const request = pageRequest({ page, limit: "7" }, api);
+      expect(request.limit).toBe(7);
+      const offset = (request.page - 1) * request.limit;
+      expect(Number.isSafeInteger(offset)).toBe(true);
+      expect(offset).toBeGreaterThan(2 ** 52);
+    }
+    expect(pageRequest({ page: "-9223372036854775809" }, api)).toEqual({ page: 1, limit: 30 });
+    expect(pageRequest({ page: "2", limit: "99999999999999999999" }, api)).toEqual({ page: 2, limit: 50 });
   });
 });
 

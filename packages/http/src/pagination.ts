@@ -3,23 +3,26 @@ import type { AppContext } from "./env.js";
 
 /**
  * Forgejo's paging rules (DECISIONS item 10): `page` is 1-based (≤ 0 or garbage → 1); `limit`
- * defaults to `[api] DEFAULT_PAGING_NUM` and is clamped to `[api] MAX_RESPONSE_ITEMS`.
+ * defaults to `[api] DEFAULT_PAGING_NUM` and is clamped to `[api] MAX_RESPONSE_ITEMS`. A huge
+ * `page` is clamped so that its row offset stays a safe integer (far inside PostgreSQL's bigint):
+ * such a page lies past the end of any list and is simply empty.
  */
 export function pageRequest(
   query: { page?: string | undefined; limit?: string | undefined },
   api: Settings["api"],
 ): PageRequest {
   const page = toInt(query.page);
-  const limit = toInt(query.limit);
-  return {
-    page: page > 0 ? page : 1,
-    limit: limit <= 0 ? api.defaultPagingNum : Math.min(limit, api.maxResponseItems),
-  };
+  const asked = toInt(query.limit);
+  const limit = asked <= 0 ? api.defaultPagingNum : Math.min(asked, api.maxResponseItems);
+  const lastPage = Math.floor(Number.MAX_SAFE_INTEGER / limit);
+  return { page: page > 0 ? Math.min(page, lastPage) : 1, limit };
 }
 
+/** A decimal integer, or 0 for anything else; values beyond the safe range saturate. */
 function toInt(value: string | undefined): number {
   if (value === undefined || !/^\s*-?\d+\s*$/.test(value)) return 0;
-  return Number.parseInt(value, 10);
+  const n = Number.parseInt(value, 10);
+  return Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
 }
 
 /**

@@ -8,14 +8,32 @@ export const qs = {
   /** A free string. */
   string: (description?: string) =>
     v.pipe(v.string(), v.metadata({ swagger: { type: "string" }, ...(description ? { description } : {}) })),
-  /** An integer written in decimal; anything else is 422. */
-  int: (description?: string) =>
-    v.pipe(
+  /**
+   * An integer written in decimal, within `[min, max]` (default: the safe-integer range, which is
+   * well inside PostgreSQL's bigint); anything else is 422 in the query and 404 in the path.
+   */
+  int: (description?: string, range: { readonly min?: number; readonly max?: number } = {}) => {
+    const min = range.min ?? Number.MIN_SAFE_INTEGER;
+    const max = range.max ?? Number.MAX_SAFE_INTEGER;
+    return v.pipe(
       v.string(),
       v.regex(/^-?\d+$/, "must be an integer"),
       v.transform(Number),
-      v.metadata({ swagger: { type: "integer", format: "int64" }, ...(description ? { description } : {}) }),
-    ),
+      v.check(
+        (n) => Number.isSafeInteger(n) && n >= min && n <= max,
+        `must be an integer from ${min} to ${max}`,
+      ),
+      v.metadata({
+        swagger: {
+          type: "integer",
+          format: "int64",
+          ...(range.min !== undefined ? { minimum: range.min } : {}),
+          ...(range.max !== undefined ? { maximum: range.max } : {}),
+        },
+        ...(description ? { description } : {}),
+      }),
+    );
+  },
   /** `true`/`false` (also `1`/`0`, as Go's strconv.ParseBool). */
   bool: (description?: string) =>
     v.pipe(

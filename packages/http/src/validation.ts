@@ -1,30 +1,54 @@
 import { BadRequestError, InvalidArgumentError, NotFoundError } from "@kiln/domain";
 import * as v from "valibot";
+import { readBoundedText } from "./bounded-body.js";
 import type { AppContext } from "./env.js";
 import type { AnyRoute } from "./route.js";
 
 /**
  * Parses a request's path parameters, query and JSON body with the route's valibot schemas.
  * A path value that does not fit is 404 (no such resource); a query or body that does not fit
- * is 422 with Forgejo's `[Field]: reason` message; a body that is not JSON at all is 400.
- * An empty or `null` body counts as `{}`, as Forgejo's binding treats it.
+ * is 422 with Forgejo's `[Field]: reason` message; a body that is not JSON at all is 400, and
+ * one larger than the route's limit (`bodyLimit`, else `[api] MAX_BODY_SIZE`) is 413.
+ * An empty or `null` body counts as `{}`, as Forgejo's binding treats it. NUL bytes, which no
+ * name, path or text stored in PostgreSQL can hold, are refused everywhere: 404 in the path,
+ * 422 naming the field in the query or body.
  */
 export async function parseInput(route: AnyRoute, c: AppContext) {
-  const params = route.params ? v.safeParse(route.params, c.req.param()) : undefined;
+  const rawParams = checkPathParams(c);
+  const params = route.params ? v.safeParse(route.params, rawParams) : undefined;
   if (params && !params.success) throw new NotFoundError();
-  const query = route.query ? v.safeParse(route.query, flattenQuery(c.req.queries())) : undefined;
+  const rawQuery = c.req.queries();
+  for (const [key, values] of Object.entries(rawQuery)) {
+    if (hasNul(key) || values.some(hasNul)) throw new InvalidArgumentError(nulMessage([key]));
+  }
+  const query = route.query ? v.safeParse(route.query, flattenQuery(rawQuery)) : undefined;
   if (query && !query.success) throw new InvalidArgumentError(describeIssue(query.issues[0]));
   let body: unknown;
   if (route.body) {
-    const parsed = v.safeParse(route.body, await readJson(c));
+    const json = await readJson(c, route.bodyLimit ?? c.var.settings.api.maxBodySize);
+    const nulAt = findNul(json);
+    if (nulAt) throw new InvalidArgumentError(nulMessage(nulAt));
+    const parsed = v.safeParse(route.body, json);
     if (!parsed.success) throw new InvalidArgumentError(describeIssue(parsed.issues[0]));
     body = parsed.output;
   }
   return { params: params?.output ?? {}, query: query?.output ?? {}, body };
 }
 
-async function readJson(c: AppContext): Promise<unknown> {
-  const text = await c.req.text();
+/**
+ * Refuses (404) a request whose path parameters hold a NUL byte, and returns the parameters.
+ * {@link parseInput} does this too; call it first wherever a path value is used before then
+ * (e.g. to load the repository a route acts on).
+ */
+export function checkPathParams(c: AppContext): Record<string, string> {
+  const params = c.req.param() as Record<string, string>;
+  if (Object.values(params).some(hasNul)) throw new NotFoundError();
+  return params;
+}
+
+/** The request's JSON body, read with a size cap; empty or `null` is `{}`. */
+async function readJson(c: AppContext, limit: number): Promise<unknown> {
+  const text = await readBoundedText(c.req.raw, limit);
   if (text.trim() === "") return {};
   try {
     const value: unknown = JSON.parse(text);
@@ -32,6 +56,50 @@ async function readJson(c: AppContext): Promise<unknown> {
   } catch (err) {
     throw new BadRequestError(`invalid JSON body: ${(err as Error).message}`);
   }
+}
+
+function hasNul(s: string): boolean {
+  return s.includes("\u0000");
+}
+
+interface Visit {
+  readonly value: unknown;
+  readonly key?: string | number;
+  readonly parent?: Visit;
+}
+
+/**
+ * The path (keys and indexes) of the first string or key holding a NUL byte in a JSON value, or
+ * undefined. Walks iteratively and builds a path only for a hit, so deeply nested input costs
+ * linear time and cannot overflow the stack.
+ */
+function findNul(value: unknown): (string | number)[] | undefined {
+  const stack: Visit[] = [{ value }];
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    const current = visit.value;
+    if (typeof current === "string") {
+      if (hasNul(current)) return pathOf(visit);
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--)
+        stack.push({ value: current[index], key: index, parent: visit });
+    } else if (typeof current === "object" && current !== null) {
+      for (const [key, element] of Object.entries(current)) {
+        if (hasNul(key)) return [...pathOf(visit), key];
+        stack.push({ value: element, key, parent: visit });
+      }
+    }
+  }
+  return undefined;
+}
+
+function pathOf(visit: Visit): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+  return path;
+}
+
+function nulMessage(path: readonly (string | number)[]): string {
+  return `${fieldName(path)}: must not contain NUL bytes`;
 }
 
 function flattenQuery(queries: Record<string, string[]>): Record<string, string | string[]> {
@@ -44,12 +112,15 @@ function flattenQuery(queries: Record<string, string[]>): Record<string, string 
 /** `[Name]: Required` for a missing field, `[Name]: <valibot's reason>` otherwise (Forgejo's shape). */
 export function describeIssue(issue: v.BaseIssue<unknown> | undefined): string {
   if (!issue) return "invalid input";
-  const path = (issue.path ?? []).map((p) =>
-    typeof p.key === "number" ? String(p.key) : goFieldName(String(p.key)),
-  );
-  const field = path.length > 0 ? `[${path.join(".")}]` : "[Body]";
+  const field = fieldName((issue.path ?? []).map((p) => p.key as string | number));
   const reason = issue.kind === "schema" && issue.received === "undefined" ? "Required" : issue.message;
   return `${field}: ${reason}`;
+}
+
+/** `[Name.0.Field]` for a path of JSON keys and indexes, `[Body]` for the body itself. */
+function fieldName(path: readonly (string | number)[]): string {
+  const parts = path.map((key) => (typeof key === "number" ? String(key) : goFieldName(String(key))));
+  return parts.length > 0 ? `[${parts.join(".")}]` : "[Body]";
 }
 
 /** `must_change_password` → `MustChangePassword`: the Go field name Forgejo's messages show. */

@@ -31,6 +31,14 @@ describe("parseLfsBatchRequest", () => {
       { operation: "upload" },
       { operation: "upload", objects: [], transfers: ["tus"] },
       { operation: "upload", objects: [], hash_algo: "sha512" },
+      [],
+      { objects: null },
+      { operation: null, objects: [] },
+      { operation: "download", objects: null },
+      { operation: "download", objects: [null] },
+      { operation: "download", objects: [{ oid: null }] },
+      { operation: "download", objects: [{ oid: stored, size: null }] },
+      { operation: "upload", objects: [5] },
     ]) {
       expect(() => parseLfsBatchRequest(body)).toThrow(GitInvalidArgumentError);
     }

@@ -24,10 +24,10 @@ export interface LfsBatchResponse {
   readonly hash_algo: "sha256";
 }
 
-/** A parsed and checked batch request. */
+/** A parsed and checked batch request; each oid and size is still checked per object by {@link lfsBatch}. */
 export interface LfsBatchRequest {
   readonly operation: "upload" | "download";
-  readonly objects: readonly { readonly oid: unknown; readonly size: unknown }[];
+  readonly objects: readonly { readonly oid: string; readonly size: number }[];
 }
 
 /** What the caller knows when answering a batch request. */
@@ -53,10 +53,12 @@ export interface LfsBatchResult {
 
 /**
  * Checks the JSON of a batch request: `operation` is `upload` or `download`, `objects` is an
- * array, `transfers` (if given) includes `basic`, `hash_algo` (if given) is `sha256`. Throws invalid-argument.
+ * array of objects each with a string `oid` and a numeric `size`, `transfers` (if given)
+ * includes `basic`, `hash_algo` (if given) is `sha256`. Throws invalid-argument (LFS: 422).
+ * An oid or size of the right type but an invalid value is answered per object instead.
  */
 export function parseLfsBatchRequest(body: unknown): LfsBatchRequest {
-  if (typeof body !== "object" || body === null)
+  if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new GitInvalidArgumentError("batch request must be an object");
   const { operation, objects, transfers, hash_algo } = body as Record<string, unknown>;
   if (operation !== "upload" && operation !== "download") {
@@ -70,11 +72,14 @@ export function parseLfsBatchRequest(body: unknown): LfsBatchRequest {
     throw new GitInvalidArgumentError("unsupported hash_algo");
   return {
     operation,
-    objects: objects.map((object: unknown) => {
+    objects: objects.map((object: unknown, index) => {
       const { oid, size } = (typeof object === "object" && object !== null ? object : {}) as Record<
         string,
         unknown
       >;
+      if (typeof oid !== "string" || typeof size !== "number") {
+        throw new GitInvalidArgumentError(`objects[${index}] must have a string oid and a numeric size`);
+      }
       return { oid, size };
     }),
   };
@@ -99,8 +104,8 @@ export async function lfsBatch(request: LfsBatchRequest, context: LfsBatchContex
   for (const { oid, size } of request.objects) {
     if (!isValidLfsOid(oid) || !isValidLfsSize(size)) {
       objects.push({
-        oid: String(oid),
-        size: typeof size === "number" ? size : 0,
+        oid,
+        size,
         error: { code: 422, message: "Oid or size are invalid" },
       });
       continue;

@@ -1,5 +1,5 @@
 import { GitError } from "../errors/git-error.js";
-import { type LfsBatchContext, type LfsBatchResult, lfsBatch, parseLfsBatchRequest } from "./lfs-batch.js";
+import { type LfsBatchContext, type LfsBatchRequest, type LfsBatchResult, lfsBatch } from "./lfs-batch.js";
 import { isValidLfsOid, isValidLfsSize } from "./lfs-oid.js";
 import type { LfsPutResult, LfsStore } from "./lfs-store.js";
 
@@ -12,34 +12,20 @@ export function lfsError(status: number, message: string): Response {
 }
 
 /**
- * Answers `POST …/info/lfs/objects/batch` on web Request/Response. The caller decides access
- * first (read for download, write for upload) and records `alreadyStored` from the result.
+ * Answers a parsed `POST …/info/lfs/objects/batch` (see {@link parseLfsBatchRequest}). The caller
+ * reads the body within its size limit, decides access first (read for download, write for
+ * upload), caps the object count and records `alreadyStored` from the result.
  */
 export async function handleLfsBatch(
-  request: Request,
+  request: LfsBatchRequest,
   context: Omit<LfsBatchContext, "storedSize">,
   store: LfsStore,
-): Promise<{ response: Response; result?: LfsBatchResult }> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    return { response: lfsError(400, "request body is not JSON") };
-  }
-  try {
-    const result = await lfsBatch(parseLfsBatchRequest(body), {
-      ...context,
-      storedSize: (oid) => store.sizeOf(oid),
-    });
-    return {
-      response: Response.json(result.response, { status: 200, headers: { "content-type": LFS_MEDIA_TYPE } }),
-      result,
-    };
-  } catch (error) {
-    if (error instanceof GitError && error.kind === "invalid_argument")
-      return { response: lfsError(422, error.message) };
-    throw error;
-  }
+): Promise<{ response: Response; result: LfsBatchResult }> {
+  const result = await lfsBatch(request, { ...context, storedSize: (oid) => store.sizeOf(oid) });
+  return {
+    response: Response.json(result.response, { status: 200, headers: { "content-type": LFS_MEDIA_TYPE } }),
+    result,
+  };
 }
 
 /**
@@ -75,9 +61,13 @@ export async function handleLfsDownload(oid: string, store: LfsStore): Promise<R
   });
 }
 
-/** Answers `POST …/info/lfs/verify` (`{"oid","size"}`): 200 when stored with that size, 404 or 422 otherwise. */
-export async function handleLfsVerify(request: Request, store: LfsStore): Promise<Response> {
-  const body = (await request.json().catch(() => undefined)) as { oid?: unknown; size?: unknown } | undefined;
+/**
+ * Answers `POST …/info/lfs/verify` for its parsed JSON body (`{"oid","size"}`; the caller reads
+ * it within its size limit): 200 when stored with that size, 404 or 422 otherwise.
+ */
+export async function handleLfsVerify(json: unknown, store: LfsStore): Promise<Response> {
+  const body =
+    typeof json === "object" && json !== null ? (json as { oid?: unknown; size?: unknown }) : undefined;
   if (!body || !isValidLfsOid(body.oid) || !isValidLfsSize(body.size))
     return lfsError(422, "Oid or size are invalid");
   const stored = await store.sizeOf(body.oid);

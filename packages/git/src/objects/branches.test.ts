@@ -66,6 +66,27 @@ describe("branches", () => {
     await expect(deleteBranch(fx.repo, "main")).rejects.toBeInstanceOf(GitDefaultBranchError);
   });
 
+  it("treats names git refuses as branches that do not exist, and never touches other refs", async () => {
+    for (const name of [
+      "./main",
+      "a/./feature",
+      "feature/../main",
+      "ma\u0000in",
+      "../../config",
+      "feature/",
+      "x.lock",
+    ]) {
+      await expect(getBranch(fx.repo, name), name).rejects.toBeInstanceOf(GitNotFoundError);
+      await expect(deleteBranch(fx.repo, name), name).rejects.toBeInstanceOf(GitNotFoundError);
+      await expect(createBranch(fx.repo, { name }), name).rejects.toBeInstanceOf(GitInvalidArgumentError);
+    }
+    await expect(createBranch(fx.repo, { name: "y", from: "ma\u0000in" })).rejects.toBeInstanceOf(
+      GitNotFoundError,
+    );
+    expect((await getBranch(fx.repo, "main")).commit.sha).toBe(fx.shas.three);
+    expect((await getBranch(fx.repo, "feature")).commit.sha).toBe(fx.shas.two);
+  });
+
   it("changes the default branch to an existing branch", async () => {
     await setDefaultBranch(fx.repo, "feature");
     expect(await getDefaultBranch(fx.repo)).toBe("feature");

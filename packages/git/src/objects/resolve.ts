@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { GitEmptyRepositoryError, GitNotFoundError } from "../errors/git-error.js";
+import { isReadableRef } from "../util/ref-names.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
@@ -32,8 +33,13 @@ export async function peel(ctx: IsoContext, oid: string): Promise<{ oid: string;
   throw new GitNotFoundError(`tag chain from ${oid} is too deep`);
 }
 
-/** Reads a full ref (`refs/heads/main`) to its object id, or undefined when it does not exist. */
+/**
+ * Reads a full ref (`refs/heads/main`) to its object id, or undefined when it does not exist.
+ * A name git's rules refuse (NUL, `.` or `..` segments, …) names no ref, so it is undefined too
+ * and never reaches the file system.
+ */
 export async function readRef(ctx: IsoContext, ref: string): Promise<string | undefined> {
+  if (!isReadableRef(ref)) return undefined;
   try {
     return await git.resolveRef({ ...ctx, ref });
   } catch (error) {

@@ -59,4 +59,12 @@ describe("tags", () => {
     await expect(getTag(fx.repo, "light")).rejects.toBeInstanceOf(GitNotFoundError);
     await expect(deleteTag(fx.repo, "light")).rejects.toBeInstanceOf(GitNotFoundError);
   });
+
+  it("treats names git refuses as tags that do not exist", async () => {
+    for (const name of ["./v2", "v\u00002", "x/../v2"]) {
+      await expect(getTag(fx.repo, name), name).rejects.toBeInstanceOf(GitNotFoundError);
+      await expect(deleteTag(fx.repo, name), name).rejects.toBeInstanceOf(GitNotFoundError);
+    }
+    expect((await getTag(fx.repo, "v2")).name).toBe("v2");
+  });
 });

@@ -1,11 +1,13 @@
 import git from "isomorphic-git";
-import { GitConflictError } from "../errors/git-error.js";
+import { GitConflictError, GitInvalidArgumentError } from "../errors/git-error.js";
+import { isReadableRef } from "../util/ref-names.js";
 import type { IsoContext } from "./iso.js";
 import { readRef } from "./resolve.js";
 
 /**
  * Points `ref` at `newSha` only if it still points at `expected` (undefined: must not exist),
- * else throws a conflict. Callers hold the repository's write lock.
+ * else throws a conflict; a ref name git refuses is invalid-argument. Callers hold the
+ * repository's write lock.
  */
 export async function compareAndSetRef(
   ctx: IsoContext,
@@ -13,6 +15,7 @@ export async function compareAndSetRef(
   expected: string | undefined,
   newSha: string,
 ): Promise<void> {
+  if (!isReadableRef(ref) || ref === "HEAD") throw new GitInvalidArgumentError(`invalid ref name: ${ref}`);
   const current = await readRef(ctx, ref);
   if (current !== expected) throw new GitConflictError(`${ref} was changed concurrently; try again`);
   await git.writeRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref, value: newSha, force: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidRefName } from "./ref-names.js";
+import { isReadableRef, isValidRefName } from "./ref-names.js";
 
 describe("isValidRefName", () => {
   it("accepts ordinary branch and tag names", () => {
@@ -29,8 +29,37 @@ describe("isValidRefName", () => {
       "@",
       "a@{1}",
       "a//b",
+      "a\u0000b",
+      "a\nb",
+      "a/./b",
+      "./a",
     ]) {
       expect(isValidRefName(name), name).toBe(false);
+    }
+  });
+});
+
+describe("isReadableRef", () => {
+  it("accepts HEAD and full names under refs/, however long", () => {
+    for (const ref of ["HEAD", "refs/heads/main", "refs/tags/v1.0", `refs/heads/${"x".repeat(300)}`])
+      expect(isReadableRef(ref), ref).toBe(true);
+  });
+
+  it("refuses NUL, dot segments, ways out of refs/ and names outside it", () => {
+    for (const ref of [
+      "refs/heads/ma\u0000in",
+      "refs/heads/./main",
+      "refs/heads/a/./b",
+      "refs/heads/../../config",
+      "refs/heads/a/../b",
+      "refs/heads//main",
+      "refs/heads/main/",
+      "config",
+      "main",
+      "../HEAD",
+      "",
+    ]) {
+      expect(isReadableRef(ref), ref).toBe(false);
     }
   });
 });

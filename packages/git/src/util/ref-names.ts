@@ -4,7 +4,20 @@
  * with `.lock`, not starting with `-` or `/`, not ending with `/` or `.`, and not `@`.
  */
 export function isValidRefName(name: string): boolean {
-  if (name.length === 0 || name.length > 255 || name === "@") return false;
+  return name.length <= 255 && followsRefFormat(name);
+}
+
+/**
+ * Whether `ref` can name a ref that exists: `HEAD`, or a full name under `refs/` that git's
+ * format rules allow (so no NUL or other control character, no `.` or `..` segment and no way
+ * out of the refs directory). Anything else is not a ref, whatever the file system says.
+ */
+export function isReadableRef(ref: string): boolean {
+  return ref === "HEAD" || (ref.startsWith("refs/") && followsRefFormat(ref));
+}
+
+function followsRefFormat(name: string): boolean {
+  if (name.length === 0 || name === "@") return false;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   if (name.includes("..") || name.includes("@{") || name.includes("//")) return false;

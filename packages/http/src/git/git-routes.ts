@@ -10,6 +10,16 @@ export function bareName(repo: string): string {
 }
 
 /**
+ * The repository a git or LFS URL names (`/{owner}/{repo}.git/…`), or undefined when a name holds
+ * a NUL byte: no account or repository can be called that, so the caller answers 404.
+ */
+export function repoOf(c: AppContext): { readonly owner: string; readonly name: string } | undefined {
+  const owner = c.req.param("owner") ?? "";
+  const name = bareName(c.req.param("repo") ?? "");
+  return owner.includes("\u0000") || name.includes("\u0000") ? undefined : { owner, name };
+}
+
+/**
  * Git's smart HTTP protocol at `/{owner}/{repo}.git/…`, served by the system git
  * (DECISIONS item 12): `info/refs`, `git-upload-pack` (clone, fetch) and `git-receive-pack`
  * (push). Pushes carry the pusher's push policy to the pre-receive hook, and once git has applied
@@ -22,12 +32,12 @@ export function mountGit(app: Hono<AppEnv>): void {
     if (settings.repository.disableHttpGit) {
       return c.text("Interacting with repositories by HTTP protocol is not allowed\n", 403);
     }
-    const owner = c.req.param("owner") ?? "";
-    const name = bareName(c.req.param("repo") ?? "");
+    const at = repoOf(c);
+    if (!at) return c.text("Not found\n", 404);
     const subpath = c.req.path.split("/").slice(3).join("/");
     const gitRoute = classifyGitRequest(c.req.method, subpath, new URL(c.req.url).searchParams);
     if (!gitRoute) return c.text("Not found\n", 404);
-    const access = await checkGitAccess(c, owner, name, gitRoute.access);
+    const access = await checkGitAccess(c, at.owner, at.name, gitRoute.access);
     if (!access.ok) return access.response;
     const { repo, user } = access;
     const git = await services.repositories.git(repo);

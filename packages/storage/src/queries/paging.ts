@@ -13,11 +13,15 @@ interface Countable {
 
 /**
  * Runs the page of `rows` and the total of `count` together: the one shape of every list in
- * the API (items plus `X-Total-Count`). Counts are normalized to numbers here.
+ * the API (items plus `X-Total-Count`). Counts are normalized to numbers here. A page whose
+ * offset is not a safe integer lies past the end of any table: it is empty without asking
+ * PostgreSQL (whose bigint it might not even fit).
  */
 export async function paged<T>(rows: Pageable<T>, count: Countable, page: PageRequest): Promise<Paged<T>> {
+  const offset = Math.max(0, offsetOf(page));
+  const fits = Number.isSafeInteger(offset) && Number.isSafeInteger(page.limit) && page.limit >= 0;
   const [items, total] = await Promise.all([
-    rows.limit(page.limit).offset(offsetOf(page)).execute(),
+    fits ? rows.limit(page.limit).offset(offset).execute() : ([] as T[]),
     count.executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.count) };
