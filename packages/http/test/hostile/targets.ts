@@ -1,0 +1,189 @@
+import type { AnyRoute } from "../../src/route.js";
+import { type FieldHints, freshName, sampleValid } from "./sample-value.js";
+import type { World } from "./world.js";
+
+/** One concrete request of a route, aimed at fixture things. */
+export interface Instance {
+  readonly route: AnyRoute;
+  readonly method: string;
+  /** The encoded path under /api/v1, query string included. */
+  readonly path: string;
+  readonly body?: unknown;
+  /** Names of the fixture things the request is about (path and owner-like body fields). */
+  readonly targets: readonly string[];
+  /** Path parameters no filler knows; they got a plausible default. */
+  readonly unknownParams: readonly string[];
+  /** Set when no valid body or query could be generated (a generator gap, reported). */
+  readonly inputIssue?: string;
+}
+
+interface Scene {
+  readonly values: Readonly<Record<string, string | number | undefined>>;
+  readonly targets: readonly string[];
+  readonly owner?: { readonly name: string; readonly id: number };
+  readonly teamId?: number;
+}
+
+const OWNER_FIELDS = ["repo_owner", "owner", "username", "organization", "new_owner"];
+const BODY_TARGET_FIELDS = [...OWNER_FIELDS, "uid", "team_ids"];
+
+/** Path parameter names of a route path, `{branch*}` giving `branch`. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([\w-]+)\*?\}/g)].map((m) => m[1] as string);
+}
+
+/** Substitutes values into a route path; a rest-of-path parameter keeps its slashes. */
+export function fillPath(path: string, values: Readonly<Record<string, string>>): string {
+  return path.replace(/\{([\w-]+)(\*?)\}/g, (_, name: string, rest: string) => {
+    const value = values[name] ?? "";
+    return rest ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+  });
+}
+
+function scenesFor(route: AnyRoute, world: World): Scene[] {
+  const params = pathParams(route.path);
+  const has = (p: string) => params.includes(p);
+  const victim = world.victim.name;
+  const repoScene = (r: World["repos"][number]): Scene => ({
+    values: {
+      owner: r.owner,
+      repo: r.name,
+      org: r.owner,
+      id: route.path.includes("/teams/{id}") ? r.teamId : r.id,
+      sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
+      collaborator: world.friend,
+    },
+    targets: [r.name, r.owner],
+    owner: { name: r.owner, id: ownerId(r.owner) },
+    ...(r.teamId ? { teamId: r.teamId } : {}),
+  });
+  const ownerId = (name: string) =>
+    [...world.orgs, world.victim, world.privateUser].find((o) => o.name === name)?.id ?? 0;
+  const teamRepo = (teamId: number) => world.repos.find((r) => r.teamId === teamId);
+  if (has("id") && route.path.includes("/teams/{id}"))
+    return world.orgs.map((o) => ({
+      values: { id: o.teamId, org: o.name, repo: teamRepo(o.teamId)?.name, username: o.teamMember },
+      targets: [o.teamName, o.name, ...(has("repo") ? [teamRepo(o.teamId)?.name ?? ""] : [])],
+      owner: { name: o.name, id: o.id },
+      teamId: o.teamId,
+    }));
+  if (has("owner") && has("repo")) return world.repos.map(repoScene);
+  if (has("org"))
+    return world.orgs.map((o) => ({
+      values: { org: o.name, id: o.teamId, repo: teamRepo(o.teamId)?.name, username: victim },
+      targets: [o.name],
+      owner: { name: o.name, id: o.id },
+      teamId: o.teamId,
+    }));
+  if (has("id"))
+    return world.repos.map((r) => ({
+      values: { id: r.id },
+      targets: [r.name],
+      owner: { name: r.owner, id: ownerId(r.owner) },
+    }));
+  const owners = [
+    ...world.orgs.map((o) => ({ name: o.name, id: o.id })),
+    { name: world.privateUser.name, id: world.privateUser.id },
+    { name: victim, id: world.victim.id },
+  ];
+  if (has("username"))
+    return owners.map((o) => ({ values: { username: o.name }, targets: [o.name], owner: o }));
+  const bodyEntries = bodyKeys(route);
+  if (BODY_TARGET_FIELDS.some((k) => bodyEntries.includes(k)))
+    return owners.map((o) => ({ values: {}, targets: [o.name], owner: o, teamId: world.orgs[0]?.teamId }));
+  return [{ values: {}, targets: [] }];
+}
+
+function bodyKeys(route: AnyRoute): string[] {
+  const entries = route.body?.entries ?? route.body?.wrapped?.entries;
+  return entries ? Object.keys(entries) : [];
+}
+
+/** Values for parameters every scene shares. */
+function commonValue(name: string, world: World): string | undefined {
+  const common: Record<string, string> = {
+    branch: "main",
+    ref: "main",
+    filepath: "README.md",
+    tag: "v1",
+    name: "main",
+    token: String(world.victimTokenId),
+    username: world.victim.name,
+    collaborator: world.friend,
+    quotarule: world.quotaRule,
+    quotagroup: world.quotaGroup,
+  };
+  return common[name];
+}
+
+/**
+ * The requests that aim a route at each private target of the fixture: path parameters from
+ * the path's shape, a valid body from its schema with owner-like fields pointed at the target.
+ */
+export function instancesFor(route: AnyRoute, world: World): Instance[] {
+  return scenesFor(route, world).map((scene) => {
+    const unknownParams: string[] = [];
+    const values: Record<string, string> = {};
+    for (const p of pathParams(route.path)) {
+      const v = scene.values[p] ?? commonValue(p, world);
+      if (v === undefined) unknownParams.push(p);
+      if (p === "ref" && route.path.includes("/git/refs/")) values[p] = "heads/main";
+      values[p] ??= v === undefined ? "1" : String(v);
+    }
+    const targets = [...scene.targets];
+    const otherOrg = world.orgs.find((o) => o.name !== scene.owner?.name)?.name ?? "";
+    const repo = world.repos.find((r) => r.name === values.repo);
+    const hints: FieldHints = (key, required) => {
+      if (scene.owner && OWNER_FIELDS.includes(key)) {
+        const name = key === "new_owner" ? otherOrg : scene.owner.name;
+        targets.push(name);
+        return name;
+      }
+      if (key === "uid" && scene.owner?.id) return scene.owner.id;
+      if (key === "team_ids") {
+        const team = world.orgs.find((o) => o.name === otherOrg);
+        return team ? [team.teamId] : undefined;
+      }
+      if (key === "sha" && repo) return repo.readmeBlob;
+      if (key === "target" || key === "old_ref_name") return "main";
+      if (key === "path") return `${freshName("f")}.txt`;
+      if (key === "emails") return [`${freshName("e")}@example.com`];
+      if (key === "units") return ["repo.code"];
+      if (key === "password") return "password-1234";
+      if (key === "limit") return 1000;
+      if (key === "subjects") return ["size:all"];
+      if (key === "clone_addr") return world.cloneUrl;
+      // Fresh names only where required: an optional `name` renames what a PATCH targets.
+      if (["tag_name", "new_branch_name", "branch_name", "repo_name"].includes(key)) return freshName();
+      if (key === "name" && required) return freshName();
+      return undefined;
+    };
+    let inputIssue: string | undefined;
+    let body: unknown;
+    if (route.body) {
+      const sampled = sampleValid(route.body, hints);
+      if (sampled.ok) body = sampled.value;
+      else inputIssue = `body: ${sampled.issue}`;
+    }
+    let query = "";
+    if (route.query) {
+      const sampled = sampleValid(route.query, (key) => {
+        if (key === "limit") return "50";
+        if (key === "uid" && scene.owner?.id) return String(scene.owner.id);
+        if (key === "subject") return "size:all";
+        return undefined;
+      });
+      if (sampled.ok) query = new URLSearchParams(sampled.value as Record<string, string>).toString();
+      else inputIssue = `query: ${sampled.issue}`;
+    }
+    return {
+      route,
+      method: route.method.toUpperCase(),
+      path: fillPath(route.path, values) + (query ? `?${query}` : ""),
+      ...(body !== undefined ? { body } : {}),
+      targets: [...new Set(targets.filter(Boolean))],
+      unknownParams,
+      ...(inputIssue ? { inputIssue } : {}),
+    };
+  });
+}
