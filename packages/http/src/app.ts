@@ -12,7 +12,7 @@ import { allRoutes } from "./routes/index.js";
 import { API_VERSION } from "./routes/misc/version.js";
 import { buildSwagger } from "./swagger/build.js";
 import { mountSwaggerPage } from "./swagger/page.js";
-import { parseInput } from "./validation.js";
+import { checkPathParams, parseInput } from "./validation.js";
 
 /** What the HTTP app needs from the process that hosts it. */
 export interface AppOptions {
@@ -66,15 +66,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   for (const r of routes) {
     app.on(r.method.toUpperCase(), `/api/v1${honoPath(r.path)}`, async (c) => {
       checkAccess(r, c);
+      // The repository or organization of the path is resolved for the caller before any body is read.
+      const path = checkPathParams(c);
       const repo = r.repo
-        ? await services.access.repo(
-            c.var.actor,
-            c.req.param("owner") ?? "",
-            c.req.param("repo") ?? "",
-            r.repo,
-          )
+        ? await services.access.repo(c.var.actor, path.owner ?? "", path.repo ?? "", r.repo)
         : undefined;
-      const input = { ...(await parseInput(r, c)), principal: c.var.principal, repo };
+      const org = r.org ? await services.access.org(c.var.actor, path.org ?? "", r.org) : undefined;
+      const input = { ...(await parseInput(r, c)), principal: c.var.principal, repo, org };
       await enforceRouteQuota(r, c, input);
       const response = await r.handler(c, input);
       if (options.validateResponses) await checkResponse(r, c, response);

@@ -1,6 +1,6 @@
 import type { ScopeCategory, Settings } from "@kiln/domain";
 import type { SubjectSpelling } from "@kiln/quota";
-import type { Principal, QuotaOwner, RepoAccess, RepoNeed } from "@kiln/service";
+import type { OrgAccess, OrgNeed, Principal, QuotaOwner, RepoAccess, RepoNeed } from "@kiln/service";
 import type * as v from "valibot";
 import type { AppContext } from "./env.js";
 
@@ -37,6 +37,7 @@ export interface RouteDef<
   Q extends ObjectSchema | undefined,
   B extends AnySchema | undefined,
   R extends RepoNeed | undefined = undefined,
+  O extends OrgNeed | undefined = undefined,
 > {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** Path under /api/v1 in the API description's syntax, e.g. `/users/{username}/tokens`. */
@@ -58,6 +59,13 @@ export interface RouteDef<
    * reqOwner). The handler receives it as `input.repo`.
    */
   readonly repo?: R;
+  /**
+   * An organization route (`{org}` in the path): the access module resolves the organization for
+   * the caller before the body is read (404 when hidden; 403 `Must be an organization member` /
+   * `owner` for `member` / `owner`, Forgejo's reqOrgMembership / reqOrgOwnership). The handler
+   * receives it as `input.org`.
+   */
+  readonly org?: O;
   /** Token scope categories of the route group (all required; level from the method). */
   readonly scopes?: readonly ScopeCategory[];
   readonly params?: P;
@@ -74,8 +82,8 @@ export interface RouteDef<
    * Forgejo's EnforceQuotaAPI: the route stores bytes counted under `subject`, so the quota
    * enforcement hook runs after access checks and validation, before the handler.
    */
-  readonly quota?: RouteQuota<P, Q, B, R>;
-  readonly handler: (c: AppContext, input: RouteInput<P, Q, B, R>) => Promise<Response> | Response;
+  readonly quota?: RouteQuota<P, Q, B, R, O>;
+  readonly handler: (c: AppContext, input: RouteInput<P, Q, B, R, O>) => Promise<Response> | Response;
 }
 
 /** What a handler receives: the validated path, query and body, and the caller. */
@@ -84,6 +92,7 @@ export interface RouteInput<
   Q extends ObjectSchema | undefined,
   B extends AnySchema | undefined,
   R extends RepoNeed | undefined = undefined,
+  O extends OrgNeed | undefined = undefined,
 > {
   readonly params: P extends ObjectSchema ? v.InferOutput<P> : Record<string, never>;
   readonly query: Q extends ObjectSchema ? v.InferOutput<Q> : Record<string, never>;
@@ -91,6 +100,8 @@ export interface RouteInput<
   readonly principal: Principal | null;
   /** The repository of a repository route, as the access module resolved it for the caller. */
   readonly repo: R extends RepoNeed ? RepoAccess : undefined;
+  /** The organization of an organization route, as the access module resolved it for the caller. */
+  readonly org: O extends OrgNeed ? OrgAccess : undefined;
 }
 
 /** Where and for whom a route's write is quota-checked (DECISIONS item 6). */
@@ -99,6 +110,7 @@ export interface RouteQuota<
   Q extends ObjectSchema | undefined,
   B extends AnySchema | undefined,
   R extends RepoNeed | undefined = undefined,
+  O extends OrgNeed | undefined = undefined,
 > {
   /** The subject Forgejo enforces on this route, e.g. `size:repos:all`. */
   readonly subject: SubjectSpelling;
@@ -107,12 +119,12 @@ export interface RouteQuota<
    * QuotaTargetUser); repository routes give the repository's owner, organization routes the
    * organization.
    */
-  readonly owner?: (c: AppContext, input: RouteInput<P, Q, B, R>) => Promise<QuotaOwner> | QuotaOwner;
+  readonly owner?: (c: AppContext, input: RouteInput<P, Q, B, R, O>) => Promise<QuotaOwner> | QuotaOwner;
 }
 
 /** A route definition of any input types, as the registry stores it. */
 // biome-ignore lint/suspicious/noExplicitAny: heterogeneous collection of typed definitions
-export type AnyRoute = RouteDef<any, any, any, any>;
+export type AnyRoute = RouteDef<any, any, any, any, any>;
 
 /** Declares a route; the identity function that gives handlers their inferred input types. */
 export function route<
@@ -120,7 +132,8 @@ export function route<
   Q extends ObjectSchema | undefined = undefined,
   B extends AnySchema | undefined = undefined,
   const R extends RepoNeed | undefined = undefined,
->(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
+  const O extends OrgNeed | undefined = undefined,
+>(def: RouteDef<P, Q, B, R, O>): RouteDef<P, Q, B, R, O> {
   return def;
 }
 

@@ -57,7 +57,8 @@ export interface Services {
 
 /** Builds the services of an instance. */
 export function createServices(ctx: ServiceContext): Services {
-  const permissions = new PermissionService(ctx);
+  const access = new AccessService(ctx);
+  const permissions = new PermissionService(ctx, access);
   const ledger = new QuotaLedger();
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
@@ -67,7 +68,7 @@ export function createServices(ctx: ServiceContext): Services {
   const contents = new ContentService(repos);
   return {
     ctx,
-    access: new AccessService(ctx),
+    access,
     auth: new AuthService(ctx),
     users,
     emails: new EmailService(ctx),

@@ -29,6 +29,11 @@ export interface OrgAccess {
   readonly permission: OrgPermission;
 }
 
+/** A team as a request sees it, with its organization and the acting user's standing there. */
+export interface TeamAccess extends OrgAccess {
+  readonly team: Team;
+}
+
 /** What an organization route needs of the caller: to see it, to be a member, or an owner. */
 export type OrgNeed = "visible" | "member" | "owner";
 
@@ -131,6 +136,33 @@ export class AccessService {
     return { org, isMember, teams: memberTeams, permission };
   }
 
+  /**
+   * The team with this id for `actor` (Forgejo's reqTeamMembership, then reqOrgOwnership for
+   * `owner`): site admins, owners of its organization and its members see it; other members of the
+   * organization get 403 `Must be a team member`; anyone else, or a team of an organization the
+   * actor may not see, is NotFound.
+   */
+  async team(actor: Actor, id: number, need: "member" | "owner" = "member"): Promise<TeamAccess> {
+    const team = await teams.findTeamById(this.ctx.db, id);
+    const org = team ? await users.findUserById(this.ctx.db, team.orgId) : undefined;
+    if (!team || !org) throw teamNotFound(id);
+    const viewer = viewerOf(actor);
+    const memberTeams = viewer ? await teams.teamsOfMember(this.ctx.db, org.id, viewer.id) : [];
+    const isMember =
+      viewer !== null && (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined;
+    if (!viewer || !canSeeAccount(viewer, org, isMember)) throw teamNotFound(id);
+    const permission = computeOrgPermission(memberTeams);
+    const siteAdmin = actor.user?.isAdmin === true;
+    const inTeam = memberTeams.some((t) => t.id === team.id);
+    if (!siteAdmin && !inTeam && !permission.isOwner) {
+      if (isMember) throw new PermissionDeniedError("Must be a team member");
+      throw teamNotFound(id);
+    }
+    if (need === "owner" && !siteAdmin && !permission.isOwner)
+      throw new PermissionDeniedError("Must be an organization owner");
+    return { team, org, isMember, teams: memberTeams, permission };
+  }
+
   private permissionOf(actor: Actor, row: RepoAccessRow): RepoPermission {
     const viewer = actor.user;
     if (actor.publicOnly && (row.repo.isPrivate || row.owner.visibility !== "public")) return NO_PERMISSION;
@@ -150,6 +182,10 @@ export class AccessService {
     checkNeed(permission, need, actor.user);
     return { repo: row.repo, owner: row.owner, permission, actor, viewer: actor.user };
   }
+}
+
+function teamNotFound(id: number): NotFoundError {
+  return new NotFoundError(`team does not exist [id: ${id}]`);
 }
 
 /** Forgejo's not-found for an unknown or hidden organization. */

@@ -1,4 +1,4 @@
-import type { TokenScopes, User } from "@kiln/domain";
+import { type TokenScopes, UnauthorizedError, type User } from "@kiln/domain";
 import type { RepoViewer } from "@kiln/storage";
 import type { Principal } from "../auth/principal.js";
 
@@ -41,4 +41,11 @@ export function viewerOf(actor: Actor): RepoViewer {
     isRestricted: user.isRestricted,
     publicOnly: actor.publicOnly,
   };
+}
+
+/** The viewer of a signed-in actor (routes whose access is "signed-in" have one). */
+export function signedInViewer(actor: Actor): NonNullable<RepoViewer> {
+  const viewer = viewerOf(actor);
+  if (!viewer) throw new UnauthorizedError("token is required");
+  return viewer;
 }

@@ -4,6 +4,7 @@ export {
   type OrgNeed,
   orgNotFound,
   type RepoAccess,
+  type TeamAccess,
 } from "./access-service.js";
-export { type Actor, ANONYMOUS, actorFor, actorOf, viewerOf } from "./actor.js";
+export { type Actor, ANONYMOUS, actorFor, actorOf, signedInViewer, viewerOf } from "./actor.js";
 export { checkNeed, type RepoNeed } from "./repo-need.js";

@@ -3,6 +3,7 @@ import { repositories } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestServices } from "../../test/support.js";
+import { type Actor, ANONYMOUS, actorFor, viewerOf } from "../access/actor.js";
 import { hasAccess } from "../permissions/repo-permission.js";
 import type { Services } from "../services.js";
 
@@ -121,22 +122,34 @@ describe.each(DIALECTS)("organizations, teams and permissions on %s", (dialect) 
       .insertInto("collaboration")
       .values({ repoId: repos[5]!.id, userId: collaborator.id, mode: "read" })
       .execute();
-    for (const viewer of [null, owner, member, collaborator, outsider, restricted, admin]) {
+    const actors: Actor[] = [
+      ANONYMOUS,
+      ...[owner, member, collaborator, outsider, restricted, admin].map(actorFor),
+    ];
+    // The same users through `public-only` tokens: only public repositories of public owners.
+    for (const user of [owner, member, collaborator, admin])
+      actors.push({ user, scopes: null, publicOnly: true });
+    for (const actor of actors) {
+      const who = `${actor.user?.name ?? "anonymous"}${actor.publicOnly ? " (public-only)" : ""}`;
       for (const org of orgs) {
-        const counted = await s.orgs.reposCount(org, viewer);
+        const counted = await s.orgs.reposCount(org, viewerOf(actor));
         let decided = 0;
         for (const r of repos.filter((x) => x.ownerId === org.id)) {
-          if (hasAccess(await s.permissions.forRepository(viewer, r))) decided++;
+          if (hasAccess(await s.access.permissionOn(actor, r))) decided++;
         }
-        expect(counted, `${viewer?.name ?? "anonymous"} on ${org.name}`).toBe(decided);
+        expect(counted, `${who} on ${org.name}`).toBe(decided);
       }
     }
     // Spot checks of what that means.
-    expect(await s.orgs.reposCount(orgs[0]!, null)).toBe(1);
-    expect(await s.orgs.reposCount(orgs[0]!, member)).toBe(2);
-    expect(await s.orgs.reposCount(orgs[2]!, outsider)).toBe(0);
-    expect(await s.orgs.reposCount(orgs[2]!, admin)).toBe(3);
-    expect(await s.orgs.reposCount(orgs[1]!, collaborator)).toBe(2);
+    const count = (org: User, user: User | null) => s.orgs.reposCount(org, viewerOf(actorFor(user)));
+    expect(await count(orgs[0]!, null)).toBe(1);
+    expect(await count(orgs[0]!, member)).toBe(2);
+    expect(await count(orgs[2]!, outsider)).toBe(0);
+    expect(await count(orgs[2]!, admin)).toBe(3);
+    expect(await count(orgs[1]!, collaborator)).toBe(2);
+    expect(
+      await s.orgs.reposCount(orgs[0]!, viewerOf({ user: member, scopes: null, publicOnly: true })),
+    ).toBe(1);
   });
 
   it("refuses to delete an organization that owns repositories, and a user who owns things unless purged", async () => {
@@ -153,7 +166,7 @@ describe.each(DIALECTS)("organizations, teams and permissions on %s", (dialect) 
       "user still has ownership of repositories",
     );
     await s.users.delete(owner, null, { purge: true });
-    await expect(s.orgs.getVisible(org.name, null)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(s.access.org(ANONYMOUS, org.name)).rejects.toMatchObject({ kind: "not_found" });
     await s.users.delete(withRepo, null, { purge: true });
   });
 });

@@ -11,10 +11,10 @@ import {
   usernameProblem,
   type Visibility,
 } from "@kiln/domain";
-import { isUniqueViolation, orgs, repositories, teams, users } from "@kiln/storage";
+import { isUniqueViolation, orgs, type RepoViewer, repositories, teams, users } from "@kiln/storage";
 import { orgNotFound } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
-import { canSeeAccount, type OrgPermission } from "../permissions/org-permission.js";
+import type { OrgPermission } from "../permissions/org-permission.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 
 /** What creating or editing an organization sets (`CreateOrgOption` / `EditOrgOption`). */
@@ -81,19 +81,8 @@ export class OrgService {
     });
   }
 
-  /** The organization named `name` if `viewer` may see it; NotFoundError otherwise (private ones stay hidden). */
-  async getVisible(name: string, viewer: User | null): Promise<User> {
-    const org = await users.findUserByName(this.ctx.db, name);
-    if (org?.type !== "organization") throw orgNotFound(name);
-    const member = viewer
-      ? (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined
-      : false;
-    if (!canSeeAccount(viewer, org, member)) throw orgNotFound(name);
-    return org;
-  }
-
   /** How many of the organization's repositories `viewer` can see (Kiln's `repos_count`). */
-  async reposCount(org: User, viewer: User | null): Promise<number> {
+  async reposCount(org: User, viewer: RepoViewer): Promise<number> {
     return repositories.countVisibleRepositories(this.ctx.db, org.id, viewer);
   }
 
@@ -121,39 +110,27 @@ export class OrgService {
     await users.deleteUser(this.ctx.db, org.id);
   }
 
-  /** `GET /orgs`: organizations the viewer may see (public; limited when signed in; their own; all for admins). */
-  async listVisible(viewer: User | null, page: PageRequest): Promise<Paged<User>> {
-    const visibilities: Visibility[] = viewer?.isAdmin
-      ? ["public", "limited", "private"]
-      : viewer?.isRestricted
-        ? []
-        : viewer
-          ? ["public", "limited"]
-          : ["public"];
-    return orgs.listOrgs(this.ctx.db, { visibilities, ...(viewer ? { memberId: viewer.id } : {}) }, page);
+  /** `GET /orgs`: organizations the viewer may see (the access module's fragment). */
+  async listVisible(viewer: RepoViewer, page: PageRequest): Promise<Paged<User>> {
+    return orgs.listOrgs(this.ctx.db, viewer, page);
   }
 
-  /** `GET /user/orgs`: every organization the user belongs to. */
-  async listMine(user: User, page: PageRequest): Promise<Paged<User>> {
-    return orgs.listUserOrgs(this.ctx.db, user.id, {}, page);
+  /** `GET /user/orgs`: the organizations the user belongs to (a `public-only` token: public ones). */
+  async listMine(viewer: NonNullable<RepoViewer>, page: PageRequest): Promise<Paged<User>> {
+    return orgs.listUserOrgs(this.ctx.db, viewer.id, viewer, {}, page);
   }
 
   /**
    * `GET /users/{username}/orgs`: the user's organizations as `viewer` may see them. The user and
-   * site admins see all; others see public memberships of organizations visible to them.
+   * site admins see every membership; others see public memberships, of organizations visible to them.
    */
-  async listOfUser(target: User, viewer: User | null, page: PageRequest): Promise<Paged<User>> {
-    if (viewer && (viewer.isAdmin || viewer.id === target.id))
-      return orgs.listUserOrgs(this.ctx.db, target.id, {}, page);
-    const visibilities: Visibility[] = !viewer
-      ? ["public"]
-      : viewer.isRestricted
-        ? []
-        : ["public", "limited"];
+  async listOfUser(target: User, viewer: RepoViewer, page: PageRequest): Promise<Paged<User>> {
+    const everyMembership = viewer !== null && (viewer.isAdmin || viewer.id === target.id);
     return orgs.listUserOrgs(
       this.ctx.db,
       target.id,
-      { publicMembershipsOnly: true, visibilities, ...(viewer ? { memberId: viewer.id } : {}) },
+      viewer,
+      { publicMembershipsOnly: !everyMembership },
       page,
     );
   }

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context.js";
 import type { DeletionGuard } from "../users/user-service.js";
 
 /** A viewer that sees every repository, for housekeeping queries. */
-const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false } as const;
+const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
 
 /** Deletes one repository completely (rows, files, usage); provided by the repository service. */
 export type RepositoryRemover = (repo: Repository) => Promise<void>;

@@ -15,7 +15,15 @@ import {
   type Team,
   type User,
 } from "@kiln/domain";
-import { isUniqueViolation, orgs, repositories, type TeamValues, teams, users } from "@kiln/storage";
+import {
+  isUniqueViolation,
+  orgs,
+  type RepoViewer,
+  repositories,
+  type TeamValues,
+  teams,
+  users,
+} from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
@@ -137,7 +145,7 @@ export class TeamService {
   }
 
   /** The team's repositories (all of the organization's when it includes all of them). */
-  async repos(team: Team, viewer: User, page: PageRequest): Promise<Paged<Repository>> {
+  async repos(team: Team, viewer: RepoViewer, page: PageRequest): Promise<Paged<Repository>> {
     if (team.includesAllRepositories) {
       return repositories.listVisibleRepositories(this.ctx.db, { ownerId: team.orgId }, viewer, page);
     }
@@ -173,8 +181,8 @@ export class TeamService {
   }
 
   /** Every team the user belongs to, across organizations. */
-  async listForUser(user: User, page: PageRequest): Promise<Paged<Team>> {
-    return teams.listTeamsOfUser(this.ctx.db, user.id, page);
+  async listForUser(viewer: NonNullable<RepoViewer>, page: PageRequest): Promise<Paged<Team>> {
+    return teams.listTeamsOfUser(this.ctx.db, viewer, page);
   }
 }
 

@@ -37,11 +37,11 @@ export function computeOrgPermission(teams: readonly Team[]): OrgPermission {
  * accounts. Storage's `accountVisibleTo` is the same rule in SQL, for lists.
  */
 export function canSeeAccount(
-  viewer: RepoViewer | User,
+  viewer: RepoViewer,
   account: Pick<User, "id" | "type" | "visibility">,
   viewerIsMember: boolean,
 ): boolean {
-  if (viewer && "publicOnly" in viewer && viewer.publicOnly && account.visibility !== "public") return false;
+  if (viewer?.publicOnly && account.visibility !== "public") return false;
   if (viewer?.isAdmin || viewer?.id === account.id) return true;
   if (viewer?.isRestricted && account.type === "organization") return viewerIsMember;
   if (account.visibility === "public") return true;

@@ -1,48 +1,27 @@
 import type { Repository, Team, User } from "@kiln/domain";
-import { collaborations, orgs, teams, users } from "@kiln/storage";
+import { orgs, teams } from "@kiln/storage";
+import type { AccessService } from "../access/access-service.js";
+import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { computeOrgPermission, type OrgPermission } from "./org-permission.js";
-import { computeRepoPermission, NO_PERMISSION, type RepoPermission } from "./repo-permission.js";
+import type { RepoPermission } from "./repo-permission.js";
 
 /**
  * The single answer to "what may user U do on repository R (per unit)?" and "what is U in
  * organization O?". Every route that checks access asks this service.
  */
 export class PermissionService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly access: AccessService,
+  ) {}
 
-  /** The viewer's permission on a repository (anonymous when `viewer` is null). */
+  /**
+   * The viewer's permission on a repository (anonymous when `viewer` is null), with every scope:
+   * the access module's answer, for services that judge a user rather than a request.
+   */
   async forRepository(viewer: User | null, repo: Repository): Promise<RepoPermission> {
-    const owner = await users.findUserById(this.ctx.db, repo.ownerId);
-    if (!owner) return NO_PERMISSION;
-    let orgMember = false;
-    let collaborator = null;
-    let grants: Team[] = [];
-    let covered = new Set<number>();
-    if (viewer) {
-      collaborator = (await collaborations.findCollaboratorMode(this.ctx.db, repo.id, viewer.id)) ?? null;
-      if (owner.type === "organization") {
-        orgMember = (await orgs.findOrgMembership(this.ctx.db, owner.id, viewer.id)) !== undefined;
-        grants = await teams.teamsOfMember(this.ctx.db, owner.id, viewer.id);
-        covered = await teams.teamRepoIds(
-          this.ctx.db,
-          grants.map((t) => t.id),
-          repo.id,
-        );
-      }
-    }
-    return computeRepoPermission({
-      viewer: viewer ? { id: viewer.id, isAdmin: viewer.isAdmin, isRestricted: viewer.isRestricted } : null,
-      repo: { ownerId: repo.ownerId, isPrivate: repo.isPrivate },
-      owner: { type: owner.type, visibility: owner.visibility },
-      orgMember,
-      collaborator,
-      teams: grants.map((t) => ({
-        accessMode: t.accessMode,
-        units: t.units,
-        coversRepo: t.includesAllRepositories || covered.has(repo.id),
-      })),
-    });
+    return this.access.permissionOn(actorFor(viewer), repo);
   }
 
   /** A user's standing in an organization: membership, teams, and the derived permission. */

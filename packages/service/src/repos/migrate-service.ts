@@ -51,6 +51,7 @@ export class MigrateService {
       throw new PermissionDeniedError("the site administrator has disabled the creation of new pull mirrors");
     }
     checkRepoName(input.repoName);
+    await this.repos.checkMayCreate(doer, owner);
     const allowLocal = await this.checkAddress(doer, input.cloneAddr);
     const auth =
       input.authToken || input.authUsername || input.authPassword

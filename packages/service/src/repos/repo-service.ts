@@ -29,7 +29,6 @@ import {
 } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
-import { hasAccess, type RepoPermission } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
@@ -57,7 +56,7 @@ export interface EditRepoInput {
 }
 
 /** A viewer that sees every repository, for housekeeping. */
-const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false } as const;
+const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
 
 /**
  * Repositories: their rows, their bare git repositories on disk and their usage in the quota
@@ -80,39 +79,9 @@ export class RepoService {
     this.lfs = new LfsStore(ctx.settings.lfs.path);
   }
 
-  /** The repository `owner/name` with `viewer`'s permission; 404 when it does not exist or is hidden. */
-  async getWithPermission(
-    owner: User,
-    name: string,
-    viewer: User | null,
-  ): Promise<{ repo: Repository; permission: RepoPermission }> {
-    const repo = await repositories.findRepositoryByName(this.ctx.db, owner.id, name);
-    return this.withPermission(repo, viewer, `[owner: ${owner.name}, name: ${name}]`);
-  }
-
-  /** The repository `owner/name` if `viewer` may see it. */
-  async getVisible(owner: User, name: string, viewer: User | null): Promise<Repository> {
-    return (await this.getWithPermission(owner, name, viewer)).repo;
-  }
-
   /** The repository `owner/name` whoever asks, or undefined (callers check permission themselves). */
   async findByName(owner: User, name: string): Promise<Repository | undefined> {
     return repositories.findRepositoryByName(this.ctx.db, owner.id, name);
-  }
-
-  /** The repository with this id, with `viewer`'s permission; 404 when absent or hidden. */
-  async getByIdWithPermission(
-    id: number,
-    viewer: User | null,
-  ): Promise<{ repo: Repository; permission: RepoPermission }> {
-    return this.withPermission(await repositories.findRepositoryById(this.ctx.db, id), viewer, `[id: ${id}]`);
-  }
-
-  private async withPermission(repo: Repository | undefined, viewer: User | null, what: string) {
-    if (!repo) throw new NotFoundError(`repository does not exist ${what}`);
-    const permission = await this.permissions.forRepository(viewer, repo);
-    if (!hasAccess(permission)) throw new NotFoundError(`repository does not exist ${what}`);
-    return { repo, permission };
   }
 
   /** The owner account of a repository. */
@@ -225,7 +194,11 @@ export class RepoService {
     }
   }
 
-  private async checkMayCreate(doer: User, owner: User): Promise<void> {
+  /**
+   * Whether `doer` may create a repository owned by `owner` (403 otherwise): in their own namespace,
+   * in an organization where a team lets them, anywhere for site admins; within the creation limit.
+   */
+  async checkMayCreate(doer: User, owner: User): Promise<void> {
     if (owner.type === "organization") {
       const standing = await this.permissions.inOrganization(owner, doer);
       if (!doer.isAdmin && !standing.permission.canCreateRepository) {

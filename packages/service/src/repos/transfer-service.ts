@@ -15,6 +15,7 @@ import {
   teams as teamQueries,
   users,
 } from "@kiln/storage";
+import { actorFor, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { canSeeAccount } from "../permissions/org-permission.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -57,7 +58,7 @@ export class TransferService {
     if (!newOwner) throw new NotFoundError(hidden);
     if (newOwner.type === "organization") {
       const member = (await this.permissions.inOrganization(newOwner, doer)).isMember;
-      if (!canSeeAccount(doer, newOwner, member)) throw new NotFoundError(hidden);
+      if (!canSeeAccount(viewerOf(actorFor(doer)), newOwner, member)) throw new NotFoundError(hidden);
     }
     const teams = await this.resolveTeams(newOwner, teamIds);
     if (newOwner.id === repo.ownerId)

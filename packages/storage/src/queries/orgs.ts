@@ -1,6 +1,7 @@
-import type { Paged, PageRequest, User, Visibility } from "@kiln/domain";
+import type { Paged, PageRequest, User } from "@kiln/domain";
 import type { Db } from "../database.js";
 import { paged } from "./paging.js";
+import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Makes a user a member of an organization (no-op when already one). */
@@ -75,43 +76,22 @@ export async function listOrgMembers(
 export interface UserOrgFilter {
   /** Only memberships the user made public. */
   readonly publicMembershipsOnly?: boolean;
-  /** Only organizations of these visibilities (undefined: all). */
-  readonly visibilities?: readonly Visibility[];
-  /** Organizations of other visibilities are still listed when this user is a member of them. */
-  readonly memberId?: number;
 }
 
-/** One page of the organizations `userId` is a member of, by id. */
+/** One page of the organizations `userId` is a member of that `viewer` may see, by id. */
 export async function listUserOrgs(
   db: Db,
   userId: number,
+  viewer: RepoViewer,
   filter: UserOrgFilter,
   page: PageRequest,
 ): Promise<Paged<User>> {
   let q = db
     .selectFrom("orgUser")
     .innerJoin("users", "users.id", "orgUser.orgId")
-    .where("orgUser.userId", "=", userId);
+    .where("orgUser.userId", "=", userId)
+    .where(accountVisibleTo(viewer, "users"));
   if (filter.publicMembershipsOnly) q = q.where("orgUser.isPublic", "=", true);
-  const { visibilities, memberId } = filter;
-  if (visibilities) {
-    q = q.where((eb) =>
-      eb.or([
-        eb("users.visibility", "in", visibilities),
-        ...(memberId !== undefined
-          ? [
-              eb.exists(
-                eb
-                  .selectFrom("orgUser as m")
-                  .select("m.id")
-                  .whereRef("m.orgId", "=", "users.id")
-                  .where("m.userId", "=", memberId),
-              ),
-            ]
-          : []),
-      ]),
-    );
-  }
   return paged(
     q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
     q.select((eb) => eb.fn.countAll<number>().as("count")),
@@ -119,32 +99,12 @@ export async function listUserOrgs(
   );
 }
 
-/** One page of all organizations a viewer may see: of the given visibilities, or that they belong to. */
-export async function listOrgs(
-  db: Db,
-  opts: { visibilities: readonly Visibility[]; memberId?: number },
-  page: PageRequest,
-): Promise<Paged<User>> {
-  const { visibilities, memberId } = opts;
+/** One page of all organizations `viewer` may see, by id (the access module's fragment). */
+export async function listOrgs(db: Db, viewer: RepoViewer, page: PageRequest): Promise<Paged<User>> {
   const q = db
     .selectFrom("users")
     .where("type", "=", "organization")
-    .where((eb) =>
-      eb.or([
-        eb("visibility", "in", visibilities),
-        ...(memberId !== undefined
-          ? [
-              eb.exists(
-                eb
-                  .selectFrom("orgUser")
-                  .select("id")
-                  .whereRef("orgUser.orgId", "=", "users.id")
-                  .where("orgUser.userId", "=", memberId),
-              ),
-            ]
-          : []),
-      ]),
-    );
+    .where(accountVisibleTo(viewer, "users"));
   return paged(
     q.select(USER_COLUMNS).orderBy("id"),
     q.select((eb) => eb.fn.countAll<number>().as("count")),

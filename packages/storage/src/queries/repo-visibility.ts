@@ -9,7 +9,7 @@ export type RepoViewer = {
   readonly id: number;
   readonly isAdmin: boolean;
   readonly isRestricted: boolean;
-  readonly publicOnly?: boolean;
+  readonly publicOnly: boolean;
 } | null;
 
 // biome-ignore lint/suspicious/noExplicitAny: the fragment applies to any query that has a `users` row under `alias`

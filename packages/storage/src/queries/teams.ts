@@ -2,6 +2,7 @@ import type { AccessMode, Paged, PageRequest, RepoUnit, Team, User } from "@kiln
 import { sql } from "kysely";
 import type { Db } from "../database.js";
 import { paged } from "./paging.js";
+import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { USER_COLUMNS } from "./user-columns.js";
 import { escapeLike } from "./users.js";
 
@@ -162,11 +163,17 @@ export async function teamsOfMember(db: Db, orgId: number, userId: number): Prom
 }
 
 /** One page of every team a user belongs to, across organizations. */
-export async function listTeamsOfUser(db: Db, userId: number, page: PageRequest): Promise<Paged<Team>> {
+export async function listTeamsOfUser(
+  db: Db,
+  viewer: NonNullable<RepoViewer>,
+  page: PageRequest,
+): Promise<Paged<Team>> {
   const q = db
     .selectFrom("teamUser")
     .innerJoin("team", "team.id", "teamUser.teamId")
-    .where("teamUser.userId", "=", userId);
+    .innerJoin("users as org", "org.id", "team.orgId")
+    .where("teamUser.userId", "=", viewer.id)
+    .where(accountVisibleTo(viewer, "org"));
   return paged(
     q.select(TEAM_COLUMNS).orderBy("team.id"),
     q.select((eb) => eb.fn.countAll<number>().as("count")),

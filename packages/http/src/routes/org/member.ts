@@ -5,7 +5,6 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
-import { requireOrgMember, requireOrgOwner } from "./access.js";
 
 /** Forgejo's routers/api/v1/org/member.go: members and public members. */
 
@@ -18,6 +17,7 @@ export const orgListMembers = route({
   tags: ["organization"],
   summary: "List an organization's members",
   access: "signed-in",
+  org: "visible",
   scopes: ["organization"],
   params: v.object({ org: v.string() }),
   query: v.object(pageQuery),
@@ -25,9 +25,8 @@ export const orgListMembers = route({
     200: { description: "UserList", schema: v.array(api.User) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
+  async handler(c, { params, query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
     return pagedJson(
       c,
       query,
@@ -44,6 +43,7 @@ export const orgIsMember = route({
   tags: ["organization"],
   summary: "Check if a user is a member of an organization",
   access: "signed-in",
+  org: "visible",
   scopes: ["organization"],
   params: orgUser,
   responses: {
@@ -51,10 +51,9 @@ export const orgIsMember = route({
     303: { description: "redirection to /orgs/{org}/public_members/{username}", schema: "empty" },
     404: { description: "user is not a member", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
+  async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    const target = await c.var.services.users.getVisible(params.username, user);
+    const target = await c.var.services.access.account(c.var.actor, params.username);
     const answer = await c.var.services.orgs.checkMembership(org, target, user);
     if (answer === "member") return c.body(null, 204);
     if (answer === "not-member") throw new NotFoundError();
@@ -71,6 +70,7 @@ export const orgDeleteMember = route({
   tags: ["organization"],
   summary: "Remove a member from an organization",
   access: "signed-in",
+  org: "owner",
   scopes: ["organization"],
   params: orgUser,
   responses: {
@@ -78,10 +78,8 @@ export const orgDeleteMember = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, principal }) {
+  async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    await requireOrgOwner(c, org, user);
     const target = await c.var.services.users.getByName(params.username);
     await c.var.services.orgs.removeMember(org, target);
     return c.body(null, 204);
@@ -95,6 +93,7 @@ export const orgListPublicMembers = route({
   tags: ["organization"],
   summary: "List an organization's public members",
   access: "public",
+  org: "visible",
   scopes: ["organization"],
   params: v.object({ org: v.string() }),
   query: v.object(pageQuery),
@@ -102,9 +101,8 @@ export const orgListPublicMembers = route({
     200: { description: "UserList", schema: v.array(api.User) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
+  async handler(c, { params, query, principal, org: { org } }) {
     const viewer = principal?.user ?? null;
-    const org = await c.var.services.orgs.getVisible(params.org, viewer);
     return pagedJson(
       c,
       query,
@@ -121,16 +119,16 @@ export const orgIsPublicMember = route({
   tags: ["organization"],
   summary: "Check if a user is a public member of an organization",
   access: "public",
+  org: "visible",
   scopes: ["organization"],
   params: orgUser,
   responses: {
     204: { description: "user is a public member", schema: "empty" },
     404: { description: "user is not a public member", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const viewer = principal?.user ?? null;
-    const org = await c.var.services.orgs.getVisible(params.org, viewer);
-    const target = await c.var.services.users.getVisible(params.username, viewer);
+  async handler(c, { params, principal, org: { org } }) {
+    const _viewer = principal?.user ?? null;
+    const target = await c.var.services.access.account(c.var.actor, params.username);
     if (!(await c.var.services.orgs.isPublicMember(org, target))) throw new NotFoundError();
     return c.body(null, 204);
   },
@@ -144,6 +142,7 @@ function publicity(method: "put" | "delete", operationId: string, summary: strin
     tags: ["organization"],
     summary,
     access: "signed-in",
+    org: "member",
     scopes: ["organization"],
     params: orgUser,
     responses: {
@@ -151,10 +150,8 @@ function publicity(method: "put" | "delete", operationId: string, summary: strin
       403: { description: "APIForbiddenError", schema: api.APIError },
       404: { description: "APINotFound", schema: api.APINotFound },
     },
-    async handler(c, { params, principal }) {
+    async handler(c, { params, principal, org: { org } }) {
       const { user } = requirePrincipal(principal);
-      const org = await c.var.services.orgs.getVisible(params.org, user);
-      await requireOrgMember(c, org, user);
       const target = await c.var.services.users.getByName(params.username);
       await c.var.services.orgs.setPublicMembership(org, target, user, isPublic);
       return c.body(null, 204);

@@ -1,10 +1,11 @@
 import { api } from "@kiln/domain";
+import { signedInViewer, viewerOf } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
-import { apiOrg, requireOrgOwner } from "./access.js";
+import { apiOrg } from "./access.js";
 
 /** Forgejo's routers/api/v1/org/org.go: organizations. */
 
@@ -35,7 +36,7 @@ export const orgCreate = route({
       visibility: body.visibility,
       repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
     });
-    return c.json(await apiOrg(c, org, user), 201);
+    return c.json(await apiOrg(c, org), 201);
   },
 });
 
@@ -50,12 +51,12 @@ export const orgGetAll = route({
   query: v.object(pageQuery),
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
   async handler(c, { query, principal }) {
-    const viewer = principal?.user ?? null;
+    const _viewer = principal?.user ?? null;
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listVisible(viewer, page),
-      (o) => apiOrg(c, o, viewer),
+      (page) => c.var.services.orgs.listVisible(viewerOf(c.var.actor), page),
+      (o) => apiOrg(c, o),
     );
   },
 });
@@ -67,16 +68,16 @@ export const orgGet = route({
   tags: ["organization"],
   summary: "Get an organization",
   access: "public",
+  org: "visible",
   scopes: ["organization"],
   params: orgParam,
   responses: {
     200: { description: "Organization", schema: api.Organization },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const viewer = principal?.user ?? null;
-    const org = await c.var.services.orgs.getVisible(params.org, viewer);
-    return c.json(await apiOrg(c, org, viewer));
+  async handler(c, { params, principal, org: { org } }) {
+    const _viewer = principal?.user ?? null;
+    return c.json(await apiOrg(c, org));
   },
 });
 
@@ -87,6 +88,7 @@ export const orgEdit = route({
   tags: ["organization"],
   summary: "Edit an organization",
   access: "signed-in",
+  org: "owner",
   scopes: ["organization"],
   params: orgParam,
   body: api.EditOrgOption,
@@ -95,10 +97,8 @@ export const orgEdit = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { params, body, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    await requireOrgOwner(c, org, user);
     const edited = await c.var.services.orgs.edit(org, {
       fullName: body.full_name,
       email: body.email,
@@ -108,7 +108,7 @@ export const orgEdit = route({
       visibility: body.visibility,
       repoAdminChangeTeamAccess: body.repo_admin_change_team_access,
     });
-    return c.json(await apiOrg(c, edited, user));
+    return c.json(await apiOrg(c, edited));
   },
 });
 
@@ -119,6 +119,7 @@ export const orgDelete = route({
   tags: ["organization"],
   summary: "Delete an organization",
   access: "signed-in",
+  org: "owner",
   scopes: ["organization"],
   params: orgParam,
   responses: {
@@ -126,10 +127,8 @@ export const orgDelete = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, principal }) {
+  async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    await requireOrgOwner(c, org, user);
     await c.var.services.orgs.delete(org);
     return c.body(null, 204);
   },
@@ -150,8 +149,8 @@ export const orgListCurrentUserOrgs = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listMine(user, page),
-      (o) => apiOrg(c, o, user),
+      (page) => c.var.services.orgs.listMine(signedInViewer(c.var.actor), page),
+      (o) => apiOrg(c, o),
     );
   },
 });
@@ -169,12 +168,12 @@ export const orgListUserOrgs = route({
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
-    const target = await c.var.services.users.getVisible(params.username, user);
+    const target = await c.var.services.access.account(c.var.actor, params.username);
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listOfUser(target, user, page),
-      (o) => apiOrg(c, o, user),
+      (page) => c.var.services.orgs.listOfUser(target, viewerOf(c.var.actor), page),
+      (o) => apiOrg(c, o),
     );
   },
 });
@@ -186,16 +185,16 @@ export const orgGetUserPermissions = route({
   tags: ["organization"],
   summary: "Get user permissions in organization",
   access: "signed-in",
+  org: "visible",
   scopes: ["user", "organization"],
   params: v.object({ username: v.string(), org: v.string() }),
   responses: {
     200: { description: "OrganizationPermissions", schema: api.OrganizationPermissions },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
+  async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const target = await c.var.services.users.getVisible(params.username, user);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
+    const target = await c.var.services.access.account(c.var.actor, params.username);
     const p = await c.var.services.orgs.permissionsOf(org, target);
     return c.json({
       is_owner: p.isOwner,

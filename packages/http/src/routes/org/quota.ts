@@ -14,7 +14,6 @@ import {
   quotaEnabled,
   quotaResponses,
 } from "../shared/quota.js";
-import { requireOrgOwner } from "./access.js";
 
 /**
  * Forgejo's routers/api/v1/org/quota.go: an organization's quota, for its owners and site
@@ -38,9 +37,8 @@ async function ownedOrg(
   name: string,
   principal: Parameters<typeof requirePrincipal>[0],
 ): Promise<User> {
-  const { user } = requirePrincipal(principal);
-  const org = await c.var.services.orgs.getVisible(name, user);
-  await requireOrgOwner(c, org, user);
+  requirePrincipal(principal);
+  const { org } = await c.var.services.access.org(c.var.actor, name, "owner");
   return org;
 }
 

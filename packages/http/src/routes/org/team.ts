@@ -1,30 +1,24 @@
 import { api, NotFoundError, type Team, type User } from "@kiln/domain";
+import { signedInViewer, viewerOf } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiTeam } from "../../convert/org.js";
-import { toApiRepository } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { apiOrg, requireOrgMember, requireOrgOwner } from "./access.js";
+import { apiRepo, pagedRepos } from "../repo/context.js";
+import { apiOrg } from "./access.js";
 
 /** Forgejo's routers/api/v1/org/team.go: teams, their members and repositories. */
 
 const orgParam = v.object({ org: v.string() });
 const teamParam = v.object({ id: qs.int("id of the team") });
 
-async function apiTeam(c: AppContext, team: Team, viewer: User) {
+async function apiTeam(c: AppContext, team: Team, _viewer: User) {
   const org = await c.var.services.teams.orgOf(team);
-  return toApiTeam(team, await apiOrg(c, org, viewer));
-}
-
-/** The team of `/teams/{id}…`, if the doer may look at it (Forgejo's reqTeamMembership). */
-async function visibleTeam(c: AppContext, id: number, doer: User): Promise<Team> {
-  const team = await c.var.services.teams.get(id);
-  await c.var.services.teams.requireVisible(team, doer);
-  return team;
+  return toApiTeam(team, await apiOrg(c, org));
 }
 
 function teamInput(
@@ -48,6 +42,7 @@ export const orgListTeams = route({
   tags: ["organization"],
   summary: "List an organization's teams",
   access: "signed-in",
+  org: "member",
   scopes: ["organization"],
   params: orgParam,
   query: v.object(pageQuery),
@@ -55,11 +50,9 @@ export const orgListTeams = route({
     200: { description: "TeamList", schema: v.array(api.Team) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
+  async handler(c, { params, query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    await requireOrgMember(c, org, user);
-    const apiOrganization = await apiOrg(c, org, user);
+    const apiOrganization = await apiOrg(c, org);
     return pagedJson(
       c,
       query,
@@ -76,6 +69,7 @@ export const orgCreateTeam = route({
   tags: ["organization"],
   summary: "Create a team",
   access: "signed-in",
+  org: "owner",
   scopes: ["organization"],
   params: orgParam,
   body: api.CreateTeamOption,
@@ -84,13 +78,10 @@ export const orgCreateTeam = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, body, principal }) {
+  async handler(c, { body, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    await requireOrgMember(c, org, user);
-    await requireOrgOwner(c, org, user);
     const team = await c.var.services.teams.create(org, { ...teamInput(body), name: body.name });
-    return c.json(toApiTeam(team, await apiOrg(c, org, user)), 201);
+    return c.json(toApiTeam(team, await apiOrg(c, org)), 201);
   },
 });
 
@@ -101,6 +92,7 @@ export const teamSearch = route({
   tags: ["organization"],
   summary: "Search for teams within an organization",
   access: "signed-in",
+  org: "member",
   scopes: ["organization"],
   params: orgParam,
   query: v.object({
@@ -109,14 +101,12 @@ export const teamSearch = route({
     ...pageQuery,
   }),
   responses: { 200: { description: "SearchResults of a successful search", schema: api.TeamSearchResults } },
-  async handler(c, { params, query, principal }) {
+  async handler(c, { params, query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.getVisible(params.org, user);
-    await requireOrgMember(c, org, user);
     const page = pageRequest(query, c.var.settings.api);
     const list = await c.var.services.teams.search(org, query.q ?? "", query.include_desc ?? true, page);
     setPagingHeaders(c, page, list.total);
-    const apiOrganization = await apiOrg(c, org, user);
+    const apiOrganization = await apiOrg(c, org);
     return c.json({ ok: true, data: list.items.map((t) => toApiTeam(t, apiOrganization)) });
   },
 });
@@ -136,7 +126,8 @@ export const orgGetTeam = route({
   },
   async handler(c, { params, principal }) {
     const { user } = requirePrincipal(principal);
-    return c.json(await apiTeam(c, await visibleTeam(c, params.id, user), user));
+    const { team } = await c.var.services.access.team(c.var.actor, params.id);
+    return c.json(await apiTeam(c, team, user));
   },
 });
 
@@ -157,8 +148,7 @@ export const orgEditTeam = route({
   },
   async handler(c, { params, body, principal }) {
     const { user } = requirePrincipal(principal);
-    const team = await visibleTeam(c, params.id, user);
-    await requireOrgOwner(c, await c.var.services.teams.orgOf(team), user);
+    const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
     return c.json(await apiTeam(c, await c.var.services.teams.edit(team, teamInput(body)), user));
   },
 });
@@ -177,10 +167,8 @@ export const orgDeleteTeam = route({
     404: { description: "APINotFound", schema: api.APINotFound },
     422: { description: "APIValidationError", schema: api.APIError },
   },
-  async handler(c, { params, principal }) {
-    const { user } = requirePrincipal(principal);
-    const team = await visibleTeam(c, params.id, user);
-    await requireOrgOwner(c, await c.var.services.teams.orgOf(team), user);
+  async handler(c, { params }) {
+    const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
     await c.var.services.teams.delete(team);
     return c.body(null, 204);
   },
@@ -202,7 +190,7 @@ export const orgListTeamMembers = route({
   },
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
-    const team = await visibleTeam(c, params.id, user);
+    const { team } = await c.var.services.access.team(c.var.actor, params.id);
     return pagedJson(
       c,
       query,
@@ -229,8 +217,8 @@ export const orgListTeamMember = route({
   },
   async handler(c, { params, principal }) {
     const { user } = requirePrincipal(principal);
-    const team = await visibleTeam(c, params.id, user);
-    const target = await c.var.services.users.getVisible(params.username, user);
+    const { team } = await c.var.services.access.team(c.var.actor, params.id);
+    const target = await c.var.services.access.account(c.var.actor, params.username);
     if (!(await c.var.services.teams.isMember(team, target))) throw new NotFoundError();
     return c.json(toApiUser(target, user, c.var.settings));
   },
@@ -251,11 +239,9 @@ function membership(method: "put" | "delete", operationId: string, summary: stri
       404: { description: "APINotFound", schema: api.APINotFound },
       422: { description: "APIValidationError", schema: api.APIError },
     },
-    async handler(c, { params, principal }) {
-      const { user } = requirePrincipal(principal);
-      const team = await visibleTeam(c, params.id, user);
-      await requireOrgOwner(c, await c.var.services.teams.orgOf(team), user);
-      const target = await c.var.services.users.getVisible(params.username, user);
+    async handler(c, { params }) {
+      const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
+      const target = await c.var.services.access.account(c.var.actor, params.username);
       if (method === "put") await c.var.services.teams.addMember(team, target);
       else await c.var.services.teams.removeMember(team, target);
       return c.body(null, 204);
@@ -280,34 +266,23 @@ export const orgListTeamRepos = route({
     200: { description: "RepositoryList", schema: v.array(api.Repository) },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, query, principal }) {
-    const { user } = requirePrincipal(principal);
-    const team = await visibleTeam(c, params.id, user);
-    const org = await c.var.services.teams.orgOf(team);
-    return pagedJson(
-      c,
-      query,
-      (page) => c.var.services.teams.repos(team, user, page),
-      async (repo) =>
-        toApiRepository(
-          repo,
-          org,
-          user,
-          await c.var.services.permissions.forRepository(user, repo),
-          c.var.settings,
-        ),
-    );
+  async handler(c, { params, query }) {
+    const { team } = await c.var.services.access.team(c.var.actor, params.id);
+    return pagedRepos(c, query, (page) => c.var.services.teams.repos(team, viewerOf(c.var.actor), page));
   },
 });
 
 const teamRepo = v.object({ id: qs.int("id of the team"), org: v.string(), repo: v.string() });
 
-/** The repository `{org}/{repo}` of `/teams/{id}/repos/{org}/{repo}`, if the doer may see it. */
-async function teamRepoTarget(c: AppContext, params: v.InferOutput<typeof teamRepo>, doer: User) {
-  const team = await visibleTeam(c, params.id, doer);
-  const org = await c.var.services.orgs.getVisible(params.org, doer);
-  const repo = await c.var.services.repositories.getVisible(org, params.repo, doer);
-  return { team, org, repo };
+/** The team and the repository `{org}/{repo}` of `/teams/{id}/repos/{org}/{repo}`, if the actor may see both. */
+async function teamRepoTarget(
+  c: AppContext,
+  params: v.InferOutput<typeof teamRepo>,
+  need: "member" | "owner",
+) {
+  const { team } = await c.var.services.access.team(c.var.actor, params.id, need);
+  const repo = await c.var.services.access.repo(c.var.actor, params.org, params.repo);
+  return { team, repo };
 }
 
 export const orgListTeamRepo = route({
@@ -323,12 +298,10 @@ export const orgListTeamRepo = route({
     200: { description: "Repository", schema: api.Repository },
     404: { description: "APINotFound", schema: api.APINotFound },
   },
-  async handler(c, { params, principal }) {
-    const { user } = requirePrincipal(principal);
-    const { team, org, repo } = await teamRepoTarget(c, params, user);
-    if (!(await c.var.services.teams.hasRepo(team, repo))) throw new NotFoundError();
-    const permission = await c.var.services.permissions.forRepository(user, repo);
-    return c.json(toApiRepository(repo, org, user, permission, c.var.settings));
+  async handler(c, { params }) {
+    const { team, repo } = await teamRepoTarget(c, params, "member");
+    if (!(await c.var.services.teams.hasRepo(team, repo.repo))) throw new NotFoundError();
+    return c.json(await apiRepo(c, repo.repo, repo));
   },
 });
 
@@ -349,9 +322,9 @@ function teamRepoChange(method: "put" | "delete", operationId: string, summary: 
     },
     async handler(c, { params, principal }) {
       const { user } = requirePrincipal(principal);
-      const { team, repo } = await teamRepoTarget(c, params, user);
-      if (method === "put") await c.var.services.teams.addRepo(team, repo, user);
-      else await c.var.services.teams.removeRepo(team, repo, user);
+      const { team, repo } = await teamRepoTarget(c, params, "member");
+      if (method === "put") await c.var.services.teams.addRepo(team, repo.repo, user);
+      else await c.var.services.teams.removeRepo(team, repo.repo, user);
       return c.body(null, 204);
     },
   });
@@ -383,7 +356,7 @@ export const userListTeams = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.teams.listForUser(user, page),
+      (page) => c.var.services.teams.listForUser(signedInViewer(c.var.actor), page),
       (t) => apiTeam(c, t, user),
     );
   },

@@ -1,3 +1,4 @@
+import { ANONYMOUS } from "@kiln/service";
 import { protectedBranches } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,11 +157,7 @@ describe.each(DIALECTS)("branch protections over HTTP on %s", (dialect) => {
 
   it("builds each pusher's push policy from the rules", async () => {
     const services = t.services;
-    const repo = await services.repositories.getVisible(
-      await services.users.getByName("acme"),
-      "guarded",
-      null,
-    );
+    const { repo } = await services.access.repo(ANONYMOUS, "acme", "guarded");
     const policy = async (name: string) =>
       services.pushPolicies.forPush(repo, await services.users.getByName(name));
     const main = (p: Awaited<ReturnType<typeof policy>>) => p.branchRules.find((r) => r.ruleName === "main");

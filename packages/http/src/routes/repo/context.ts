@@ -1,9 +1,10 @@
-import type { api, Repository, User } from "@kiln/domain";
+import type { api, Paged, PageRequest, Repository, User } from "@kiln/domain";
 import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
 import * as v from "valibot";
 import { toApiRepository } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
 
 /** The `{owner}/{repo}` path parameters every repository route has (resolved by its `repo` need). */
 export const repoParams = { owner: v.string(), repo: v.string() };
@@ -25,6 +26,18 @@ export async function apiRepos(c: AppContext, repos: readonly Repository[]): Pro
     const known = access.get(repo.id);
     return known ? [shape(c, repo, known, transfers.get(repo.id))] : [];
   });
+}
+
+/** A page of repositories in API shape, with `X-Total-Count` and `Link`: the shape of every repository list. */
+export async function pagedRepos(
+  c: AppContext,
+  query: { page?: string | undefined; limit?: string | undefined },
+  load: (page: PageRequest) => Promise<Paged<Repository>>,
+): Promise<Response> {
+  const page = pageRequest(query, c.var.settings.api);
+  const list = await load(page);
+  setPagingHeaders(c, page, list.total);
+  return c.json(await apiRepos(c, list.items));
 }
 
 /** One repository in API shape for the caller (owner and permission reused when already known). */

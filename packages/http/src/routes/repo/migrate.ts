@@ -1,4 +1,4 @@
-import { api, NotFoundError } from "@kiln/domain";
+import { api, InvalidArgumentError, isKilnError } from "@kiln/domain";
 import { requirePrincipal } from "../../auth.js";
 import { enforceQuota } from "../../quota-enforcement.js";
 import { route } from "../../route.js";
@@ -23,12 +23,15 @@ export const repoMigrate = route({
   },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
-    const owner = body.repo_owner
-      ? await c.var.services.users.findByName(body.repo_owner)
+    // An owner the caller may not see is answered like one that does not exist (422, as Forgejo).
+    const owner = await (body.repo_owner
+      ? c.var.services.access.account(c.var.actor, body.repo_owner)
       : body.uid
-        ? await c.var.services.users.findById(body.uid)
-        : user;
-    if (!owner) throw new NotFoundError("the repository owner does not exist");
+        ? c.var.services.access.accountById(c.var.actor, body.uid)
+        : Promise.resolve(user)
+    ).catch((err: unknown) => {
+      throw isKilnError(err) && err.kind === "not_found" ? new InvalidArgumentError(err.message) : err;
+    });
     await enforceQuota(c, owner, "size:repos:all");
     const repo = await c.var.services.migrations.migrate(user, owner, {
       cloneAddr: body.clone_addr,

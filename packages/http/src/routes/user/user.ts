@@ -46,7 +46,7 @@ export const userGet = route({
   },
   async handler(c, { params, principal }) {
     const viewer = principal?.user ?? null;
-    const user = await c.var.services.users.getVisible(params.username, viewer);
+    const user = await c.var.services.access.account(c.var.actor, params.username);
     return c.json(toApiUser(user, viewer, c.var.settings));
   },
 });
