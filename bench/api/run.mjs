@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// Hot-path throughput of Kiln's API against a bare Hono app, in one run: bare Hono, then `kiln
+// web` on PGlite, then on PostgreSQL, each a separate process measured alone, driven by
+// autocannon (32 connections). Prints req/s, p99 latency and the ratio to bare Hono's
+// /version side by side. Needs `pnpm build` first.
+//   node bench/api/run.mjs [--duration 5] [--connections 32] [--no-postgres] [--log-level warn]
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import { dropPostgresSchema, testPostgresUrl } from "../../packages/storage/dist/testing/index.js";
+import { startBareHono, startKiln } from "./servers.mjs";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? fallback : process.argv[i + 1];
+};
+const DURATION = Number(arg("--duration", 5));
+const CONNECTIONS = Number(arg("--connections", 32));
+const LOG_LEVEL = arg("--log-level", undefined);
+const POSTGRES = !process.argv.includes("--no-postgres");
+
+/** The requests measured, as [label, path, with token]. */
+const REQUESTS = [
+  ["GET /version", "/api/v1/version", false],
+  ["GET /version + token header", "/api/v1/version", true],
+  ["GET /user (token)", "/api/v1/user", true],
+  ["GET /repos/{o}/{r} (token)", "/api/v1/repos/bench/public-1", true],
+  ["GET /repos/search?q= (token)", "/api/v1/repos/search?q=", true],
+];
+
+async function measure(url, headers = {}) {
+  const first = await fetch(url, { headers });
+  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${await first.text()}`);
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p99: r.latency.p99 };
+}
+
+async function measureKiln(name, options) {
+  const kiln = await startKiln(options);
+  try {
+    const headers = (withToken) => (withToken ? { Authorization: `token ${kiln.token}` } : {});
+    for (const [, path, withToken] of REQUESTS) {
+      await autocannon({
+        url: kiln.url + path,
+        headers: headers(withToken),
+        connections: CONNECTIONS,
+        duration: 1,
+      });
+    }
+    const results = {};
+    for (const [label, path, withToken] of REQUESTS) {
+      results[label] = await measure(
+        kiln.url + path,
+        withToken ? { Authorization: `token ${kiln.token}` } : {},
+      );
+    }
+    return [name, results];
+  } finally {
+    await kiln.close();
+  }
+}
+
+const bare = await startBareHono();
+await autocannon({ url: `${bare.url}/api/v1/version`, connections: CONNECTIONS, duration: 1 }); // warm-up
+const reference = await measure(`${bare.url}/api/v1/version`);
+await bare.close();
+
+const columns = [["bare Hono", Object.fromEntries(REQUESTS.map(([label]) => [label, reference]))]];
+columns.push(await measureKiln("Kiln, PGlite", { logLevel: LOG_LEVEL }));
+if (POSTGRES) {
+  const schema = `kiln_bench_${randomBytes(4).toString("hex")}`;
+  const url = testPostgresUrl();
+  try {
+    columns.push(await measureKiln("Kiln, PostgreSQL", { logLevel: LOG_LEVEL, postgres: { url, schema } }));
+  } finally {
+    await dropPostgresSchema(schema, url);
+  }
+}
+
+const fmt = (n) => Math.round(n).toLocaleString("en-US");
+console.log(
+  `\n${CONNECTIONS} connections, ${DURATION} s per request after a 1 s warm-up of every request; ratio = req/s ÷ bare Hono's /version req/s`,
+);
+const header = ["request", ...columns.slice(1).flatMap(([n]) => [`${n} req/s`, "p99 ms", "ratio"])];
+console.log(`| ${header.join(" | ")} |`);
+console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
+console.log(
+  `| bare Hono GET /version | ${fmt(reference.rps)} | ${reference.p99} | 1.00 |${" | | |".repeat(columns.length - 2)}`,
+);
+for (const [label] of REQUESTS) {
+  const cells = columns.slice(1).flatMap(([, results]) => {
+    const m = results[label];
+    return [fmt(m.rps), String(m.p99), (m.rps / reference.rps).toFixed(3)];
+  });
+  console.log(`| ${label} | ${cells.join(" | ")} |`);
+}
