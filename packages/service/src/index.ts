@@ -84,4 +84,4 @@ export {
   type UserSettingsInput,
   userNotFound,
 } from "./users/user-service.js";
-export { canSeeUser, visibleAccountKinds } from "./users/visibility.js";
+export { canSeeUser } from "./users/visibility.js";

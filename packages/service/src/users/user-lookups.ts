@@ -1,7 +1,8 @@
 import { NotFoundError, type Paged, type PageRequest, type User } from "@kiln/domain";
-import { emails, type UserOrder, users } from "@kiln/storage";
+import { emails, type RepoViewer, type UserOrder, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import { canSeeUser, visibleAccountKinds } from "./visibility.js";
+import { canSeeAccount } from "../permissions/org-permission.js";
+import { canSeeUser } from "./visibility.js";
 
 /** Finding and listing accounts: the read half of UserService. */
 export class UserLookups {
@@ -39,23 +40,18 @@ export class UserLookups {
 
   /** `GET /users/search`: individual users matching `q` (or the one with `uid`) that `viewer` may see. */
   async search(
-    viewer: User | null,
+    viewer: RepoViewer,
     opts: { q?: string; uid?: number },
     page: PageRequest,
   ): Promise<Paged<User>> {
     if (opts.uid !== undefined && opts.uid > 0) {
       const user = await users.findUserById(this.ctx.db, opts.uid);
-      const items = user && user.type === "individual" && canSeeUser(viewer, user) ? [user] : [];
+      const items = user && user.type === "individual" && canSeeAccount(viewer, user, false) ? [user] : [];
       return { items, total: items.length };
     }
     return users.listUsers(
       this.ctx.db,
-      {
-        type: "individual",
-        keyword: opts.q ?? "",
-        visibilities: visibleAccountKinds(viewer),
-        orderBy: "alphabetically",
-      },
+      { type: "individual", keyword: opts.q ?? "", visibleTo: viewer, orderBy: "alphabetically" },
       page,
     );
   }

@@ -1,6 +1,7 @@
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestServices } from "../../test/support.js";
+import { actorFor, viewerOf } from "../access/actor.js";
 import type { Services } from "../services.js";
 
 describe.each(DIALECTS)("users, e-mails and tokens on %s", (dialect) => {
@@ -52,8 +53,16 @@ describe.each(DIALECTS)("users, e-mails and tokens on %s", (dialect) => {
     await expect(s.users.getVisible(lim.name, other)).resolves.toMatchObject({ id: lim.id });
     const found = await s.users.search(null, { q: "lim-" }, { page: 1, limit: 50 });
     expect(found.items.map((u) => u.id)).not.toContain(lim.id);
-    const foundSigned = await s.users.search(other, { q: lim.name }, { page: 1, limit: 50 });
+    const foundSigned = await s.users.search(
+      viewerOf(actorFor(other)),
+      { q: lim.name },
+      { page: 1, limit: 50 },
+    );
     expect(foundSigned.items.map((u) => u.id)).toEqual([lim.id]);
+    // A public-only token sees only public accounts, as anonymous callers do.
+    const publicOnly = viewerOf({ user: other, scopes: null, publicOnly: true });
+    expect((await s.users.search(publicOnly, { q: lim.name }, { page: 1, limit: 50 })).items).toEqual([]);
+    expect((await s.users.search(publicOnly, { uid: lim.id }, { page: 1, limit: 50 })).items).toEqual([]);
   });
 
   it("never removes the last site admin and never deletes the acting admin", async () => {

@@ -2,6 +2,7 @@ import type { AccountType, Paged, PageRequest, User, Visibility } from "@kiln/do
 import { sql } from "kysely";
 import type { Db, NewUserRow, UserUpdate } from "../database.js";
 import { paged } from "./paging.js";
+import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Inserts an account and returns it. A taken name violates the unique index on lower_name. */
@@ -45,6 +46,8 @@ export interface UserFilter {
   readonly isAdmin?: boolean;
   /** Only accounts whose visibility is one of these (default: all). */
   readonly visibilities?: readonly Visibility[];
+  /** Only accounts this viewer may see (the access module's fragment). */
+  readonly visibleTo?: RepoViewer;
   readonly orderBy?: UserOrder;
 }
 
@@ -66,6 +69,7 @@ export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): 
   if (filter.sourceId !== undefined) q = q.where("loginSource", "=", filter.sourceId);
   if (filter.isAdmin !== undefined) q = q.where("isAdmin", "=", filter.isAdmin);
   if (filter.visibilities) q = q.where("visibility", "in", filter.visibilities);
+  if (filter.visibleTo !== undefined) q = q.where(accountVisibleTo(filter.visibleTo, "users"));
   if (filter.keyword) {
     const pattern = `%${escapeLike(filter.keyword.toLowerCase())}%`;
     q = q.where((eb) =>

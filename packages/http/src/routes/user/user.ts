@@ -1,4 +1,5 @@
 import { api } from "@kiln/domain";
+import { viewerOf } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiUser } from "../../convert/user.js";
@@ -25,7 +26,11 @@ export const userSearch = route({
   async handler(c, { query, principal }) {
     const viewer = principal?.user ?? null;
     const page = pageRequest(query, c.var.settings.api);
-    const found = await c.var.services.users.search(viewer, { q: query.q, uid: query.uid }, page);
+    const found = await c.var.services.users.search(
+      viewerOf(c.var.actor),
+      { q: query.q, uid: query.uid },
+      page,
+    );
     setPagingHeaders(c, page, found.total);
     return c.json({ ok: true, data: found.items.map((u) => toApiUser(u, viewer, c.var.settings)) });
   },
