@@ -14,10 +14,13 @@ const OPTIONAL = new Set(["optional", "exact_optional", "nullish", "undefinedabl
 const ISO = "2024-01-02T03:04:05Z";
 
 let counter = 0;
-/** A fresh name-like string: valid for names of teams, repositories, branches and tags. */
+/**
+ * A fresh name-like string, valid for teams, repositories, branches and tags. A counter, not
+ * randomness, so the fuzzer's requests are the same on every run.
+ */
 export function freshName(prefix = "kz"): string {
   counter += 1;
-  return `${prefix}${counter.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  return `${prefix}-${counter.toString(36).padStart(4, "0")}`;
 }
 
 /**
