@@ -1,7 +1,13 @@
 import * as v from "valibot";
 
 /** A 64-bit integer field (JSON number); `format: int64` in the API description. */
-export const int64 = () => v.pipe(v.number(), v.integer(), v.metadata({ format: "int64" }));
+/** An integer field; beyond JavaScript's safe integers (±2^53) it cannot be stored exactly, so it is 422. */
+export const int64 = () =>
+  v.pipe(
+    v.number(),
+    v.safeInteger("must be an integer between -(2^53-1) and 2^53-1"),
+    v.metadata({ format: "int64" }),
+  );
 
 /** An RFC 3339 timestamp string (`format: date-time`). */
 export const dateTime = () => v.pipe(v.string(), v.isoTimestamp());

@@ -22,5 +22,11 @@ function followsRefFormat(name: string): boolean {
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   if (name.includes("..") || name.includes("@{") || name.includes("//")) return false;
   if (name.startsWith("-") || name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
-  return name.split("/").every((segment) => !segment.startsWith(".") && !segment.endsWith(".lock"));
+  // A component longer than the file system allows (255 bytes) cannot exist as a loose ref.
+  return name
+    .split("/")
+    .every(
+      (segment) =>
+        !segment.startsWith(".") && !segment.endsWith(".lock") && Buffer.byteLength(segment) <= 255,
+    );
 }

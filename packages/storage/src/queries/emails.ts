@@ -28,6 +28,7 @@ export async function listEmails(db: Db, userId: number): Promise<EmailAddress[]
 
 /** The address record for an e-mail (case-insensitive), whoever owns it. */
 export async function findEmail(db: Db, email: string): Promise<EmailAddress | undefined> {
+  if (email.includes("\0")) return undefined;
   return db
     .selectFrom("emailAddress")
     .select(EMAIL_COLUMNS)

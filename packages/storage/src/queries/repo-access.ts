@@ -43,6 +43,8 @@ export async function findRepoAccess(
   viewerId: number | null,
 ): Promise<RepoAccessRow[]> {
   if ("ids" in key && key.ids.length === 0) return [];
+  // No name holds a NUL byte, and PostgreSQL refuses one in text.
+  if ("ownerName" in key && (key.ownerName.includes("\0") || key.name.includes("\0"))) return [];
   let q = db.selectFrom("repository").innerJoin("users as owner", "owner.id", "repository.ownerId");
   if ("ownerName" in key) {
     q = q

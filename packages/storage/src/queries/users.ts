@@ -17,6 +17,8 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
 
 /** The account with this name (case-insensitive), or undefined. */
 export async function findUserByName(db: Db, name: string): Promise<User | undefined> {
+  // No account name holds a NUL byte, and PostgreSQL refuses one in text.
+  if (name.includes("\0")) return undefined;
   return db
     .selectFrom("users")
     .select(USER_COLUMNS)
