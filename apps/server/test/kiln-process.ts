@@ -58,6 +58,8 @@ export interface ServerProcess {
   /** Resolves with the exit code when the process ends. */
   readonly exited: Promise<number | null>;
   signal(signal: NodeJS.Signals): void;
+  /** Resolves with the first log line (already written or still to come) that matches. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
 /** Starts `kiln web` on a free port and waits until it answers. */
@@ -75,6 +77,7 @@ export async function startServer(
     },
   );
   const logs: Record<string, unknown>[] = [];
+  const waiters = new Set<(line: Record<string, unknown>) => void>();
   let output = "";
   let pending = "";
   child.stdout.on("data", (d: Buffer) => {
@@ -84,10 +87,15 @@ export async function startServer(
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
       output += `${line}\n`;
+      let parsed: Record<string, unknown> | undefined;
       try {
-        logs.push(JSON.parse(line) as Record<string, unknown>);
+        parsed = JSON.parse(line) as Record<string, unknown>;
       } catch {
         // not a log line
+      }
+      if (parsed) {
+        logs.push(parsed);
+        for (const waiter of [...waiters]) waiter(parsed);
       }
       nl = pending.indexOf("\n");
     }
@@ -97,7 +105,8 @@ export async function startServer(
   });
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: on a loaded machine opening and migrating PGlite alone can take tens of seconds.
+  const deadline = Date.now() + 100_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`kiln web exited with ${child.exitCode}:\n${output}`);
     try {
@@ -112,7 +121,60 @@ export async function startServer(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, port, process: child, logs, exited, signal: (s) => child.kill(s) };
+  const waitForLog = (match: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const found = logs.find(match);
+      if (found) return resolve(found);
+      const waiter = (line: Record<string, unknown>) => {
+        if (!match(line)) return;
+        waiters.delete(waiter);
+        resolve(line);
+      };
+      waiters.add(waiter);
+      void exited.then(() => {
+        if (!waiters.delete(waiter)) return;
+        reject(new Error(`kiln web exited without logging the awaited line:\n${output}`));
+      });
+    });
+  return { url, port, process: child, logs, exited, signal: (s) => child.kill(s), waitForLog };
+}
+
+/**
+ * Creates a site administrator with the CLI (through the running server) and an `all` token for
+ * it through the API: each test makes its own, so none depends on another's leftovers.
+ */
+export async function createAdmin(
+  server: ServerProcess,
+  workPath: string,
+  username: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ username: string; basic: readonly [string, string]; token: string }> {
+  const created = await kiln(
+    [
+      "admin",
+      "user",
+      "create",
+      "--work-path",
+      workPath,
+      "--username",
+      username,
+      "--password",
+      "password1",
+      "--email",
+      `${username}@example.com`,
+      "--admin",
+      "--must-change-password=false",
+    ],
+    env,
+  );
+  if (created.code !== 0) throw new Error(`kiln admin user create failed: ${created.stderr}`);
+  const basic = [username, "password1"] as const;
+  const token = await api(server.url, "POST", `/users/${username}/tokens`, {
+    basic,
+    body: { name: `${username}-token`, scopes: ["all"] },
+  });
+  if (token.status !== 201) throw new Error(`token creation answered ${token.status}`);
+  return { username, basic, token: token.json.sha1 as string };
 }
 
 /** Calls the API like a plain HTTP client. */

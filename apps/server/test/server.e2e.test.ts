@@ -1,27 +1,25 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
+import { api, createAdmin, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
 
 describe("kiln web on the embedded database, driven like a user would", () => {
   let work: string;
   let server: ServerProcess;
-  let adminToken: string;
-  const basic = ["admin1", "password1"] as const;
 
   beforeAll(async () => {
     work = tempWorkPath();
     server = await startServer(work);
   });
   afterAll(async () => {
-    if (server.process.exitCode === null) {
+    if (server && server.process.exitCode === null) {
       server.signal("SIGKILL");
       await server.exited;
     }
   });
 
-  it("creates an admin with the CLI while the server runs", async () => {
+  it("creates an admin with the CLI while the server runs, then a token through the API for GET /user", async () => {
     const res = await kiln([
       "admin",
       "user",
@@ -29,36 +27,32 @@ describe("kiln web on the embedded database, driven like a user would", () => {
       "--work-path",
       work,
       "--username",
-      "admin1",
+      "cliadmin",
       "--password",
       "password1",
       "--email",
-      "admin1@example.com",
+      "cliadmin@example.com",
       "--admin",
       "--must-change-password=false",
     ]);
     expect(res.stderr).toBe("");
-    expect(res.stdout).toBe("New user 'admin1' has been successfully created!\n");
+    expect(res.stdout).toBe("New user 'cliadmin' has been successfully created!\n");
     expect(res.code).toBe(0);
-  });
-
-  it("creates a token through the API with Basic auth and uses it on GET /user", async () => {
-    const created = await api(server.url, "POST", "/users/admin1/tokens", {
-      basic,
+    const created = await api(server.url, "POST", "/users/cliadmin/tokens", {
+      basic: ["cliadmin", "password1"],
       body: { name: "main", scopes: ["all"] },
     });
     expect(created.status).toBe(201);
-    adminToken = created.json.sha1;
-    const me = await api(server.url, "GET", "/user", { token: adminToken });
+    const me = await api(server.url, "GET", "/user", { token: created.json.sha1 });
     expect(me.status).toBe(200);
     expect(me.json).toMatchObject({
-      id: 1,
-      login: "admin1",
-      username: "admin1",
-      email: "admin1@example.com",
+      login: "cliadmin",
+      username: "cliadmin",
+      email: "cliadmin@example.com",
       is_admin: true,
     });
     for (const field of [
+      "id",
       "avatar_url",
       "html_url",
       "created",
@@ -77,7 +71,8 @@ describe("kiln web on the embedded database, driven like a user would", () => {
   });
 
   it("refuses a read:user token on POST /user/emails with 403", async () => {
-    const ro = await api(server.url, "POST", "/users/admin1/tokens", {
+    const { basic } = await createAdmin(server, work, "scoped");
+    const ro = await api(server.url, "POST", "/users/scoped/tokens", {
       basic,
       body: { name: "read-only", scopes: ["read:user"] },
     });
@@ -90,87 +85,101 @@ describe("kiln web on the embedded database, driven like a user would", () => {
   });
 
   it("rejects a duplicate token name with 400 and deletes a token by name", async () => {
-    const dup = await api(server.url, "POST", "/users/admin1/tokens", {
+    const { basic, token } = await createAdmin(server, work, "tokens");
+    const first = await api(server.url, "POST", "/users/tokens/tokens", {
       basic,
-      body: { name: "read-only", scopes: ["all"] },
+      body: { name: "second", scopes: ["read:user"] },
+    });
+    expect(first.status).toBe(201);
+    const dup = await api(server.url, "POST", "/users/tokens/tokens", {
+      basic,
+      body: { name: "second", scopes: ["all"] },
     });
     expect(dup.status).toBe(400);
     expect(dup.json.message).toBe("access token name has been used already");
-    const del = await api(server.url, "DELETE", "/users/admin1/tokens/read-only", { basic });
+    const del = await api(server.url, "DELETE", "/users/tokens/tokens/second", { basic });
     expect(del.status).toBe(204);
-    const list = await api(server.url, "GET", "/users/admin1/tokens", { token: adminToken });
-    expect(list.json.map((t: { name: string }) => t.name)).toEqual(["main"]);
+    const list = await api(server.url, "GET", "/users/tokens/tokens", { basic });
+    expect(list.json.map((t: { name: string }) => t.name)).toEqual(["tokens-token"]);
   });
 
   it("pages GET /admin/users with X-Total-Count and a Forgejo Link header, at most 50 per page", async () => {
+    const { token } = await createAdmin(server, work, "pager");
+    const before = Number(
+      (await api(server.url, "GET", "/admin/users?limit=1", { token })).headers.get("x-total-count"),
+    );
     for (let i = 0; i < 3; i++) {
       const res = await api(server.url, "POST", "/admin/users", {
-        token: adminToken,
+        token,
         body: {
-          username: `member${i}`,
-          email: `member${i}@example.com`,
+          username: `paged${i}`,
+          email: `paged${i}@example.com`,
           password: "password1",
           must_change_password: false,
         },
       });
       expect(res.status).toBe(201);
     }
-    const one = await api(server.url, "GET", "/admin/users?limit=1", { token: adminToken });
+    const total = before + 3;
+    const one = await api(server.url, "GET", "/admin/users?limit=1", { token });
     expect(one.json).toHaveLength(1);
-    expect(one.headers.get("x-total-count")).toBe("4");
+    expect(one.headers.get("x-total-count")).toBe(String(total));
     expect(one.headers.get("link")).toBe(
-      `<http://localhost:${server.port}/api/v1/admin/users?limit=1&page=2>; rel="next",<http://localhost:${server.port}/api/v1/admin/users?limit=1&page=4>; rel="last"`,
+      `<http://localhost:${server.port}/api/v1/admin/users?limit=1&page=2>; rel="next",<http://localhost:${server.port}/api/v1/admin/users?limit=1&page=${total}>; rel="last"`,
     );
-    const all = await api(server.url, "GET", "/admin/users?limit=500", { token: adminToken });
-    expect(all.json.length).toBeLessThanOrEqual(50);
-    expect(all.json).toHaveLength(4);
+    const all = await api(server.url, "GET", "/admin/users?limit=500", { token });
+    expect(all.json).toHaveLength(Math.min(total, 50));
   });
 
   it("logs one structured line per request: method, path, status and duration", async () => {
     await api(server.url, "GET", "/settings/ui");
-    const line = server.logs.find((l) => l.path === "/api/v1/settings/ui");
+    const line = await server.waitForLog((l) => l.path === "/api/v1/settings/ui");
     expect(line).toMatchObject({ msg: "request", method: "GET", status: 200 });
-    expect(typeof line?.ms).toBe("number");
+    expect(typeof line.ms).toBe("number");
   });
 
   it("routes other CLI commands through the running server", async () => {
+    const { token } = await createAdmin(server, work, "routed");
+    for (const name of ["routed0", "routed1"]) {
+      const res = await api(server.url, "POST", "/admin/users", {
+        token,
+        body: {
+          username: name,
+          email: `${name}@example.com`,
+          password: "password1",
+          must_change_password: false,
+        },
+      });
+      expect(res.status).toBe(201);
+    }
     const list = await kiln(["admin", "user", "list", "--work-path", work]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(
-      /^ID\s+Username\s+Email\s+IsActive\s+IsAdmin\s+2FA\n1\s+admin1\s+admin1@example\.com\s+true\s+true\s+false/,
-    );
-    const raw = await kiln([
-      "admin",
-      "user",
-      "generate-access-token",
-      "--work-path",
-      work,
-      "-u",
-      "member0",
-      "-t",
-      "cli",
-      "--raw",
-    ]);
+    expect(list.stdout).toMatch(/^ID\s+Username\s+Email\s+IsActive\s+IsAdmin\s+2FA\n/);
+    expect(list.stdout).toMatch(/\n\d+\s+routed\s+routed@example\.com\s+true\s+true\s+false\n/);
+    const generate = (extra: string[]) =>
+      kiln([
+        "admin",
+        "user",
+        "generate-access-token",
+        "--work-path",
+        work,
+        "-u",
+        "routed0",
+        "-t",
+        "cli",
+        ...extra,
+      ]);
+    const raw = await generate(["--raw"]);
     expect(raw.code).toBe(0);
-    const token = raw.stdout.trim();
-    expect(token).toMatch(/^[0-9a-f]{40}$/);
-    expect((await api(server.url, "GET", "/user", { token })).json.login).toBe("member0");
-    const dup = await kiln([
-      "admin",
-      "user",
-      "generate-access-token",
-      "--work-path",
-      work,
-      "-u",
-      "member0",
-      "-t",
-      "cli",
-    ]);
+    const generated = raw.stdout.trim();
+    expect(generated).toMatch(/^[0-9a-f]{40}$/);
+    expect((await api(server.url, "GET", "/user", { token: generated })).json.login).toBe("routed0");
+    const dup = await generate([]);
     expect(dup.code).toBe(1);
     expect(dup.stderr.trim()).toBe("access token name has been used already");
-    const del = await kiln(["admin", "user", "delete", "--work-path", work, "--username", "member2"]);
+    const del = await kiln(["admin", "user", "delete", "--work-path", work, "--username", "routed1"]);
     expect(del.code).toBe(0);
-    expect((await api(server.url, "GET", "/users/member2", { token: adminToken })).status).toBe(404);
+    expect((await api(server.url, "GET", "/users/routed1", { token })).status).toBe(404);
   });
 
   it("refuses a second server on the same work path", async () => {
@@ -178,59 +187,167 @@ describe("kiln web on the embedded database, driven like a user would", () => {
     expect(second.code).not.toBe(0);
     expect(second.stderr).toContain("another kiln server");
   });
+});
 
-  it("finishes requests in flight on SIGTERM, then exits cleanly and releases the work path", async () => {
-    const auth = `Basic ${Buffer.from(basic.join(":")).toString("base64")}`;
-    let connected = 0;
-    const inFlight = Array.from(
-      { length: 8 },
-      (_, i) =>
-        new Promise<number>((resolve, reject) => {
-          const req = request(
-            `${server.url}/api/v1/users/admin1/tokens`,
-            { method: "POST", headers: { Authorization: auth, "Content-Type": "application/json" } },
-            (res) => {
-              res.resume();
-              res.on("end", () => resolve(res.statusCode ?? 0));
-            },
-          );
-          req.on("error", reject);
-          req.on("socket", (s) => s.on("connect", () => connected++));
-          req.end(JSON.stringify({ name: `in-flight-${i}`, scopes: ["all"] }));
-        }),
-    );
-    while (connected < 8) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 30));
+/** A POST creating a token, sent by hand so that the test decides when its bytes go out. */
+function tokenRequest(
+  url: string,
+  basic: readonly [string, string],
+  name: string,
+  agent: Agent | false = false,
+) {
+  const body = JSON.stringify({ name, scopes: ["all"] });
+  const req = request(`${url}/api/v1/users/${basic[0]}/tokens`, {
+    method: "POST",
+    agent,
+    headers: {
+      Authorization: `Basic ${Buffer.from(basic.join(":")).toString("base64")}`,
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+    },
+  });
+  const answer = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    req.on("error", reject);
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+    });
+  });
+  /** Writes part of the body, or the rest of it; resolves once the bytes are in the kernel. */
+  const send = (part: "start" | "rest" | "all") =>
+    new Promise<void>((resolve, reject) => {
+      const half = Math.floor(body.length / 2);
+      const chunk = part === "start" ? body.slice(0, half) : part === "rest" ? body.slice(half) : body;
+      req.write(chunk, (err) => (err ? reject(err) : resolve()));
+      if (part !== "start") req.end();
+    });
+  return { answer, send };
+}
+
+// Each test starts two servers and runs the CLI: generous limits for a loaded machine.
+describe("kiln web stops without losing a request and in bounded time", { timeout: 240_000 }, () => {
+  const servers: ServerProcess[] = [];
+  const start = async (work: string, env: Record<string, string> = {}) => {
+    const server = await startServer(work, env);
+    servers.push(server);
+    return server;
+  };
+  afterAll(async () => {
+    for (const server of servers) {
+      if (server.process.exitCode === null && server.process.signalCode === null) {
+        server.signal("SIGKILL");
+        await server.exited;
+      }
+    }
+  });
+
+  it("answers on SIGTERM every request whose bytes had arrived, then exits cleanly and releases the work path", async () => {
+    const work = tempWorkPath();
+    const server = await start(work);
+    const { basic, token } = await createAdmin(server, work, "drainer");
+
+    // Whole requests, each on its own connection, sent before the signal.
+    const whole = Array.from({ length: 8 }, (_, i) => tokenRequest(server.url, basic, `whole-${i}`));
+    // Requests whose headers and half their body arrived before the signal: still being read.
+    const halves = Array.from({ length: 3 }, (_, i) => tokenRequest(server.url, basic, `half-${i}`));
+    // A keep-alive connection that served one request, then began a second before the signal.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const first = tokenRequest(server.url, basic, "kept-1", agent);
+    await first.send("all");
+    expect(await first.answer).toEqual({ status: 201, connection: "keep-alive" });
+    const second = tokenRequest(server.url, basic, "kept-2", agent);
+
+    await Promise.all([
+      ...whole.map((r) => r.send("all")),
+      ...halves.map((r) => r.send("start")),
+      second.send("start"),
+    ]);
     server.signal("SIGTERM");
-    expect(await Promise.all(inFlight)).toEqual(Array(8).fill(201));
-    // Some of them were still being handled when the signal arrived, and were answered after it.
-    const signalled = server.logs.findIndex((l) => l.msg === "received signal");
-    expect(signalled).toBeGreaterThan(0);
-    expect(
-      server.logs.slice(signalled).filter((l) => l.msg === "request" && l.status === 201).length,
-    ).toBeGreaterThan(0);
+    await server.waitForLog((l) => l.msg === "received signal");
+    await Promise.all([...halves.map((r) => r.send("rest")), second.send("rest")]);
+
+    for (const { answer } of whole) expect((await answer).status).toBe(201);
+    // Answered during the draining: the connection is closed after the response.
+    for (const { answer } of [...halves, second]) {
+      expect(await answer).toEqual({ status: 201, connection: "close" });
+    }
     expect(await server.exited).toBe(0);
     expect(server.logs.some((l) => l.msg === "stopped")).toBe(true);
     expect(existsSync(join(work, "data", "kiln.lock"))).toBe(false);
+
+    // Nothing acknowledged was lost.
+    const again = await start(work);
+    const tokens = await api(again.url, "GET", "/users/drainer/tokens?limit=50", { basic });
+    expect(tokens.json.map((t: { name: string }) => t.name).sort()).toEqual(
+      [
+        "drainer-token",
+        ...whole.map((_, i) => `whole-${i}`),
+        ...halves.map((_, i) => `half-${i}`),
+        "kept-1",
+        "kept-2",
+      ].sort(),
+    );
+    again.signal("SIGTERM");
+    expect(await again.exited).toBe(0);
   });
 
   it("keeps everything a 2xx acknowledged across kill -9, and starts again", async () => {
-    server = await startServer(work);
-    const tokens = await api(server.url, "GET", "/users/admin1/tokens?limit=50", { token: adminToken });
-    expect(tokens.json.map((t: { name: string }) => t.name)).toContain("in-flight-7");
+    const work = tempWorkPath();
+    const server = await start(work);
+    const { token } = await createAdmin(server, work, "killed");
     const created = await api(server.url, "POST", "/admin/users", {
-      token: adminToken,
+      token,
       body: { username: "survivor", email: "survivor@example.com", password: "password1" },
     });
     expect(created.status).toBe(201);
     server.signal("SIGKILL");
     await server.exited;
     expect(existsSync(join(work, "data", "kiln.lock"))).toBe(true);
-    server = await startServer(work);
-    const back = await api(server.url, "GET", "/users/survivor", { token: adminToken });
+    const again = await start(work);
+    const back = await api(again.url, "GET", "/users/survivor", { token });
     expect(back.status).toBe(200);
+    again.signal("SIGTERM");
+    expect(await again.exited).toBe(0);
+  });
+
+  it("cuts a slow upload short after GRACEFUL_HAMMER_TIME, releases the work path, and starts again", async () => {
+    const work = tempWorkPath();
+    const server = await start(work, { KILN__SERVER__GRACEFUL_HAMMER_TIME: "2s" });
+    const { basic, token } = await createAdmin(server, work, "uploader");
+    const repo = await api(server.url, "POST", "/user/repos", { token, body: { name: "big" } });
+    expect(repo.status).toBe(201);
+
+    // An LFS upload announcing 200 MiB that sends 1 MiB and then keeps the connection open.
+    const size = 200 * 1024 * 1024;
+    const upload = request(`${server.url}/uploader/big.git/info/lfs/objects/${"a".repeat(64)}/${size}`, {
+      method: "PUT",
+      agent: false,
+      headers: {
+        Authorization: `Basic ${Buffer.from(basic.join(":")).toString("base64")}`,
+        "Content-Type": "application/octet-stream",
+        "Content-Length": size,
+      },
+    });
+    const outcome = new Promise<string>((resolve) => {
+      upload.on("response", (res) => resolve(`answered ${res.statusCode}`));
+      upload.on("error", (err: NodeJS.ErrnoException) => resolve(`cut: ${err.code ?? err.message}`));
+    });
+    await new Promise<void>((resolve, reject) =>
+      upload.write(Buffer.alloc(1024 * 1024), (err) => (err ? reject(err) : resolve())),
+    );
     server.signal("SIGTERM");
-    expect(await server.exited).toBe(0);
+
+    expect(await server.exited).toBe(1);
+    expect(await outcome).toMatch(/^cut: /);
+    expect(server.logs.some((l) => l.msg === "stopped" && l.graceful === false)).toBe(true);
+    expect(existsSync(join(work, "data", "kiln.lock"))).toBe(false);
+
+    const again = await start(work);
+    const back = await api(again.url, "GET", "/repos/uploader/big", { token });
+    expect(back.status).toBe(200);
+    expect((await api(again.url, "GET", "/user", { token })).json.login).toBe("uploader");
+    again.signal("SIGTERM");
+    expect(await again.exited).toBe(0);
   });
 });
 

@@ -1,26 +1,55 @@
 import { unlinkSync } from "node:fs";
 import type { Server } from "node:http";
-import { type AddressInfo, Server as NetServer } from "node:net";
-import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "@kiln/http";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { openInstance } from "../instance/instance.js";
 import { socketPathFor, startInternalApi } from "../instance/internal-api.js";
 import { DataLock } from "../instance/lock.js";
 import type { KilnLogger } from "../logger.js";
+import { trackConnections } from "./connections.js";
+import { startWatchdog } from "./watchdog.js";
+
+/** How a stop ended: every request answered, or cut short by the hammer. */
+export interface StopResult {
+  readonly graceful: boolean;
+}
 
 /** A running server, for tests that start it in-process and for the signal handlers. */
 export interface RunningServer {
   readonly url: string;
-  /** Stops accepting requests, finishes those in flight, closes the database, releases the lock. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting requests and finishes those in flight; after `[server] GRACEFUL_HAMMER_TIME`
+   * (or `hammer()`) destroys every connection left. Then closes the internal API and the
+   * database and releases the lock.
+   */
+  stop(): Promise<StopResult>;
+  /** Ends a stop's draining now: every connection is destroyed. Starts the stop if needed. */
+  hammer(): void;
 }
+
+/** Options of `startWeb`. */
+export interface StartOptions {
+  /**
+   * Once stopping, kill the process from another thread if it has not exited some seconds after
+   * the hammer time, even when its main thread is held by synchronous work. For `kiln web` only.
+   */
+  readonly watchdog?: boolean;
+}
+
+/** How long the database may take to close once the connections are gone or hammered. */
+const CLOSE_DATABASE_MS = 5_000;
 
 /**
  * `kiln web`: takes the data lock, opens and migrates the database, serves the HTTP app, and
  * exposes the internal API to CLI commands of the same work path.
  */
-export async function startWeb(config: ResolvedConfig, logger: KilnLogger): Promise<RunningServer> {
+export async function startWeb(
+  config: ResolvedConfig,
+  logger: KilnLogger,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   for (const warning of config.warnings) logger.warn(warning);
   const { settings: configured } = config;
   const lock = DataLock.acquire(configured.server.appDataPath, "web");
@@ -36,15 +65,13 @@ export async function startWeb(config: ResolvedConfig, logger: KilnLogger): Prom
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }
   const app = createApp({ services, settings, logger });
-  const server = serve({
-    fetch: app.fetch,
-    port: settings.server.httpPort,
-    hostname: settings.server.httpAddr,
-  });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: settings.server.httpAddr }) as Server;
+  const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
       server.once("error", reject);
+      server.listen(settings.server.httpPort, settings.server.httpAddr);
     });
   } catch (err) {
     await instance.close();
@@ -61,64 +88,82 @@ export async function startWeb(config: ResolvedConfig, logger: KilnLogger): Prom
     `Kiln is listening on ${url}`,
   );
 
-  let stopping: Promise<void> | undefined;
+  let cut = false;
+  const cutShort = () => {
+    if (cut) return;
+    cut = true;
+    logger.warn("hammer: closing every connection still open, requests in flight are cut short");
+    connections.destroyAll();
+    internal.closeAllConnections();
+  };
+  let stopping: Promise<StopResult> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      logger.info("shutting down: no new requests; finishing those in flight");
-      await drain(server as Server);
+      const hammerTime = settings.server.gracefulHammerTime;
+      logger.info({ hammerTime }, "shutting down: no new connections; finishing the requests that arrived");
+      const timer = setTimeout(cutShort, hammerTime);
+      if (options.watchdog) {
+        startWatchdog({ afterMs: hammerTime + CLOSE_DATABASE_MS + 5_000, lockFile: lock.file, socket });
+      }
+      await connections.drain();
       await new Promise<void>((resolve) => internal.close(() => resolve()));
-      await instance.close();
+      clearTimeout(timer);
+      // A request cut short may still hold the database (a PostgreSQL client checked out of the
+      // pool, a PGlite query): closing waits for it, but not for ever.
+      let giveUp: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        instance.close().then(
+          () => true,
+          (err: unknown) => {
+            logger.error({ err }, "error while closing the database");
+            return true;
+          },
+        ),
+        new Promise<false>((resolve) => {
+          giveUp = setTimeout(resolve, CLOSE_DATABASE_MS, false);
+        }),
+      ]);
+      clearTimeout(giveUp);
+      if (!closed) logger.error("the database did not close in time: exiting without it");
       try {
         unlinkSync(socket);
       } catch {
         // Already gone.
       }
       lock.release();
-      logger.info("stopped");
+      logger.info({ graceful: !cut }, "stopped");
+      return { graceful: !cut };
     })();
     return stopping;
   };
-  return { url, stop };
+  return {
+    url,
+    stop,
+    hammer: () => {
+      void stop();
+      cutShort();
+    },
+  };
 }
 
 /**
- * Stops accepting connections and waits for every open one to finish. Node's `http.Server.close`
- * would also destroy at once connections that were accepted but whose request has not been read
- * yet; instead, those get a grace period to deliver it, and only connections that stay idle
- * (keep-alive sockets between requests) are closed, repeatedly, until none is left.
+ * Runs `kiln web` until SIGINT or SIGTERM, then stops within `[server] GRACEFUL_HAMMER_TIME`; a
+ * second signal cuts the draining short. Exits 0 when every request was answered, 1 otherwise.
  */
-function drain(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    NetServer.prototype.close.call(server, () => {
-      clearInterval(reaper);
-      resolve();
-    });
-    const started = Date.now();
-    const reaper = setInterval(() => {
-      if (Date.now() - started >= 300) server.closeIdleConnections();
-    }, 100);
-  });
-}
-
-/** Runs `kiln web` until SIGINT or SIGTERM; a second signal, or 30 s of draining, forces the exit. */
 export async function runWeb(config: ResolvedConfig, logger: KilnLogger): Promise<number> {
-  const running = await startWeb(config, logger);
+  const running = await startWeb(config, logger, { watchdog: true });
   return new Promise<number>((resolve) => {
     let signalled = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (signalled) {
-        logger.warn({ signal }, "second signal: exiting now");
-        process.exit(1);
+        logger.warn({ signal }, "second signal: stopping now");
+        running.hammer();
+        return;
       }
       signalled = true;
       logger.info({ signal }, "received signal");
-      const force = setTimeout(() => {
-        logger.error("requests still in flight after 30 s: exiting anyway");
-        process.exit(1);
-      }, 30_000);
-      force.unref();
       running.stop().then(
-        () => resolve(0),
+        ({ graceful }) => resolve(graceful ? 0 : 1),
         (err: unknown) => {
           logger.error({ err }, "error while stopping");
           resolve(1);
