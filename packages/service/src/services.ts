@@ -1,3 +1,4 @@
+import { enableReadCache } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
@@ -57,6 +58,9 @@ export interface Services {
 
 /** Builds the services of an instance. */
 export function createServices(ctx: ServiceContext): Services {
+  // Hot reads (repositories with the caller's access facts, visibility-filtered lists) are kept until
+  // anything is written through this process, or for at most the TTL (other processes' writes).
+  enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });
   const access = new AccessService(ctx);
   const permissions = new PermissionService(ctx, access);
   const ledger = new QuotaLedger();

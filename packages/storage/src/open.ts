@@ -3,6 +3,7 @@ import { CamelCasePlugin, type Dialect, Kysely, type MigrationResultSet, Migrato
 import type { Database } from "./database.js";
 import { createDialect } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
+import { registerWriteClock, WriteClock, WritesPlugin, watchCommits } from "./read-cache.js";
 
 /** Opens the database the settings name, without migrating it. Close it with `db.destroy()`. */
 export async function openDatabase(settings: DatabaseSettings): Promise<Kysely<Database>> {
@@ -11,7 +12,13 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Kysely<D
 
 /** Wraps a dialect in Kiln's Kysely instance: camelCase in TypeScript, snake_case in SQL. */
 export function fromDialect(dialect: Dialect): Kysely<Database> {
-  return new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] });
+  const clock = new WriteClock();
+  const db = new Kysely<Database>({
+    dialect: watchCommits(dialect, clock),
+    plugins: [new CamelCasePlugin(), new WritesPlugin(clock)],
+  });
+  registerWriteClock(db, clock);
+  return db;
 }
 
 /** Thrown when a migration fails; the database is left at the last migration that succeeded. */

@@ -1,6 +1,7 @@
 import type { AccessMode, CollaboratorMode, Repository, RepoUnit, User } from "@kiln/domain";
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
+import { cachedRead } from "../read-cache.js";
 import { REPO_COLUMNS } from "./repositories.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
@@ -42,6 +43,12 @@ export async function findRepoAccess(
   key: RepoAccessKey,
   viewerId: number | null,
 ): Promise<RepoAccessRow[]> {
+  const id =
+    "ownerName" in key ? `${key.ownerName.toLowerCase()}/${key.name.toLowerCase()}` : JSON.stringify(key);
+  return cachedRead(db, `repo-access:${viewerId}:${id}`, () => loadRepoAccess(db, key, viewerId));
+}
+
+async function loadRepoAccess(db: Db, key: RepoAccessKey, viewerId: number | null): Promise<RepoAccessRow[]> {
   if ("ids" in key && key.ids.length === 0) return [];
   // No name holds a NUL byte, and PostgreSQL refuses one in text.
   if ("ownerName" in key && (key.ownerName.includes("\0") || key.name.includes("\0"))) return [];

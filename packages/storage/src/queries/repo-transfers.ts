@@ -1,4 +1,5 @@
 import type { Db, RepoTransferRow } from "../database.js";
+import { cachedRead } from "../read-cache.js";
 
 /** Records a pending transfer (at most one per repository). */
 export async function insertTransfer(
@@ -19,7 +20,9 @@ export async function findTransfer(db: Db, repoId: number): Promise<RepoTransfer
 /** The pending transfers of these repositories (most have none). */
 export async function findTransfers(db: Db, repoIds: readonly number[]): Promise<RepoTransferRow[]> {
   if (repoIds.length === 0) return [];
-  return db.selectFrom("repoTransfer").selectAll().where("repoId", "in", repoIds).execute();
+  return cachedRead(db, `repo-transfers:${repoIds.join(",")}`, () =>
+    db.selectFrom("repoTransfer").selectAll().where("repoId", "in", repoIds).execute(),
+  );
 }
 
 export async function deleteTransfer(db: Db, repoId: number): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Paged, PageRequest, RepoOrder, Repository } from "@kiln/domain";
 import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
+import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
 import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 
@@ -146,6 +147,18 @@ export async function listVisibleRepositories(
   viewer: RepoViewer,
   page: PageRequest,
   order: RepoOrder = "id",
+): Promise<Paged<Repository>> {
+  return cachedRead(db, `repo-list:${JSON.stringify([filter, viewer, page, order])}`, () =>
+    loadVisibleRepositories(db, filter, viewer, page, order),
+  );
+}
+
+async function loadVisibleRepositories(
+  db: Db,
+  filter: RepositoryFilter,
+  viewer: RepoViewer,
+  page: PageRequest,
+  order: RepoOrder,
 ): Promise<Paged<Repository>> {
   let q = db.selectFrom("repository").where(repoVisibleTo(viewer));
   if (filter.ownerId !== undefined) q = q.where("repository.ownerId", "=", filter.ownerId);
