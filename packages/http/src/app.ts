@@ -69,11 +69,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       // The repository or organization of the path is resolved for the caller before any body is read.
       const path = checkPathParams(c);
       const repo = r.repo
-        ? await services.access.repo(c.var.actor, path.owner ?? "", path.repo ?? "", r.repo)
+        ? await services.access.repo(c.get("actor"), path.owner ?? "", path.repo ?? "", r.repo)
         : undefined;
-      const org = r.org ? await services.access.org(c.var.actor, path.org ?? "", r.org) : undefined;
-      const input = { ...(await parseInput(r, c)), principal: c.var.principal, repo, org };
-      await enforceRouteQuota(r, c, input);
+      const org = r.org ? await services.access.org(c.get("actor"), path.org ?? "", r.org) : undefined;
+      const input = { ...(await parseInput(r, c, path)), principal: c.get("principal"), repo, org };
+      if (r.quota) await enforceRouteQuota(r, c, input);
       const response = await r.handler(c, input);
       if (options.validateResponses) await checkResponse(r, c, response);
       return response;

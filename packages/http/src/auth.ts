@@ -17,8 +17,10 @@ import type { AnyRoute } from "./route.js";
  */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const credentials = readCredentials(c);
-  let principal: Principal | null = credentials ? await c.var.services.auth.authenticate(credentials) : null;
-  const sudo = c.req.query("sudo") || c.req.header("Sudo");
+  let principal: Principal | null = credentials
+    ? await c.get("services").auth.authenticate(credentials)
+    : null;
+  const sudo = (c.req.url.includes("sudo=") ? c.req.query("sudo") : undefined) || c.req.header("Sudo");
   if (sudo) {
     if (!principal?.user.isAdmin) throw new PermissionDeniedError("Only administrators allowed to sudo.");
     const target = await c.var.services.users.findByName(sudo);
@@ -62,7 +64,7 @@ export function parseAuthorization(header: string, otp: string | undefined): Cre
  * 403 naming the scopes), then sign-in (401), then the route's own requirement (403/401).
  */
 export function checkAccess(route: AnyRoute, c: AppContext): void {
-  const principal = c.var.principal;
+  const principal = c.get("principal");
   if (principal?.scopes && route.scopes && route.scopes.length > 0) {
     const level = route.method === "get" ? "read" : "write";
     if (!hasScopes(principal.scopes, level, route.scopes)) {

@@ -132,6 +132,7 @@ export async function startWeb(
       }
       lock.release();
       logger.info({ graceful: !cut }, "stopped");
+      logger.flush();
       return { graceful: !cut };
     })();
     return stopping;

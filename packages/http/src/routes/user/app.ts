@@ -13,7 +13,7 @@ const username = v.object({ username: v.string() });
 
 /** Forgejo's reqSelfOrAdmin: the tokens of a user are theirs and site admins' business only. */
 async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<User> {
-  const target = await c.var.services.users.getVisible(name, doer);
+  const target = await c.var.services.access.account(c.var.actor, name);
   if (!doer.isAdmin && doer.id !== target.id) {
     throw new PermissionDeniedError("doer should be the site admin or be same as the contextUser");
   }
@@ -21,9 +21,9 @@ async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<Use
 }
 
 /**
- * Listing accepts any sign-in, tokens included: Forgejo dropped Basic auth from this route in
- * v11 ("listing tokens must not require basic auth", forgejo#6633). Creating and deleting keep
- * reqBasicOrRevProxyAuth, which since then accepts only Basic auth with the account password.
+ * Token management needs Basic auth with the account password, listing included, so that a
+ * leaked token cannot enumerate or mint its siblings. Forgejo's reqBasicOrRevProxyAuth guards
+ * creation and deletion; Forgejo v11 relaxed listing (forgejo#6633), Kiln keeps it guarded (issue 10).
  */
 export const userGetTokens = route({
   method: "get",
@@ -31,7 +31,7 @@ export const userGetTokens = route({
   operationId: "userGetTokens",
   tags: ["user"],
   summary: "List the specified user's access tokens",
-  access: "signed-in",
+  access: "password",
   scopes: ["user"],
   params: username,
   query: v.object(pageQuery),
