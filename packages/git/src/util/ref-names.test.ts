@@ -40,9 +40,13 @@ describe("isValidRefName", () => {
 });
 
 describe("isReadableRef", () => {
-  it("accepts HEAD and full names under refs/, however long", () => {
-    for (const ref of ["HEAD", "refs/heads/main", "refs/tags/v1.0", `refs/heads/${"x".repeat(300)}`])
+  it("accepts HEAD and full names under refs/, however long, in components a file system can hold", () => {
+    const long = `refs/heads/${Array.from({ length: 40 }, () => "x".repeat(255)).join("/")}`;
+    for (const ref of ["HEAD", "refs/heads/main", "refs/tags/v1.0", long])
       expect(isReadableRef(ref), ref).toBe(true);
+    // A component over 255 bytes cannot exist as a loose ref (git itself cannot create one).
+    expect(isReadableRef(`refs/heads/${"x".repeat(256)}`)).toBe(false);
+    expect(isReadableRef(`refs/heads/${"é".repeat(128)}`)).toBe(false);
   });
 
   it("refuses NUL, dot segments, ways out of refs/ and names outside it", () => {
