@@ -4,6 +4,7 @@ import { requirePrincipal } from "../../auth.js";
 import { toApiQuotaGroup } from "../../convert/quota.js";
 import { toApiUser } from "../../convert/user.js";
 import { route } from "../../route.js";
+import { conflict, empty, forbidden, notFound, validationError } from "../responses.js";
 import { quotaEnabled } from "../shared/quota.js";
 
 /**
@@ -20,11 +21,6 @@ const common = {
 const groupParam = v.object({ quotagroup: v.string() });
 const groupRuleParams = v.object({ quotagroup: v.string(), quotarule: v.string() });
 const groupUserParams = v.object({ quotagroup: v.string(), username: v.string() });
-const empty = { 204: { description: "APIEmpty", schema: "empty" } } as const;
-const forbidden = { 403: { description: "APIForbiddenError", schema: api.APIError } };
-const notFound = { 404: { description: "APINotFound", schema: api.APINotFound } };
-const conflict = { 409: { description: "APIError", schema: api.APIError } };
-const invalid = { 422: { description: "APIValidationError", schema: api.APIError } };
 
 export const adminListQuotaGroups = route({
   ...common,
@@ -49,7 +45,7 @@ export const adminCreateQuotaGroup = route({
     201: { description: "QuotaGroup", schema: api.QuotaGroup },
     ...forbidden,
     ...conflict,
-    ...invalid,
+    ...validationError,
   },
   async handler(c, { body }) {
     const group = await c.var.services.quotaAdmin.createGroup(body.name, body.rules ?? []);
@@ -166,7 +162,7 @@ export const adminSetUserQuotaGroups = route({
   summary: "Set the user's quota groups to a given list.",
   params: v.object({ username: v.string() }),
   body: api.SetUserQuotaGroupsOptions,
-  responses: { ...empty, ...forbidden, ...notFound, ...invalid },
+  responses: { ...empty, ...forbidden, ...notFound, ...validationError },
   async handler(c, { params, body }) {
     const owner = await c.var.services.users.getByName(params.username);
     await c.var.services.quotaAdmin.setOwnerGroups(owner, body.groups);

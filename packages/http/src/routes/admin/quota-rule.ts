@@ -2,6 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { toApiQuotaRule } from "../../convert/quota.js";
 import { route } from "../../route.js";
+import { conflict, empty, forbidden, notFound, validationError } from "../responses.js";
 import { quotaEnabled } from "../shared/quota.js";
 
 /** Forgejo's routers/api/v1/admin/quota_rule.go: quota rules (site admins only). */
@@ -13,9 +14,6 @@ const common = {
   enabled: quotaEnabled,
 } as const;
 const ruleParam = v.object({ quotarule: v.string() });
-const forbidden = { 403: { description: "APIForbiddenError", schema: api.APIError } };
-const notFound = { 404: { description: "APINotFound", schema: api.APINotFound } };
-const invalid = { 422: { description: "APIValidationError", schema: api.APIError } };
 
 export const adminListQuotaRules = route({
   ...common,
@@ -39,8 +37,8 @@ export const adminCreateQuotaRule = route({
   responses: {
     201: { description: "QuotaRuleInfo", schema: api.QuotaRuleInfo },
     ...forbidden,
-    409: { description: "APIError", schema: api.APIError },
-    ...invalid,
+    ...conflict,
+    ...validationError,
   },
   async handler(c, { body }) {
     const rule = await c.var.services.quotaAdmin.createRule(body);
@@ -73,7 +71,7 @@ export const adminEditQuotaRule = route({
     200: { description: "QuotaRuleInfo", schema: api.QuotaRuleInfo },
     ...forbidden,
     ...notFound,
-    ...invalid,
+    ...validationError,
   },
   async handler(c, { params, body }) {
     const rule = await c.var.services.quotaAdmin.editRule(params.quotarule, body);
@@ -89,7 +87,7 @@ export const adminDeleteQuotaRule = route({
   operationId: "adminDEleteQuotaRule",
   summary: "Deletes a quota rule",
   params: ruleParam,
-  responses: { 204: { description: "APIEmpty", schema: "empty" }, ...forbidden, ...notFound },
+  responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { params }) {
     await c.var.services.quotaAdmin.deleteRule(params.quotarule);
     return c.body(null, 204);

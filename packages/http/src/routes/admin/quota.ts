@@ -2,6 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { toApiQuotaInfo } from "../../convert/quota.js";
 import { route } from "../../route.js";
+import { forbidden, notFound } from "../responses.js";
 import { quotaEnabled } from "../shared/quota.js";
 
 /** Forgejo's routers/api/v1/admin/quota.go: any user's or organization's quota, with names. */
@@ -18,8 +19,8 @@ export const adminGetUserQuota = route({
   params: v.object({ username: v.string() }),
   responses: {
     200: { description: "QuotaInfo", schema: api.QuotaInfo },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { params }) {
     const owner = await c.var.services.users.getByName(params.username);

@@ -5,6 +5,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
+import { empty, notFound, validationError } from "../responses.js";
 
 /** Forgejo's routers/api/v1/admin/user.go: site administration of user accounts. */
 
@@ -53,7 +54,7 @@ export const adminCreateUser = route({
   responses: {
     201: { description: "User", schema: api.User },
     400: { description: "APIError", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { body, principal }) {
     const viewer = requirePrincipal(principal).user;
@@ -86,7 +87,7 @@ export const adminEditUser = route({
   responses: {
     200: { description: "User", schema: api.User },
     400: { description: "APIError", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { params, body, principal }) {
     const viewer = requirePrincipal(principal).user;
@@ -127,9 +128,9 @@ export const adminDeleteUser = route({
   params: v.object({ username: v.string() }),
   query: v.object({ purge: v.optional(qs.bool("purge the user from the system completely")) }),
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...empty,
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params, query, principal }) {
     const target = await c.var.services.users.getByName(params.username);

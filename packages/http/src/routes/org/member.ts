@@ -5,6 +5,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
+import { forbidden, notFound, validationError } from "../responses.js";
 
 /** Forgejo's routers/api/v1/org/member.go: members and public members. */
 
@@ -23,7 +24,7 @@ export const orgListMembers = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "UserList", schema: v.array(api.User) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
@@ -75,8 +76,8 @@ export const orgDeleteMember = route({
   params: orgUser,
   responses: {
     204: { description: "member removed", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
@@ -99,7 +100,7 @@ export const orgListPublicMembers = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "UserList", schema: v.array(api.User) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, principal, org: { org } }) {
     const viewer = principal?.user ?? null;
@@ -147,8 +148,8 @@ function publicity(method: "put" | "delete", operationId: string, summary: strin
     params: orgUser,
     responses: {
       204: { description: "membership changed", schema: "empty" },
-      403: { description: "APIForbiddenError", schema: api.APIError },
-      404: { description: "APINotFound", schema: api.APINotFound },
+      ...forbidden,
+      ...notFound,
     },
     async handler(c, { params, principal, org: { org } }) {
       const { user } = requirePrincipal(principal);

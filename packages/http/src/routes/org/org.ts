@@ -5,6 +5,7 @@ import { requirePrincipal } from "../../auth.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
+import { empty, forbidden, notFound, validationError } from "../responses.js";
 import { apiOrg } from "./access.js";
 
 /** Forgejo's routers/api/v1/org/org.go: organizations. */
@@ -22,8 +23,8 @@ export const orgCreate = route({
   body: api.CreateOrgOption,
   responses: {
     201: { description: "Organization", schema: api.Organization },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...forbidden,
+    ...validationError,
   },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
@@ -73,7 +74,7 @@ export const orgGet = route({
   params: orgParam,
   responses: {
     200: { description: "Organization", schema: api.Organization },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, principal, org: { org } }) {
     const _viewer = principal?.user ?? null;
@@ -94,8 +95,8 @@ export const orgEdit = route({
   body: api.EditOrgOption,
   responses: {
     200: { description: "Organization", schema: api.Organization },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params, body, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
@@ -123,9 +124,9 @@ export const orgDelete = route({
   scopes: ["organization"],
   params: orgParam,
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...empty,
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
@@ -190,7 +191,7 @@ export const orgGetUserPermissions = route({
   params: v.object({ username: v.string(), org: v.string() }),
   responses: {
     200: { description: "OrganizationPermissions", schema: api.OrganizationPermissions },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);

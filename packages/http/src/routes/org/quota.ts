@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import type { AppContext } from "../../env.js";
 import { route } from "../../route.js";
+import { notFound, validationError } from "../responses.js";
 import {
   checkQuery,
   checkQuota,
@@ -29,7 +30,7 @@ const common = {
   params: v.object({ org: v.string() }),
 } as const;
 
-const responses = { ...quotaResponses, 404: { description: "APINotFound", schema: api.APINotFound } };
+const responses = { ...quotaResponses, ...notFound };
 
 /** The organization of the path, once the caller is known to own it (or to be a site admin). */
 async function ownedOrg(
@@ -62,7 +63,7 @@ export const orgCheckQuota = route({
   responses: {
     200: { description: "boolean: true when within quota", schema: v.boolean() },
     ...responses,
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   handler: async (c, { params, query, principal }) =>
     checkQuota(c, (await ownedOrg(c, params.org, principal)).id, query.subject),

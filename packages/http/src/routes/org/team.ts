@@ -9,6 +9,7 @@ import { pagedJson, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { apiRepo, pagedRepos } from "../repo/context.js";
+import { forbidden, notFound, validationError } from "../responses.js";
 import { apiOrg } from "./access.js";
 
 /** Forgejo's routers/api/v1/org/team.go: teams, their members and repositories. */
@@ -48,7 +49,7 @@ export const orgListTeams = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "TeamList", schema: v.array(api.Team) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
@@ -75,8 +76,8 @@ export const orgCreateTeam = route({
   body: api.CreateTeamOption,
   responses: {
     201: { description: "Team", schema: api.Team },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { body, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
@@ -122,7 +123,7 @@ export const orgGetTeam = route({
   params: teamParam,
   responses: {
     200: { description: "Team", schema: api.Team },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, principal }) {
     const { user } = requirePrincipal(principal);
@@ -143,8 +144,8 @@ export const orgEditTeam = route({
   body: api.EditTeamOption,
   responses: {
     200: { description: "Team", schema: api.Team },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params, body, principal }) {
     const { user } = requirePrincipal(principal);
@@ -164,8 +165,8 @@ export const orgDeleteTeam = route({
   params: teamParam,
   responses: {
     204: { description: "team deleted", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params }) {
     const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
@@ -186,7 +187,7 @@ export const orgListTeamMembers = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "UserList", schema: v.array(api.User) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
@@ -213,7 +214,7 @@ export const orgListTeamMember = route({
   params: teamUser,
   responses: {
     200: { description: "User", schema: api.User },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, principal }) {
     const { user } = requirePrincipal(principal);
@@ -236,8 +237,8 @@ function membership(method: "put" | "delete", operationId: string, summary: stri
     params: teamUser,
     responses: {
       204: { description: "membership changed", schema: "empty" },
-      404: { description: "APINotFound", schema: api.APINotFound },
-      422: { description: "APIValidationError", schema: api.APIError },
+      ...notFound,
+      ...validationError,
     },
     async handler(c, { params }) {
       const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
@@ -264,7 +265,7 @@ export const orgListTeamRepos = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "RepositoryList", schema: v.array(api.Repository) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query }) {
     const { team } = await c.var.services.access.team(c.var.actor, params.id);
@@ -296,7 +297,7 @@ export const orgListTeamRepo = route({
   params: teamRepo,
   responses: {
     200: { description: "Repository", schema: api.Repository },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params }) {
     const { team, repo } = await teamRepoTarget(c, params, "member");
@@ -317,8 +318,8 @@ function teamRepoChange(method: "put" | "delete", operationId: string, summary: 
     params: teamRepo,
     responses: {
       204: { description: "repository access changed", schema: "empty" },
-      403: { description: "APIForbiddenError", schema: api.APIError },
-      404: { description: "APINotFound", schema: api.APINotFound },
+      ...forbidden,
+      ...notFound,
     },
     async handler(c, { params, principal }) {
       const { user } = requirePrincipal(principal);

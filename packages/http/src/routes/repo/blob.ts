@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { repoLinks, toGitBlob } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
+import { notFound } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/blob.go. */
@@ -20,7 +21,7 @@ export const GetBlob = route({
   responses: {
     200: { description: "GitBlobResponse", schema: api.GitBlobResponse },
     400: { description: "APIError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     const blob = await c.var.services.gitObjects.blob(ctx.repo, params.sha);

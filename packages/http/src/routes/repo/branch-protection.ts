@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { toApiBranchProtection } from "../../convert/branch.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
+import { conflict, empty, forbidden, notFound, repoArchived, validationError } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branch protections: repository admins only (reqAdmin). */
@@ -59,8 +60,8 @@ export const repoListBranchProtection = route({
   params: v.object(repoParams),
   responses: {
     200: { description: "BranchProtectionList", schema: v.array(api.BranchProtection) },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { repo: ctx }) {
     const views = await c.var.services.branchProtections.listViews(ctx.repo);
@@ -83,11 +84,11 @@ export const repoCreateBranchProtection = route({
   responses: {
     201: { description: "BranchProtection", schema: api.BranchProtection },
     400: { description: "APIError", schema: api.APIError },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    409: { description: "APIError", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...forbidden,
+    ...notFound,
+    ...conflict,
+    ...validationError,
+    ...repoArchived,
   },
   async handler(c, { body, repo: ctx }) {
     const { rule_name, branch_name, ...options } = body;
@@ -112,8 +113,8 @@ export const repoGetBranchProtection = route({
   params: nameParams,
   responses: {
     200: { description: "BranchProtection", schema: api.BranchProtection },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     return c.json(toApiBranchProtection(await c.var.services.branchProtections.get(ctx.repo, params.name)));
@@ -134,10 +135,10 @@ export const repoEditBranchProtection = route({
   bodyRequired: false,
   responses: {
     200: { description: "BranchProtection", schema: api.BranchProtection },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...forbidden,
+    ...notFound,
+    ...validationError,
+    ...repoArchived,
   },
   async handler(c, { params, body, repo: ctx }) {
     const view = await c.var.services.branchProtections.edit(ctx.repo, params.name, protectionInput(body));
@@ -156,9 +157,9 @@ export const repoDeleteBranchProtection = route({
   scopes: ["repository"],
   params: nameParams,
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...empty,
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     await c.var.services.branchProtections.delete(ctx.repo, params.name);

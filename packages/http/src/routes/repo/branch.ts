@@ -7,6 +7,7 @@ import { repoLinks } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
+import { empty, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
 import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
@@ -31,7 +32,7 @@ export const repoListBranches = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "BranchList", schema: v.array(api.Branch) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { query, repo: ctx }) {
     const page = pageRequest(query, c.var.settings.api);
@@ -54,7 +55,7 @@ export const repoGetBranch = route({
   params: branchParams("branch to get"),
   responses: {
     200: { description: "Branch", schema: api.Branch },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     const branch = await c.var.services.branches.get(ctx.repo, ctx.viewer, params.branch);
@@ -78,9 +79,9 @@ export const repoCreateBranch = route({
     403: { description: "The branch is archived or a mirror.", schema: api.APIError },
     404: { description: "The old branch does not exist.", schema: api.APINotFound },
     409: { description: "The branch with the same name already exists.", schema: api.APIError },
-    413: { description: "quotaExceeded", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...quotaExceeded,
+    ...validationError,
+    ...repoArchived,
   },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
@@ -104,10 +105,10 @@ export const repoDeleteBranch = route({
   scopes: ["repository"],
   params: branchParams("branch to delete"),
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
+    ...empty,
     403: { description: "APIError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...notFound,
+    ...repoArchived,
   },
   async handler(c, { params, repo: ctx }) {
     await c.var.services.branches.delete(ctx.repo, params.branch);

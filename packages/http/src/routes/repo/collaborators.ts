@@ -5,6 +5,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
+import { forbidden, notFound, validationError } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/collaborators.go (listing needs only read access: forge-api.md rule 21). */
@@ -24,7 +25,7 @@ export const repoListCollaborators = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "UserList", schema: v.array(api.User) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { query, repo: ctx }) {
     return pagedJson(
@@ -48,7 +49,7 @@ export const repoCheckCollaborator = route({
   params: collaboratorParams,
   responses: {
     204: { description: "the user is a collaborator", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     const user = await c.var.services.users.getByName(params.collaborator);
@@ -71,9 +72,9 @@ export const repoAddCollaborator = route({
   bodyRequired: false,
   responses: {
     204: { description: "collaborator added", schema: "empty" },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...forbidden,
+    ...notFound,
+    ...validationError,
   },
   async handler(c, { params, body, repo: ctx }) {
     const user = await c.var.services.users.getByName(params.collaborator);
@@ -94,8 +95,8 @@ export const repoDeleteCollaborator = route({
   params: collaboratorParams,
   responses: {
     204: { description: "collaborator removed", schema: "empty" },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     const user = await c.var.services.users.getByName(params.collaborator);
@@ -116,8 +117,8 @@ export const repoGetRepoPermissions = route({
   params: collaboratorParams,
   responses: {
     200: { description: "RepoCollaboratorPermission", schema: api.RepoCollaboratorPermission },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { params, principal, repo: ctx }) {
     const { user: doer } = requirePrincipal(principal);

@@ -7,6 +7,7 @@ import type { AppContext } from "../../env.js";
 import { linkHeader, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
+import { notFound, validationError } from "../responses.js";
 import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/commits.go: history and single commits. */
@@ -76,7 +77,7 @@ export const repoGetAllCommits = route({
   }),
   responses: {
     200: { description: "CommitList", schema: v.array(api.Commit) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
     409: { description: "EmptyRepository", schema: api.APIError },
   },
   async handler(c, { query, repo: ctx }) {
@@ -95,7 +96,7 @@ export const repoGetAllCommits = route({
 
 const singleResponses = {
   200: { description: "Commit", schema: api.Commit },
-  404: { description: "APINotFound", schema: api.APINotFound },
+  ...notFound,
 };
 
 export const repoGetCommitByRef = route({
@@ -134,7 +135,7 @@ export const repoGetSingleCommit = route({
   query: v.object(detailQuery),
   responses: {
     ...singleResponses,
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { params, query, repo: ctx }) {
     if (!isValidRefName(`refs/heads/${params.sha}`)) {

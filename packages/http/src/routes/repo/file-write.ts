@@ -6,6 +6,7 @@ import { toFileDeleteResponse, toFileResponse, toFilesResponse } from "../../con
 import { repoLinks } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
+import { conflict, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /**
@@ -41,11 +42,11 @@ function commitInput(body: Omit<FileOptions, "content" | "files">): FileCommitIn
 
 const writeResponses = {
   403: { description: "APIError", schema: api.APIError },
-  404: { description: "APINotFound", schema: api.APINotFound },
-  409: { description: "APIError", schema: api.APIError },
-  413: { description: "quotaExceeded", schema: api.APIError },
+  ...notFound,
+  ...conflict,
+  ...quotaExceeded,
   422: { description: "APIError", schema: api.APIError },
-  423: { description: "repoArchivedError", schema: api.APIError },
+  ...repoArchived,
 };
 
 const fileParams = (description: string) => v.object({ ...repoParams, filepath: qs.string(description) });
@@ -112,9 +113,9 @@ export const repoDeleteFile = route({
     400: { description: "APIError", schema: api.APIError },
     403: { description: "APIError", schema: api.APIError },
     404: { description: "APIError", schema: api.APINotFound },
-    413: { description: "quotaExceeded", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...quotaExceeded,
+    ...validationError,
+    ...repoArchived,
   },
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);

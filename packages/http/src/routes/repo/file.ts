@@ -5,6 +5,7 @@ import { repoLinks } from "../../convert/git.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
+import { notFound } from "../responses.js";
 import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/file.go, reading: raw files and the contents API (writes: file-write.ts). */
@@ -45,7 +46,7 @@ export const repoGetRawFile = route({
   query: v.object(refQuery),
   responses: {
     200: { description: "Returns raw file content.", schema: "file" },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
     const file = await c.var.services.contents.raw(ctx.repo, params.filepath, query.ref || undefined);
@@ -88,7 +89,7 @@ export const repoGetContentsList = route({
   query: v.object(contentsQuery),
   responses: {
     200: { description: "ContentsListResponse", schema: v.array(api.ContentsResponse) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { query, repo: ctx }) {
     return contents(c, ctx, "", query.ref || query.branch);
@@ -117,7 +118,7 @@ export const repoGetContents = route({
       // A directory answers with the listing of its entries, as in Forgejo.
       validate: v.union([api.ContentsResponse, v.array(api.ContentsResponse)]),
     },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
     return contents(c, ctx, params.filepath, query.ref || query.branch);

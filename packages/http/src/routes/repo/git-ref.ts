@@ -3,13 +3,14 @@ import * as v from "valibot";
 import { repoLinks, toReference } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
+import { notFound } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/git_ref.go: refs by prefix. */
 
 const listResponses = {
   200: { description: "ReferenceList", schema: v.array(api.Reference) },
-  404: { description: "APINotFound", schema: api.APINotFound },
+  ...notFound,
 };
 
 export const repoListAllGitRefs = route({

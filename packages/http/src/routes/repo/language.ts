@@ -1,6 +1,7 @@
 import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { route } from "../../route.js";
+import { notFound } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's GetLanguages (routers/api/v1/repo/repo.go): bytes per language on the default branch. */
@@ -17,7 +18,7 @@ export const repoGetLanguages = route({
   params: v.object(repoParams),
   responses: {
     200: { description: "LanguageStatistics", schema: api.LanguageStatistics },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { repo: ctx }) {
     return c.json(await c.var.services.gitObjects.languages(ctx.repo));

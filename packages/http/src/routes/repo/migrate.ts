@@ -2,6 +2,7 @@ import { api, InvalidArgumentError, isKilnError } from "@kiln/domain";
 import { requirePrincipal } from "../../auth.js";
 import { enforceQuota } from "../../quota-enforcement.js";
 import { route } from "../../route.js";
+import { forbidden, validationError } from "../responses.js";
 import { apiRepo } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/migrate.go (git repositories; issues, releases etc. are not imported). */
@@ -17,9 +18,9 @@ export const repoMigrate = route({
   body: api.MigrateRepoOptions,
   responses: {
     201: { description: "Repository", schema: api.Repository },
-    403: { description: "APIForbiddenError", schema: api.APIError },
+    ...forbidden,
     409: { description: "The repository with the same name already exists.", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);

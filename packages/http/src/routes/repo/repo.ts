@@ -6,6 +6,7 @@ import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
+import { conflict, empty, forbidden, notFound, validationError } from "../responses.js";
 import { apiRepo, apiRepos, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/repo.go: create, read, edit, delete and list repositories. */
@@ -24,9 +25,9 @@ function createInput(body: v.InferOutput<typeof api.CreateRepoOption>) {
 
 const createResponses = {
   201: { description: "Repository", schema: api.Repository },
-  403: { description: "APIForbiddenError", schema: api.APIError },
+  ...forbidden,
   409: { description: "The repository with the same name already exists.", schema: api.APIError },
-  422: { description: "APIValidationError", schema: api.APIError },
+  ...validationError,
 };
 
 export const createCurrentUserRepo = route({
@@ -57,7 +58,7 @@ export const createOrgRepo = route({
   scopes: ["organization"],
   params: v.object({ org: v.string() }),
   body: api.CreateRepoOption,
-  responses: { ...createResponses, 404: { description: "APINotFound", schema: api.APINotFound } },
+  responses: { ...createResponses, ...notFound },
   quota: {
     subject: "size:repos:all",
     owner: async (c, { params }) => (await c.var.services.access.org(c.var.actor, params.org)).org,
@@ -82,7 +83,7 @@ export const repoGet = route({
   params: v.object(repoParams),
   responses: {
     200: { description: "Repository", schema: api.Repository },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { repo: ctx }) {
     return c.json(await apiRepo(c, ctx.repo, ctx));
@@ -100,7 +101,7 @@ export const repoGetByID = route({
   params: v.object({ id: qs.int("id of the repo to get") }),
   responses: {
     200: { description: "Repository", schema: api.Repository },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params }) {
     const ctx = await c.var.services.access.repoById(c.var.actor, params.id);
@@ -121,10 +122,10 @@ export const repoEdit = route({
   body: api.EditRepoOption,
   responses: {
     200: { description: "Repository", schema: api.Repository },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    409: { description: "APIError", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...forbidden,
+    ...notFound,
+    ...conflict,
+    ...validationError,
   },
   async handler(c, { body, repo: ctx }) {
     const repo = await c.var.services.repositories.edit(ctx.repo, {
@@ -151,9 +152,9 @@ export const repoDelete = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...empty,
+    ...forbidden,
+    ...notFound,
   },
   async handler(c, { repo: ctx }) {
     await c.var.services.repositories.delete(ctx.repo);
@@ -205,7 +206,7 @@ export const userListRepos = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "RepositoryList", schema: v.array(api.Repository) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query }) {
     const owner = await c.var.services.access.account(c.var.actor, params.username);
@@ -225,7 +226,7 @@ export const orgListRepos = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "RepositoryList", schema: v.array(api.Repository) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query }) {
     const { org } = await c.var.services.access.org(c.var.actor, params.org);
@@ -271,7 +272,7 @@ export const repoSearch = route({
   }),
   responses: {
     200: { description: "SearchResults", schema: api.SearchResults },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { query }) {
     let order: RepoOrder = "id";

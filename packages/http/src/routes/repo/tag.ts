@@ -5,6 +5,15 @@ import { repoLinks, toApiTag } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
+import {
+  conflict,
+  empty,
+  forbidden,
+  notFound,
+  quotaExceeded,
+  repoArchived,
+  validationError,
+} from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/tag.go: tags (names may contain slashes). */
@@ -24,7 +33,7 @@ export const repoListTags = route({
   query: v.object(pageQuery),
   responses: {
     200: { description: "TagList", schema: v.array(api.Tag) },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { query, repo: ctx }) {
     const page = pageRequest(query, c.var.settings.api);
@@ -47,7 +56,7 @@ export const repoGetTag = route({
   params: tagParams("name of tag"),
   responses: {
     200: { description: "Tag", schema: api.Tag },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
     const tag = await c.var.services.tags.get(ctx.repo, params.tag);
@@ -68,12 +77,12 @@ export const repoCreateTag = route({
   body: api.CreateTagOption,
   responses: {
     201: { description: "Tag", schema: api.Tag },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    409: { description: "APIError", schema: api.APIError },
-    413: { description: "quotaExceeded", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...forbidden,
+    ...notFound,
+    ...conflict,
+    ...quotaExceeded,
+    ...validationError,
+    ...repoArchived,
   },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
@@ -97,10 +106,10 @@ export const repoDeleteTag = route({
   scopes: ["repository"],
   params: tagParams("name of tag to delete"),
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    403: { description: "APIForbiddenError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
-    423: { description: "repoArchivedError", schema: api.APIError },
+    ...empty,
+    ...forbidden,
+    ...notFound,
+    ...repoArchived,
   },
   async handler(c, { params, repo: ctx }) {
     await c.var.services.tags.delete(ctx.repo, params.tag);

@@ -2,6 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { route } from "../../route.js";
+import { forbidden, notFound, validationError } from "../responses.js";
 import { apiRepo, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/transfer.go. */
@@ -20,10 +21,10 @@ export const repoTransfer = route({
   responses: {
     201: { description: "transfer started; the recipient must accept it", schema: api.Repository },
     202: { description: "transferred", schema: api.Repository },
-    403: { description: "APIForbiddenError", schema: api.APIError },
+    ...forbidden,
     404: { description: "APINotFound", schema: api.APIError },
     409: { description: "APIConflict", schema: api.APIError },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
@@ -46,8 +47,8 @@ function decision(path: string, operationId: string, summary: string, accept: bo
     params: v.object(repoParams),
     responses: {
       [accept ? 202 : 200]: { description: "Repository", schema: api.Repository },
-      403: { description: "APIForbiddenError", schema: api.APIError },
-      404: { description: "APINotFound", schema: api.APINotFound },
+      ...forbidden,
+      ...notFound,
     },
     async handler(c, { principal, repo: ctx }) {
       const { user } = requirePrincipal(principal);

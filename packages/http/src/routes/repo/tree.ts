@@ -4,6 +4,7 @@ import { repoLinks, toGitTree } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
+import { notFound } from "../responses.js";
 import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/tree.go. */
@@ -31,7 +32,7 @@ export const GetTree = route({
   responses: {
     200: { description: "GitTreeResponse", schema: api.GitTreeResponse },
     400: { description: "APIError", schema: api.APIError },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
     const perPageLimit = c.var.settings.api.defaultGitTreesPerPage;

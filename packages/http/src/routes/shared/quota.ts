@@ -10,6 +10,7 @@ import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import type { ResponseDoc } from "../../route.js";
+import { forbidden } from "../responses.js";
 
 /**
  * Forgejo's routers/api/v1/shared/quota.go: what `/user/quota…` and `/orgs/{org}/quota…` share,
@@ -30,7 +31,7 @@ export const listQuery = v.object(pageQuery);
 /** Responses every user-facing quota route documents besides its 200. */
 export const quotaResponses: Readonly<Record<number, ResponseDoc>> = {
   401: { description: "APIUnauthorizedError", schema: api.APIError },
-  403: { description: "APIForbiddenError", schema: api.APIError },
+  ...forbidden,
 };
 
 /** `GET …/quota`: usage and the groups that apply, without names. */

@@ -6,6 +6,7 @@ import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
+import { empty, notFound } from "../responses.js";
 
 /** Forgejo's routers/api/v1/user/app.go: personal access tokens. */
 
@@ -78,8 +79,8 @@ export const userDeleteAccessToken = route({
   scopes: ["user"],
   params: v.object({ username: v.string(), token: v.string() }),
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...empty,
+    ...notFound,
   },
   async handler(c, { params, principal }) {
     const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);

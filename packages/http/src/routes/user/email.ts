@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiEmail } from "../../convert/account.js";
 import { route } from "../../route.js";
+import { empty, notFound, validationError } from "../responses.js";
 
 /** Forgejo's routers/api/v1/user/email.go: the signed-in user's e-mail addresses. */
 
@@ -33,7 +34,7 @@ export const userAddEmail = route({
   body: api.CreateEmailOption,
   responses: {
     201: { description: "EmailList", schema: v.array(api.Email) },
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
@@ -55,8 +56,8 @@ export const userDeleteEmail = route({
   scopes: ["user"],
   body: api.DeleteEmailOption,
   responses: {
-    204: { description: "APIEmpty", schema: "empty" },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...empty,
+    ...notFound,
   },
   async handler(c, { body, principal }) {
     await c.var.services.emails.delete(requirePrincipal(principal).user, body.emails ?? []);

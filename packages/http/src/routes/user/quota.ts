@@ -2,6 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { route } from "../../route.js";
+import { validationError } from "../responses.js";
 import {
   checkQuery,
   checkQuota,
@@ -43,7 +44,7 @@ export const userCheckQuota = route({
   responses: {
     200: { description: "boolean: true when within quota", schema: v.boolean() },
     ...quotaResponses,
-    422: { description: "APIValidationError", schema: api.APIError },
+    ...validationError,
   },
   handler: (c, { query, principal }) => checkQuota(c, requirePrincipal(principal).user.id, query.subject),
 });

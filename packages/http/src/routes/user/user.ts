@@ -6,6 +6,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
+import { notFound } from "../responses.js";
 
 /** Forgejo's routers/api/v1/user/user.go: user search, lookup, and the signed-in user. */
 
@@ -47,7 +48,7 @@ export const userGet = route({
   params: v.object({ username: v.string() }),
   responses: {
     200: { description: "User", schema: api.User },
-    404: { description: "APINotFound", schema: api.APINotFound },
+    ...notFound,
   },
   async handler(c, { params, principal }) {
     const viewer = principal?.user ?? null;
