@@ -1,5 +1,5 @@
-import { api } from "@kiln/domain";
-import { silentLogger } from "@kiln/service";
+import { api, PayloadTooLargeError } from "@kiln/domain";
+import { type QuotaOwner, silentLogger } from "@kiln/service";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -166,6 +166,63 @@ describe.each(DIALECTS)("the quota enforcement hook on %s", (dialect) => {
         [{ id: user.id, name: user.name }, "size:repos:all"],
         [{ id: org.id, name: org.name }, "size:repos:all"],
         [{ id: org.id, name: org.name }, "size:repos:all"],
+      ]);
+    } finally {
+      enforce.mockRestore();
+    }
+  });
+  it("is asked for the repository's owner on branch, tag and file writes: 413 over quota, as Forgejo", async () => {
+    const org = await t.services.users.getByName(`${user.name}-org`);
+    const free = await t.user();
+    const repoOf = async (token: string, path: string) => {
+      const res = await t.call("POST", path, { token, body: { name: uniqueName("w"), auto_init: true } });
+      expect(res.status).toBe(201);
+      return res.json.full_name as string;
+    };
+    // The organization is over quota (its caller too, but the write counts against the owner).
+    const full = await repoOf(user.token, `/orgs/${org.name}/repos`);
+    const within = await repoOf(free.token, "/user/repos");
+    expect(await t.services.quota.check(free.id, "size:repos:all")).toBe(true);
+    const content = Buffer.from("bytes\n").toString("base64");
+    const writes = (sha: string) =>
+      [
+        ["POST", "branches", { new_branch_name: "b1" }, 201],
+        ["POST", "tags", { tag_name: "v1" }, 201],
+        ["POST", "contents", { files: [{ operation: "create", path: "a.txt", content }] }, 201],
+        ["POST", "contents/b.txt", { content }, 201],
+        ["PUT", "contents/b.txt", { content: Buffer.from("more").toString("base64"), sha }, 200],
+        ["DELETE", "contents/a.txt", { sha }, 200],
+      ] as const;
+    // What the opt-in `[quota] ENFORCE` will do in the hook (QuotaService.enforce).
+    const enforce = vi
+      .spyOn(t.services.quota, "enforce")
+      .mockImplementation(async (owner: QuotaOwner, subject) => {
+        if (!(await t.services.quota.check(owner.id, subject)))
+          throw new PayloadTooLargeError("quota exceeded", { user_id: owner.id, username: owner.name });
+      });
+    try {
+      for (const [method, path, body] of writes("0".repeat(40))) {
+        const res = await t.call(method, `/repos/${full}/${path}`, { token: user.token, body });
+        expect([method, path, res.status, res.json]).toEqual([
+          method,
+          path,
+          413,
+          { message: "quota exceeded", url: expect.any(String), user_id: org.id, username: org.name },
+        ]);
+      }
+      const file = (name: string) =>
+        t.call("GET", `/repos/${within}/contents/${name}`, { token: free.token });
+      for (const [method, path, body, status] of writes("")) {
+        const sha = method === "PUT" ? (await file("b.txt")).json.sha : (await file("a.txt")).json.sha;
+        const res = await t.call(method, `/repos/${within}/${path}`, {
+          token: free.token,
+          body: "sha" in body ? { ...body, sha } : body,
+        });
+        expect([method, path, res.status]).toEqual([method, path, status]);
+      }
+      expect(enforce.mock.calls).toEqual([
+        ...writes("").map(() => [{ id: org.id, name: org.name }, "size:repos:all"]),
+        ...writes("").map(() => [{ id: free.id, name: free.name }, "size:repos:all"]),
       ]);
     } finally {
       enforce.mockRestore();

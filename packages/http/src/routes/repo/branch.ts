@@ -83,6 +83,7 @@ export const repoCreateBranch = route({
     ...validationError,
     ...repoArchived,
   },
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const branch = await c.var.services.branches.create(ctx.repo, user, {

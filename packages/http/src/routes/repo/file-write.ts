@@ -11,7 +11,8 @@ import { repoParams } from "./context.js";
 
 /**
  * Forgejo's routers/api/v1/repo/file.go, writing: create, update and delete one file, or change
- * several in one commit. Each write re-measures the repository (size and quota usage).
+ * several in one commit. Each write is quota-checked for the repository's owner (`size:repos:all`,
+ * as Forgejo's EnforceQuotaAPI) and re-measures the repository (size and quota usage).
  */
 
 type FileOptions = v.InferOutput<typeof api.CreateFileOptions> | v.InferOutput<typeof api.ChangeFilesOptions>;
@@ -63,6 +64,7 @@ export const repoCreateFile = route({
   params: fileParams("path of the file to create"),
   body: api.CreateFileOptions,
   responses: { 201: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const op = { operation: "create", path: params.filepath, content: decodeBase64(body.content) } as const;
@@ -83,6 +85,7 @@ export const repoUpdateFile = route({
   params: fileParams("path of the file to update"),
   body: api.UpdateFileOptions,
   responses: { 200: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const op = {
@@ -117,6 +120,7 @@ export const repoDeleteFile = route({
     ...validationError,
     ...repoArchived,
   },
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const op = { operation: "delete", path: params.filepath, sha: body.sha } as const;
@@ -137,6 +141,7 @@ export const repoChangeFiles = route({
   params: v.object(repoParams),
   body: api.ChangeFilesOptions,
   responses: { 201: { description: "FilesResponse", schema: api.FilesResponse }, ...writeResponses },
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const ops = body.files.map((file) => {

@@ -84,6 +84,7 @@ export const repoCreateTag = route({
     ...validationError,
     ...repoArchived,
   },
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const tag = await c.var.services.tags.create(ctx.repo, user, {
