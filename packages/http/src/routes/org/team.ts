@@ -1,18 +1,31 @@
-import { api, NotFoundError, type Team, type User } from "@kiln/domain";
-import { signedInViewer, viewerOf } from "@kiln/service";
+import { api, type Team, type User } from "@kiln/domain";
+import { signedInViewer } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiTeam } from "../../convert/org.js";
-import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { apiRepo, pagedRepos } from "../repo/context.js";
-import { forbidden, notFound, validationError } from "../responses.js";
+import { notFound, validationError } from "../responses.js";
 import { apiOrg } from "./access.js";
+import {
+  orgAddTeamMember,
+  orgListTeamMember,
+  orgListTeamMembers,
+  orgRemoveTeamMember,
+} from "./team-member.js";
+import {
+  orgAddTeamRepository,
+  orgListTeamRepo,
+  orgListTeamRepos,
+  orgRemoveTeamRepository,
+} from "./team-repo.js";
 
-/** Forgejo's routers/api/v1/org/team.go: teams, their members and repositories. */
+/**
+ * Forgejo's routers/api/v1/org/team.go: teams (their members are in team-member.ts, their
+ * repositories in team-repo.ts; `teamRoutes` keeps all three in registration order).
+ */
 
 const orgParam = v.object({ org: v.string() });
 const teamParam = v.object({ id: qs.int("id of the team") });
@@ -174,173 +187,6 @@ export const orgDeleteTeam = route({
     return c.body(null, 204);
   },
 });
-
-export const orgListTeamMembers = route({
-  method: "get",
-  path: "/teams/{id}/members",
-  operationId: "orgListTeamMembers",
-  tags: ["organization"],
-  summary: "List a team's members",
-  access: "signed-in",
-  scopes: ["organization"],
-  params: teamParam,
-  query: v.object(pageQuery),
-  responses: {
-    200: { description: "UserList", schema: v.array(api.User) },
-    ...notFound,
-  },
-  async handler(c, { params, query, principal }) {
-    const { user } = requirePrincipal(principal);
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
-    return pagedJson(
-      c,
-      query,
-      (page) => c.var.services.teams.members(team, page),
-      (u) => toApiUser(u, user, c.var.settings),
-    );
-  },
-});
-
-const teamUser = v.object({ id: qs.int("id of the team"), username: v.string() });
-
-export const orgListTeamMember = route({
-  method: "get",
-  path: "/teams/{id}/members/{username}",
-  operationId: "orgListTeamMember",
-  tags: ["organization"],
-  summary: "List a particular member of team",
-  access: "signed-in",
-  scopes: ["organization"],
-  params: teamUser,
-  responses: {
-    200: { description: "User", schema: api.User },
-    ...notFound,
-  },
-  async handler(c, { params, principal }) {
-    const { user } = requirePrincipal(principal);
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
-    const target = await c.var.services.access.account(c.var.actor, params.username);
-    if (!(await c.var.services.teams.isMember(team, target))) throw new NotFoundError();
-    return c.json(toApiUser(target, user, c.var.settings));
-  },
-});
-
-function membership(method: "put" | "delete", operationId: string, summary: string) {
-  return route({
-    method,
-    path: "/teams/{id}/members/{username}",
-    operationId,
-    tags: ["organization"],
-    summary,
-    access: "signed-in",
-    scopes: ["organization"],
-    params: teamUser,
-    responses: {
-      204: { description: "membership changed", schema: "empty" },
-      ...notFound,
-      ...validationError,
-    },
-    async handler(c, { params }) {
-      const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
-      const target = await c.var.services.access.account(c.var.actor, params.username);
-      if (method === "put") await c.var.services.teams.addMember(team, target);
-      else await c.var.services.teams.removeMember(team, target);
-      return c.body(null, 204);
-    },
-  });
-}
-
-export const orgAddTeamMember = membership("put", "orgAddTeamMember", "Add a team member");
-export const orgRemoveTeamMember = membership("delete", "orgRemoveTeamMember", "Remove a team member");
-
-export const orgListTeamRepos = route({
-  method: "get",
-  path: "/teams/{id}/repos",
-  operationId: "orgListTeamRepos",
-  tags: ["organization"],
-  summary: "List a team's repos",
-  access: "signed-in",
-  scopes: ["organization"],
-  params: teamParam,
-  query: v.object(pageQuery),
-  responses: {
-    200: { description: "RepositoryList", schema: v.array(api.Repository) },
-    ...notFound,
-  },
-  async handler(c, { params, query }) {
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
-    return pagedRepos(c, query, (page) => c.var.services.teams.repos(team, viewerOf(c.var.actor), page));
-  },
-});
-
-const teamRepo = v.object({ id: qs.int("id of the team"), org: v.string(), repo: v.string() });
-
-/** The team and the repository `{org}/{repo}` of `/teams/{id}/repos/{org}/{repo}`, if the actor may see both. */
-async function teamRepoTarget(
-  c: AppContext,
-  params: v.InferOutput<typeof teamRepo>,
-  need: "member" | "owner",
-) {
-  const { team } = await c.var.services.access.team(c.var.actor, params.id, need);
-  const repo = await c.var.services.access.repo(c.var.actor, params.org, params.repo);
-  return { team, repo };
-}
-
-export const orgListTeamRepo = route({
-  method: "get",
-  path: "/teams/{id}/repos/{org}/{repo}",
-  operationId: "orgListTeamRepo",
-  tags: ["organization"],
-  summary: "List a particular repo of team",
-  access: "signed-in",
-  scopes: ["organization"],
-  params: teamRepo,
-  responses: {
-    200: { description: "Repository", schema: api.Repository },
-    ...notFound,
-  },
-  async handler(c, { params }) {
-    const { team, repo } = await teamRepoTarget(c, params, "member");
-    if (!(await c.var.services.teams.hasRepo(team, repo.repo))) throw new NotFoundError();
-    return c.json(await apiRepo(c, repo.repo, repo));
-  },
-});
-
-function teamRepoChange(method: "put" | "delete", operationId: string, summary: string) {
-  return route({
-    method,
-    path: "/teams/{id}/repos/{org}/{repo}",
-    operationId,
-    tags: ["organization"],
-    summary,
-    access: "signed-in",
-    scopes: ["organization"],
-    params: teamRepo,
-    responses: {
-      204: { description: "repository access changed", schema: "empty" },
-      ...forbidden,
-      ...notFound,
-    },
-    async handler(c, { params, principal }) {
-      const { user } = requirePrincipal(principal);
-      const { team, repo } = await teamRepoTarget(c, params, "member");
-      if (method === "put") await c.var.services.teams.addRepo(team, repo.repo, user);
-      else await c.var.services.teams.removeRepo(team, repo.repo, user);
-      return c.body(null, 204);
-    },
-  });
-}
-
-export const orgAddTeamRepository = teamRepoChange(
-  "put",
-  "orgAddTeamRepository",
-  "Add a repository to a team",
-);
-export const orgRemoveTeamRepository = teamRepoChange(
-  "delete",
-  "orgRemoveTeamRepository",
-  "Remove a repository from a team",
-);
 
 export const userListTeams = route({
   method: "get",
