@@ -1,48 +1,34 @@
 import {
-  AlreadyExistsError,
   InvalidArgumentError,
   NotFoundError,
   type Paged,
   type PageRequest,
-  PermissionDeniedError,
   type RepoOrder,
   type Repository,
   type User,
 } from "@kiln/domain";
 import {
   type GitRepository,
-  isValidRefName,
-  KeyedMutex,
-  LfsStore,
+  type LfsStore,
   listBranches,
   type RefUpdate,
   RepoStore,
   setDefaultBranch,
 } from "@kiln/git";
-import {
-  isUniqueViolation,
-  lfsObjects,
-  type RepositoryFilter,
-  type RepoViewer,
-  repositories,
-  users,
-} from "@kiln/storage";
+import { type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
+import {
+  type CreateRepoInput,
+  type NewRepoValues,
+  RepoCreateService,
+  repoExists,
+} from "./repo-create-service.js";
+import { RepoLfsService } from "./repo-lfs-service.js";
 import { checkRepoName } from "./repo-names.js";
-
-/** What creating a repository takes (`CreateRepoOption`). */
-export interface CreateRepoInput {
-  readonly name: string;
-  readonly description?: string;
-  readonly private?: boolean;
-  readonly autoInit?: boolean;
-  readonly defaultBranch?: string;
-  readonly template?: boolean;
-  readonly readme?: string;
-}
+import { RepoSizeService } from "./repo-size-service.js";
 
 /** What editing a repository may change (`EditRepoOption`, the parts Kiln keeps). */
 export interface EditRepoInput {
@@ -60,23 +46,28 @@ const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false }
 
 /**
  * Repositories: their rows, their bare git repositories on disk and their usage in the quota
- * ledger, kept consistent. Creation builds the repository on disk, then records it in a short
- * transaction, removing the directory if that fails; sizes are re-measured after every push and
- * API write and recorded as usage of the owner.
+ * ledger, kept consistent. Creation (RepoCreateService) builds the repository on disk, then
+ * records it; sizes are re-measured after every push and API write and recorded as usage of the
+ * owner (RepoSizeService), LFS references likewise (RepoLfsService).
  */
 export class RepoService {
   readonly store: RepoStore;
   /** The instance-wide, content-addressed LFS object store. */
   readonly lfs: LfsStore;
-  private readonly sizeLocks = new KeyedMutex();
+  private readonly sizes: RepoSizeService;
+  private readonly lfsRefs: RepoLfsService;
+  private readonly creation: RepoCreateService;
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly permissions: PermissionService,
+    permissions: PermissionService,
     private readonly ledger: QuotaLedger,
   ) {
     this.store = new RepoStore({ root: ctx.settings.repository.root });
-    this.lfs = new LfsStore(ctx.settings.lfs.path);
+    this.sizes = new RepoSizeService(ctx, this.store, ledger);
+    this.lfsRefs = new RepoLfsService(ctx, ledger);
+    this.lfs = this.lfsRefs.store;
+    this.creation = new RepoCreateService(ctx, permissions, ledger, this.store, this.sizes);
   }
 
   /** The repository `owner/name` whoever asks, or undefined (callers check permission themselves). */
@@ -101,146 +92,27 @@ export class RepoService {
    * repositories), honouring `[repository] MAX_CREATION_LIMIT` and the owner's own limit.
    */
   async create(doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
-    await this.checkMayCreate(doer, owner);
-    checkRepoName(input.name);
-    const defaultBranch = input.defaultBranch || "main";
-    if (!isValidRefName(`refs/heads/${defaultBranch}`))
-      throw new InvalidArgumentError(`invalid default branch name: ${defaultBranch}`);
-    return this.createWith(
-      owner,
-      input.name,
-      {
-        isPrivate: input.private ?? false,
-        isTemplate: input.template ?? false,
-        description: input.description ?? "",
-        defaultBranch,
-      },
-      async () => {
-        await withGitErrors(() =>
-          this.store.create(owner.name, input.name, {
-            defaultBranch,
-            ...(input.autoInit
-              ? {
-                  autoInit: {
-                    author: {
-                      name: doer.fullName || doer.name,
-                      email: doer.email || `${doer.lowerName}@noreply.kiln`,
-                    },
-                    description: input.description ?? "",
-                    ...(input.readme ? { readme: input.readme } : {}),
-                  },
-                }
-              : {}),
-          }),
-        );
-      },
-    );
+    return this.creation.create(doer, owner, input);
   }
 
-  /**
-   * Builds the repository on disk with `makeOnDisk` (which may take long: a clone), measures it,
-   * then inserts the row and records its usage in one short transaction; if that fails, the
-   * directory is removed. No transaction is held during disk or network work: on the embedded
-   * database that would stall every other request (and deadlock a migration from Kiln itself).
-   */
+  /** Builds a repository on disk with `makeOnDisk`, then records it (RepoCreateService.createWith). */
   async createWith(
     owner: User,
     name: string,
-    values: {
-      isPrivate: boolean;
-      isTemplate?: boolean;
-      description?: string;
-      defaultBranch: string;
-      isMirror?: boolean;
-      originalUrl?: string;
-    },
+    values: NewRepoValues,
     makeOnDisk: () => Promise<void>,
   ): Promise<Repository> {
-    if (await repositories.findRepositoryByName(this.ctx.db, owner.id, name)) throw repoExists();
-    if (await this.store.exists(owner.name, name)) {
-      throw new AlreadyExistsError(
-        `Files already exist for this repository (${owner.name}/${name}): adopt or delete them first.`,
-      );
-    }
-    await makeOnDisk();
-    try {
-      const disk = await this.measureDisk(owner.name, name);
-      return await this.ctx.db.transaction().execute(async (trx) => {
-        let row: Repository;
-        try {
-          row = await repositories.insertRepository(trx, {
-            ownerId: owner.id,
-            ownerName: owner.name,
-            name,
-            lowerName: name.toLowerCase(),
-            description: values.description ?? "",
-            isPrivate: values.isPrivate,
-            isTemplate: values.isTemplate ?? false,
-            isMirror: values.isMirror ?? false,
-            originalUrl: values.originalUrl ?? "",
-            defaultBranch: values.defaultBranch,
-            ...disk,
-          });
-        } catch (err) {
-          if (isUniqueViolation(err)) throw repoExists();
-          throw err;
-        }
-        await this.ledger.recordRepositoryChange(trx, undefined, row);
-        return row;
-      });
-    } catch (err) {
-      await this.store.delete(owner.name, name).catch(() => undefined);
-      throw err;
-    }
+    return this.creation.createWith(owner, name, values, makeOnDisk);
   }
 
-  /**
-   * Whether `doer` may create a repository owned by `owner` (403 otherwise): in their own namespace,
-   * in an organization where a team lets them, anywhere for site admins; within the creation limit.
-   */
+  /** Whether `doer` may create a repository owned by `owner` (403 otherwise). */
   async checkMayCreate(doer: User, owner: User): Promise<void> {
-    if (owner.type === "organization") {
-      const standing = await this.permissions.inOrganization(owner, doer);
-      if (!doer.isAdmin && !standing.permission.canCreateRepository) {
-        throw new PermissionDeniedError("Given user is not allowed to create repository in organization.");
-      }
-    } else if (owner.id !== doer.id && !doer.isAdmin) {
-      throw new PermissionDeniedError("Only site admins may create repositories for other users.");
-    }
-    if (doer.isAdmin) return;
-    const limit =
-      owner.maxRepoCreation > -1 ? owner.maxRepoCreation : this.ctx.settings.repository.maxCreationLimit;
-    if (limit > -1 && (await repositories.countOwnedRepositories(this.ctx.db, owner.id)) >= limit) {
-      throw new PermissionDeniedError(`You have already reached your limit of ${limit} repositories.`);
-    }
+    return this.creation.checkMayCreate(doer, owner);
   }
 
-  /**
-   * Re-reads a repository's size and emptiness from disk and records the change of usage in the
-   * ledger. Measuring happens outside any transaction; refreshes of one repository are serialized
-   * so that a slower, older measurement never overwrites a newer one.
-   */
+  /** Re-measures a repository on disk and records the change of its owner's usage. */
   async refreshSize(repoId: number): Promise<Repository> {
-    return this.sizeLocks.run(String(repoId), async () => {
-      const current = await repositories.findRepositoryById(this.ctx.db, repoId);
-      if (!current) throw new NotFoundError(`repository does not exist [id: ${repoId}]`);
-      const disk = await this.measureDisk(current.ownerName, current.name);
-      return this.ctx.db.transaction().execute(async (trx) => {
-        const locked = await repositories.lockRepository(trx, repoId);
-        if (!locked) throw new NotFoundError(`repository does not exist [id: ${repoId}]`);
-        const after = await repositories.updateRepository(trx, repoId, disk);
-        if (!after) throw new NotFoundError();
-        await this.ledger.recordRepositoryChange(trx, locked, after);
-        return after;
-      });
-    });
-  }
-
-  /** Bytes on disk and whether the repository has any branch. */
-  private async measureDisk(owner: string, name: string): Promise<{ gitSize: number; isEmpty: boolean }> {
-    const git = await this.store.open(owner, name);
-    const [gitSize, branches] = await Promise.all([this.store.size(owner, name), listBranches(git)]);
-    return { gitSize, isEmpty: branches.length === 0 };
+    return this.sizes.refresh(repoId);
   }
 
   /**
@@ -263,21 +135,12 @@ export class RepoService {
 
   /** Sizes of the given LFS objects that the repository references. */
   async lfsObjectsOf(repo: Repository, oids: readonly string[]): Promise<Map<string, number>> {
-    return lfsObjects.lfsObjectsOf(this.ctx.db, repo.id, oids);
+    return this.lfsRefs.objectsOf(repo, oids);
   }
 
-  /**
-   * Records that the repository references an LFS object (uploaded, or already stored for
-   * another repository); a new reference adds its size to `lfs_size` and to the owner's usage.
-   */
+  /** Records that the repository references an LFS object, counting a new reference as usage. */
   async addLfsObject(repo: Repository, oid: string, size: number): Promise<void> {
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const locked = await repositories.lockRepository(trx, repo.id);
-      if (!locked) throw new NotFoundError();
-      if (!(await lfsObjects.addLfsObject(trx, repo.id, oid, size))) return;
-      const after = await repositories.updateRepository(trx, repo.id, { lfsSize: locked.lfsSize + size });
-      if (after) await this.ledger.recordRepositoryChange(trx, locked, after);
-    });
+    return this.lfsRefs.add(repo, oid, size);
   }
 
   /** Edits a repository: rename (on disk too), visibility (moving its usage), default branch, flags. */
@@ -361,8 +224,4 @@ export class RepoService {
       if (page * 100 >= batch.total) return out;
     }
   }
-}
-
-function repoExists(): AlreadyExistsError {
-  return new AlreadyExistsError("The repository with the same name already exists.");
 }

@@ -1,0 +1,167 @@
+import {
+  AlreadyExistsError,
+  InvalidArgumentError,
+  PermissionDeniedError,
+  type Repository,
+  type User,
+} from "@kiln/domain";
+import { isValidRefName, type RepoStore } from "@kiln/git";
+import { isUniqueViolation, repositories } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+import type { PermissionService } from "../permissions/permission-service.js";
+import type { QuotaLedger } from "../quota/ledger.js";
+import { withGitErrors } from "./git-errors.js";
+import { checkRepoName } from "./repo-names.js";
+import type { RepoSizeService } from "./repo-size-service.js";
+
+/** What creating a repository takes (`CreateRepoOption`). */
+export interface CreateRepoInput {
+  readonly name: string;
+  readonly description?: string;
+  readonly private?: boolean;
+  readonly autoInit?: boolean;
+  readonly defaultBranch?: string;
+  readonly template?: boolean;
+  readonly readme?: string;
+}
+
+/** The row values of a new repository besides its owner and name. */
+export interface NewRepoValues {
+  readonly isPrivate: boolean;
+  readonly isTemplate?: boolean;
+  readonly description?: string;
+  readonly defaultBranch: string;
+  readonly isMirror?: boolean;
+  readonly originalUrl?: string;
+}
+
+/** The error of a name already taken in the owner's namespace (409, Forgejo's message). */
+export function repoExists(): AlreadyExistsError {
+  return new AlreadyExistsError("The repository with the same name already exists.");
+}
+
+/**
+ * Creating repositories: who may create where, and building one on disk before recording it in a
+ * short transaction, removing the directory if that fails.
+ */
+export class RepoCreateService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly permissions: PermissionService,
+    private readonly ledger: QuotaLedger,
+    private readonly store: RepoStore,
+    private readonly sizes: RepoSizeService,
+  ) {}
+
+  /**
+   * Creates a repository for `owner` (the doer, or an organization in which the doer may create
+   * repositories), honouring `[repository] MAX_CREATION_LIMIT` and the owner's own limit.
+   */
+  async create(doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
+    await this.checkMayCreate(doer, owner);
+    checkRepoName(input.name);
+    const defaultBranch = input.defaultBranch || "main";
+    if (!isValidRefName(`refs/heads/${defaultBranch}`))
+      throw new InvalidArgumentError(`invalid default branch name: ${defaultBranch}`);
+    return this.createWith(
+      owner,
+      input.name,
+      {
+        isPrivate: input.private ?? false,
+        isTemplate: input.template ?? false,
+        description: input.description ?? "",
+        defaultBranch,
+      },
+      async () => {
+        await withGitErrors(() =>
+          this.store.create(owner.name, input.name, {
+            defaultBranch,
+            ...(input.autoInit
+              ? {
+                  autoInit: {
+                    author: {
+                      name: doer.fullName || doer.name,
+                      email: doer.email || `${doer.lowerName}@noreply.kiln`,
+                    },
+                    description: input.description ?? "",
+                    ...(input.readme ? { readme: input.readme } : {}),
+                  },
+                }
+              : {}),
+          }),
+        );
+      },
+    );
+  }
+
+  /**
+   * Builds the repository on disk with `makeOnDisk` (which may take long: a clone), measures it,
+   * then inserts the row and records its usage in one short transaction; if that fails, the
+   * directory is removed. No transaction is held during disk or network work: on the embedded
+   * database that would stall every other request (and deadlock a migration from Kiln itself).
+   */
+  async createWith(
+    owner: User,
+    name: string,
+    values: NewRepoValues,
+    makeOnDisk: () => Promise<void>,
+  ): Promise<Repository> {
+    if (await repositories.findRepositoryByName(this.ctx.db, owner.id, name)) throw repoExists();
+    if (await this.store.exists(owner.name, name)) {
+      throw new AlreadyExistsError(
+        `Files already exist for this repository (${owner.name}/${name}): adopt or delete them first.`,
+      );
+    }
+    await makeOnDisk();
+    try {
+      const disk = await this.sizes.measure(owner.name, name);
+      return await this.ctx.db.transaction().execute(async (trx) => {
+        let row: Repository;
+        try {
+          row = await repositories.insertRepository(trx, {
+            ownerId: owner.id,
+            ownerName: owner.name,
+            name,
+            lowerName: name.toLowerCase(),
+            description: values.description ?? "",
+            isPrivate: values.isPrivate,
+            isTemplate: values.isTemplate ?? false,
+            isMirror: values.isMirror ?? false,
+            originalUrl: values.originalUrl ?? "",
+            defaultBranch: values.defaultBranch,
+            ...disk,
+          });
+        } catch (err) {
+          if (isUniqueViolation(err)) throw repoExists();
+          throw err;
+        }
+        await this.ledger.recordRepositoryChange(trx, undefined, row);
+        return row;
+      });
+    } catch (err) {
+      await this.store.delete(owner.name, name).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Whether `doer` may create a repository owned by `owner` (403 otherwise): in their own namespace,
+   * in an organization where a team lets them, anywhere for site admins; within the creation limit.
+   */
+  async checkMayCreate(doer: User, owner: User): Promise<void> {
+    if (owner.type === "organization") {
+      const standing = await this.permissions.inOrganization(owner, doer);
+      if (!doer.isAdmin && !standing.permission.canCreateRepository) {
+        throw new PermissionDeniedError("Given user is not allowed to create repository in organization.");
+      }
+    } else if (owner.id !== doer.id && !doer.isAdmin) {
+      throw new PermissionDeniedError("Only site admins may create repositories for other users.");
+    }
+    if (doer.isAdmin) return;
+    const limit =
+      owner.maxRepoCreation > -1 ? owner.maxRepoCreation : this.ctx.settings.repository.maxCreationLimit;
+    if (limit > -1 && (await repositories.countOwnedRepositories(this.ctx.db, owner.id)) >= limit) {
+      throw new PermissionDeniedError(`You have already reached your limit of ${limit} repositories.`);
+    }
+  }
+}
