@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { quotaUsage } from "@kiln/storage";
 import { expect } from "vitest";
 import type { TestApp, TestUser } from "./support.js";
 
@@ -41,4 +44,14 @@ export async function refresh(t: TestApp, repo: TestRepo): Promise<void> {
 /** Base64 of a UTF-8 string, as the contents API takes file content. */
 export function b64(text: string): string {
   return Buffer.from(text, "utf8").toString("base64");
+}
+
+/** The quota ledger's usage of an account, by name. */
+export async function usageOf(t: TestApp, name: string) {
+  return quotaUsage.getUsage(t.services.ctx.db, (await t.services.users.getByName(name)).id);
+}
+
+/** Whether the bare repository `owner/name` exists on disk. */
+export function repoOnDisk(t: TestApp, owner: string, name: string): boolean {
+  return existsSync(join(t.settings.repository.root, owner.toLowerCase(), `${name.toLowerCase()}.git`));
 }

@@ -1,10 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { quotaUsage } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoOnDisk, usageOf } from "../../../test/repos.js";
 import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
 
 describe.each(DIALECTS)("repositories over HTTP on %s", (dialect) => {
@@ -20,10 +18,8 @@ describe.each(DIALECTS)("repositories over HTTP on %s", (dialect) => {
   });
   afterAll(() => t?.close());
 
-  const usage = async (name: string) =>
-    quotaUsage.getUsage(t.services.ctx.db, (await t.services.users.getByName(name)).id);
-  const onDisk = (owner: string, name: string) =>
-    existsSync(join(t.settings.repository.root, owner.toLowerCase(), `${name.toLowerCase()}.git`));
+  const usage = (name: string) => usageOf(t, name);
+  const onDisk = (owner: string, name: string) => repoOnDisk(t, owner, name);
 
   it("creates a repository with a README commit on the chosen default branch", async () => {
     const res = await t.call("POST", "/user/repos", {
@@ -264,130 +260,5 @@ describe.each(DIALECTS)("repositories over HTTP on %s", (dialect) => {
     const search = await t.call("GET", "/repos/search?q=fir&sort=alpha&order=desc");
     expect(search.json).toMatchObject({ ok: true, data: [{ full_name: "alice/first" }] });
     expect((await t.call("GET", "/repos/search?sort=nope")).status).toBe(422);
-  });
-
-  it("transfers a repository to an organization at once, moving its usage", async () => {
-    await t.call("POST", "/user/repos", { token: alice.token, body: { name: "gift", auto_init: true } });
-    const size = (await t.services.repositories.findByName(
-      await t.services.users.getByName("alice"),
-      "gift",
-    ))!.gitSize;
-    const aliceBefore = await usage("alice");
-    const orgBefore = await usage("acme");
-    const res = await t.call("POST", "/repos/alice/gift/transfer", {
-      token: alice.token,
-      body: { new_owner: "acme" },
-    });
-    expect(res.status).toBe(202);
-    expect(res.json.full_name).toBe("acme/gift");
-    expect(onDisk("acme", "gift")).toBe(true);
-    expect(onDisk("alice", "gift")).toBe(false);
-    expect((await usage("alice")).reposPublic).toBe(aliceBefore.reposPublic - size);
-    expect((await usage("acme")).reposPublic).toBe(orgBefore.reposPublic + size);
-  });
-
-  it("hides a private target organization (404) and makes transfers to other users wait for acceptance", async () => {
-    await t.call("POST", "/orgs", {
-      token: admin.token,
-      body: { username: "hidden", visibility: "private" },
-    });
-    await t.call("POST", "/user/repos", { token: bob.token, body: { name: "handover", auto_init: true } });
-    const hidden = await t.call("POST", "/repos/bob/handover/transfer", {
-      token: bob.token,
-      body: { new_owner: "hidden" },
-    });
-    expect(hidden.status).toBe(404);
-    expect(hidden.json.message).toBe("The new owner does not exist or cannot be found");
-    const pending = await t.call("POST", "/repos/bob/handover/transfer", {
-      token: bob.token,
-      body: { new_owner: "alice" },
-    });
-    expect(pending.status).toBe(201);
-    expect(pending.json.repo_transfer).toMatchObject({ recipient: { login: "alice" } });
-    expect(
-      (
-        await t.call("POST", "/repos/bob/handover/transfer", {
-          token: bob.token,
-          body: { new_owner: "alice" },
-        })
-      ).status,
-    ).toBe(409);
-    expect((await t.call("POST", "/repos/bob/handover/transfer/accept", { token: bob.token })).status).toBe(
-      403,
-    );
-    const accepted = await t.call("POST", "/repos/bob/handover/transfer/accept", { token: alice.token });
-    expect(accepted.status).toBe(202);
-    expect(accepted.json.full_name).toBe("alice/handover");
-    await t.call("POST", "/repos/alice/handover/transfer", {
-      token: alice.token,
-      body: { new_owner: "bob" },
-    });
-    expect((await t.call("POST", "/repos/alice/handover/transfer/reject", { token: bob.token })).status).toBe(
-      200,
-    );
-    expect(
-      (await t.call("GET", "/repos/alice/handover", { token: alice.token })).json.repo_transfer,
-    ).toBeUndefined();
-  });
-
-  it("refuses a mirror while mirrors are disabled, creating nothing", async () => {
-    const noMirrors = await openTestApp(dialect, { repository: { disableMirrors: true } });
-    try {
-      const u = await noMirrors.user({ admin: true });
-      const res = await noMirrors.call("POST", "/repos/migrate", {
-        token: u.token,
-        body: { clone_addr: "https://example.invalid/x.git", repo_name: "mirrored", mirror: true },
-      });
-      expect(res.status).toBe(403);
-      expect(res.json.message).toBe("the site administrator has disabled the creation of new pull mirrors");
-      expect((await noMirrors.call("GET", `/repos/${u.name}/mirrored`, { token: u.token })).status).toBe(404);
-      expect(existsSync(join(noMirrors.settings.repository.root, u.name.toLowerCase(), "mirrored.git"))).toBe(
-        false,
-      );
-    } finally {
-      await noMirrors.close();
-    }
-  });
-
-  it("migrates a local repository for an admin, and refuses local network hosts by default", async () => {
-    const source = mkdtempSync(join(tmpdir(), "kiln-migrate-src-"));
-    execFileSync("git", ["init", "-q", "-b", "main", source]);
-    execFileSync("git", [
-      "-C",
-      source,
-      "-c",
-      "user.name=x",
-      "-c",
-      "user.email=x@e.org",
-      "commit",
-      "-q",
-      "--allow-empty",
-      "-m",
-      "from elsewhere",
-    ]);
-    const migrated = await t.call("POST", "/repos/migrate", {
-      token: admin.token,
-      body: { clone_addr: source, repo_name: "imported", private: true },
-    });
-    expect(migrated.status).toBe(201);
-    expect(migrated.json).toMatchObject({
-      full_name: "root/imported",
-      private: true,
-      empty: false,
-      default_branch: "main",
-    });
-    expect((await usage("root")).reposPrivate).toBeGreaterThan(0);
-    const notAllowed = await t.call("POST", "/repos/migrate", {
-      token: alice.token,
-      body: { clone_addr: source, repo_name: "nope" },
-    });
-    expect(notAllowed.status).toBe(403);
-    const local = await t.call("POST", "/repos/migrate", {
-      token: alice.token,
-      body: { clone_addr: "http://127.0.0.1:1/x.git", repo_name: "nope" },
-    });
-    expect(local.status).toBe(422);
-    expect(local.json.message).toBe("You can not import from disallowed hosts.");
-    expect((await t.call("GET", "/repos/alice/nope", { token: alice.token })).status).toBe(404);
   });
 });
