@@ -4,19 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enabledRoutes } from "../src/app.js";
 import type { AnyRoute } from "../src/route.js";
 import { excerpt, leaksIn } from "./hostile/leaks.js";
-import { type Instance, instancesFor } from "./hostile/targets.js";
 import {
-  ACTORS,
-  type ActorName,
-  buildWorld,
   type Credential,
   type RawCaller,
   type RawResult,
   rawCaller,
   serveLoopback,
-  snapshot,
-  type World,
-} from "./hostile/world.js";
+} from "./hostile/raw-caller.js";
+import { snapshot } from "./hostile/snapshot.js";
+import { type Instance, instancesFor } from "./hostile/targets.js";
+import { buildWorld } from "./hostile/world.js";
+import { ACTORS, type ActorName, type World } from "./hostile/world-model.js";
 import { openTestApp, type TestApp } from "./support.js";
 
 /**

@@ -1,5 +1,6 @@
+import type { RawResult } from "./raw-caller.js";
 import type { Instance } from "./targets.js";
-import type { ActorName, RawResult, Secret } from "./world.js";
+import type { ActorName, Secret } from "./world-model.js";
 
 /** The JSON shape an object has, to compare its `id` with ids of the same kind only. */
 function shapeOf(o: Record<string, unknown>): Secret["kind"] | undefined {

@@ -1,6 +1,6 @@
 import type { AnyRoute } from "../../src/route.js";
 import { type FieldHints, freshName, sampleValid } from "./sample-value.js";
-import type { World } from "./world.js";
+import type { World } from "./world-model.js";
 
 /** One concrete request of a route, aimed at fixture things. */
 export interface Instance {

@@ -1,141 +1,14 @@
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
-import { silentLogger } from "@kiln/service";
-import type { Hono } from "hono";
-import { createApp } from "../../src/app.js";
-import type { AppEnv } from "../../src/env.js";
-import type { TestApp, TestUser } from "../support.js";
-
-/** A response as the hostile tests inspect it. */
-export interface RawResult {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON
-  readonly json: any;
-}
-
-/** How a request authenticates. */
-export type Credential = { token: string } | { basic: readonly [string, string] } | null;
-
-export interface RawRequest {
-  readonly method: string;
-  /** Path under /api/v1 (or from the root with `root`), already percent-encoded where needed. */
-  readonly path: string;
-  /** The path is from the server's root (git and LFS), not under /api/v1. */
-  readonly root?: boolean;
-  readonly credential?: Credential;
-  readonly body?: unknown;
-  readonly rawBody?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** Calls an app built without test-mode response validation, so statuses are the server's own. */
-export type RawCaller = (req: RawRequest) => Promise<RawResult>;
-
-/**
- * A second Hono app over the test app's services and settings, without `validateResponses`:
- * what a real server answers, not the test harness's check of the documentation.
- */
-export function rawCaller(t: TestApp): RawCaller {
-  const app: Hono<AppEnv> = createApp({ services: t.services, settings: t.settings, logger: silentLogger });
-  return async (req) => {
-    const headers: Record<string, string> = { ...req.headers };
-    const cred = req.credential;
-    if (cred && "token" in cred) headers.Authorization = `token ${cred.token}`;
-    if (cred && "basic" in cred)
-      headers.Authorization = `Basic ${Buffer.from(`${cred.basic[0]}:${cred.basic[1]}`).toString("base64")}`;
-    let body = req.rawBody;
-    if (req.body !== undefined) {
-      body = JSON.stringify(req.body);
-      headers["Content-Type"] ??= "application/json";
-    }
-    const res = await app.request(`http://kiln.test${req.root ? "" : "/api/v1"}${req.path}`, {
-      method: req.method.toUpperCase(),
-      headers,
-      ...(body !== undefined ? { body } : {}),
-    });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  };
-}
-
-/**
- * Serves the app (without response validation) on a loopback port, so a migration can clone a
- * fixture repository for real: then only an access check can stop a migration, not a DNS error.
- */
-export async function serveLoopback(t: TestApp): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({ services: t.services, settings: t.settings, logger: silentLogger });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The hostile actors of the property test. */
-export const ACTORS = ["anonymous", "outsider", "public-only", "collaborator", "restricted"] as const;
-export type ActorName = (typeof ACTORS)[number];
-
-/** A repository of the fixture and what a request about it needs. */
-export interface WorldRepo {
-  readonly key: string;
-  readonly owner: string;
-  readonly name: string;
-  readonly id: number;
-  readonly commit: string;
-  readonly readmeBlob: string;
-  /** A team of the owning organization that covers this repository, if any. */
-  readonly teamId?: number;
-  /** A user who may read it (collaborator), if any. */
-  readonly collaborator?: string;
-}
-
-export interface WorldOrg {
-  readonly key: string;
-  readonly name: string;
-  readonly id: number;
-  readonly teamId: number;
-  readonly teamName: string;
-  /** A member of the team (and of the organization). */
-  readonly teamMember: string;
-}
-
-/** Something an actor must not see, by name and id. */
-export interface Secret {
-  readonly name: string;
-  readonly kind: "repo" | "org" | "user" | "team";
-  readonly id: number;
-  readonly hiddenFrom: ReadonlySet<ActorName>;
-}
-
-/** The property test's fixture: a victim with private things, and the hostile actors. */
-export interface World {
-  readonly admin: TestUser;
-  readonly victim: TestUser;
-  readonly victimPublicRepo: string;
-  /** A clone URL of the victim's public repository that migrations can reach (or a dead one). */
-  readonly cloneUrl: string;
-  readonly victimTokenId: number;
-  /** A read collaborator of every fixture repository (not an actor): the `{collaborator}` filler. */
-  readonly friend: string;
-  readonly privateUser: TestUser;
-  readonly repos: readonly WorldRepo[];
-  readonly orgs: readonly WorldOrg[];
-  readonly quotaRule: string;
-  readonly quotaGroup: string;
-  readonly secrets: readonly Secret[];
-  readonly actors: Readonly<Record<ActorName, { credential: Credential; name?: string }>>;
-}
+import type { TestApp } from "../support.js";
+import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
+import {
+  ACTORS,
+  type ActorName,
+  type Secret,
+  type World,
+  type WorldOrg,
+  type WorldRepo,
+} from "./world-model.js";
 
 const ALL: ReadonlySet<ActorName> = new Set(ACTORS);
 const EXCEPT_COLLABORATOR: ReadonlySet<ActorName> = new Set(ACTORS.filter((a) => a !== "collaborator"));
@@ -386,46 +259,4 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       restricted: { credential: { token: restricted.token }, name: restricted.name },
     },
   };
-}
-
-/**
- * What must survive every hostile request, read by the admin: each private repository (name,
- * visibility, branch head, tags, protections, collaborators), each organization (visibility,
- * members, team members and repositories) and the private user's visibility.
- */
-export async function snapshot(world: World, call: RawCaller): Promise<string> {
-  const cred = { token: world.admin.token };
-  const get = async (path: string) => {
-    const res = await call({ method: "GET", path, credential: cred });
-    return res.status === 200 ? res.json : `status ${res.status}`;
-  };
-  const pick = (o: unknown, keys: string[]) =>
-    typeof o === "object" && o
-      ? Object.fromEntries(keys.map((k) => [k, (o as Record<string, unknown>)[k]]))
-      : o;
-  const names = (list: unknown, key: string) => (Array.isArray(list) ? list.map((x) => x[key]).sort() : list);
-  const out: Record<string, unknown> = {};
-  for (const r of world.repos) {
-    const base = `/repos/${r.owner}/${r.name}`;
-    out[r.key] = {
-      repo: pick(await get(base), ["id", "full_name", "private", "default_branch", "archived"]),
-      head: pick(await get(`${base}/branches/main`), ["name", "commit"]),
-      branches: names(await get(`${base}/branches`), "name"),
-      tags: names(await get(`${base}/tags`), "name"),
-      protections: names(await get(`${base}/branch_protections`), "rule_name"),
-      collaborators: names(await get(`${base}/collaborators`), "login"),
-    };
-  }
-  for (const o of world.orgs) {
-    out[o.key] = {
-      org: pick(await get(`/orgs/${o.name}`), ["id", "name", "visibility"]),
-      members: names(await get(`/orgs/${o.name}/members`), "login"),
-      teams: names(await get(`/orgs/${o.name}/teams`), "name"),
-      teamMembers: names(await get(`/teams/${o.teamId}/members`), "login"),
-      teamRepos: names(await get(`/teams/${o.teamId}/repos`), "name"),
-    };
-  }
-  out.privateUser = pick(await get(`/users/${world.privateUser.name}`), ["login", "visibility"]);
-  out.victim = pick(await get(`/users/${world.victim.name}`), ["login", "visibility", "is_admin"]);
-  return JSON.stringify(out, null, 1);
 }

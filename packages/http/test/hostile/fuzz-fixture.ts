@@ -1,0 +1,108 @@
+import type { AnyRoute } from "../../src/route.js";
+import type { TestApp } from "../support.js";
+import type { RawCaller, RawRequest } from "./raw-caller.js";
+
+/** What the fuzzer's requests aim at (its owner's repository, team, organization, tokens) and its callers. */
+export interface Fixture {
+  readonly values: Readonly<Record<string, string>>;
+  readonly actors: Readonly<Record<string, RawRequest["credential"]>>;
+}
+
+export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture> {
+  const admin = await t.user({ admin: true, name: "fz-admin" });
+  const owner = await t.user({ name: "fz-owner" });
+  const friend = await t.user({ name: "fz-friend" });
+  const as = { token: owner.token };
+  const must = async (req: RawRequest) => {
+    const res = await call(req);
+    if (res.status >= 300) throw new Error(`fixture: ${req.method} ${req.path} → ${res.status} ${res.text}`);
+    return res;
+  };
+  await must({
+    method: "POST",
+    path: "/user/repos",
+    credential: as,
+    body: { name: "fz-repo", auto_init: true },
+  });
+  await must({ method: "POST", path: "/orgs", credential: as, body: { username: "fz-org" } });
+  const team = await must({
+    method: "POST",
+    path: "/orgs/fz-org/teams",
+    credential: as,
+    body: { name: "fz-team", permission: "read", units: ["repo.code"] },
+  });
+  await must({
+    method: "POST",
+    path: "/orgs/fz-org/repos",
+    credential: as,
+    body: { name: "fz-orepo", auto_init: true },
+  });
+  const repo = await must({ method: "GET", path: "/repos/fz-owner/fz-repo", credential: as });
+  const branch = await must({ method: "GET", path: "/repos/fz-owner/fz-repo/branches/main", credential: as });
+  await must({
+    method: "PUT",
+    path: "/repos/fz-owner/fz-repo/collaborators/fz-friend",
+    credential: as,
+    body: { permission: "read" },
+  });
+  await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/tags",
+    credential: as,
+    body: { tag_name: "v1" },
+  });
+  await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/branch_protections",
+    credential: as,
+    body: { branch_name: "main" },
+  });
+  const adminCred = { token: admin.token };
+  await must({
+    method: "POST",
+    path: "/admin/quota/rules",
+    credential: adminCred,
+    body: { name: "fz-rule", limit: 1000, subjects: ["size:all"] },
+  });
+  await must({
+    method: "POST",
+    path: "/admin/quota/groups",
+    credential: adminCred,
+    body: { name: "fz-group" },
+  });
+  const tokens = await must({
+    method: "GET",
+    path: "/users/fz-owner/tokens",
+    credential: { basic: owner.basic },
+  });
+  return {
+    values: {
+      owner: "fz-owner",
+      username: "fz-owner",
+      repo: "fz-repo",
+      org: "fz-org",
+      collaborator: friend.name,
+      teamId: String(team.json.id),
+      repoId: String(repo.json.id),
+      sha: branch.json.commit.id,
+      branch: "main",
+      ref: "main",
+      filepath: "README.md",
+      tag: "v1",
+      name: "main",
+      token: String(tokens.json[0].id),
+      quotarule: "fz-rule",
+      quotagroup: "fz-group",
+    },
+    actors: { admin: adminCred, user: as, anonymous: null },
+  };
+}
+
+export function validValue(route: AnyRoute, param: string, f: Fixture): string {
+  if (param === "id")
+    return route.path.includes("/teams/") ? (f.values.teamId ?? "1") : (f.values.repoId ?? "1");
+  if (param === "ref" && route.path.includes("/git/refs/")) return "heads/main";
+  if (param === "repo" && route.path.includes("/teams/")) return "fz-orepo";
+  if (param === "owner" && route.path.includes("/teams/")) return "fz-org";
+  return f.values[param] ?? "1";
+}

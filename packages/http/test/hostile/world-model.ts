@@ -1,0 +1,57 @@
+import type { TestUser } from "../support.js";
+import type { Credential } from "./raw-caller.js";
+
+/** The hostile actors of the property test. */
+export const ACTORS = ["anonymous", "outsider", "public-only", "collaborator", "restricted"] as const;
+export type ActorName = (typeof ACTORS)[number];
+
+/** A repository of the fixture and what a request about it needs. */
+export interface WorldRepo {
+  readonly key: string;
+  readonly owner: string;
+  readonly name: string;
+  readonly id: number;
+  readonly commit: string;
+  readonly readmeBlob: string;
+  /** A team of the owning organization that covers this repository, if any. */
+  readonly teamId?: number;
+  /** A user who may read it (collaborator), if any. */
+  readonly collaborator?: string;
+}
+
+export interface WorldOrg {
+  readonly key: string;
+  readonly name: string;
+  readonly id: number;
+  readonly teamId: number;
+  readonly teamName: string;
+  /** A member of the team (and of the organization). */
+  readonly teamMember: string;
+}
+
+/** Something an actor must not see, by name and id. */
+export interface Secret {
+  readonly name: string;
+  readonly kind: "repo" | "org" | "user" | "team";
+  readonly id: number;
+  readonly hiddenFrom: ReadonlySet<ActorName>;
+}
+
+/** The property test's fixture: a victim with private things, and the hostile actors. */
+export interface World {
+  readonly admin: TestUser;
+  readonly victim: TestUser;
+  readonly victimPublicRepo: string;
+  /** A clone URL of the victim's public repository that migrations can reach (or a dead one). */
+  readonly cloneUrl: string;
+  readonly victimTokenId: number;
+  /** A read collaborator of every fixture repository (not an actor): the `{collaborator}` filler. */
+  readonly friend: string;
+  readonly privateUser: TestUser;
+  readonly repos: readonly WorldRepo[];
+  readonly orgs: readonly WorldOrg[];
+  readonly quotaRule: string;
+  readonly quotaGroup: string;
+  readonly secrets: readonly Secret[];
+  readonly actors: Readonly<Record<ActorName, { credential: Credential; name?: string }>>;
+}
