@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { dropPostgresSchema, testPostgresUrl } from "../../packages/storage/dist/testing/index.js";
-import { startBareHono, startKiln } from "./servers.mjs";
+import { PIN, startBareHono, startKiln } from "./servers.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -79,7 +79,7 @@ if (POSTGRES) {
 
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 console.log(
-  `\n${CONNECTIONS} connections, ${DURATION} s per request after a 1 s warm-up of every request; ratio = req/s ÷ bare Hono's /version req/s`,
+  `\n${CONNECTIONS} connections, ${DURATION} s per request after a 1 s warm-up of every request; ${PIN ? "servers pinned to core 1, load generator to core 0" : "unpinned"}; ratio = req/s ÷ bare Hono's /version req/s`,
 );
 const header = ["request", ...columns.slice(1).flatMap(([n]) => [`${n} req/s`, "p99 ms", "ratio"])];
 console.log(`| ${header.join(" | ")} |`);
