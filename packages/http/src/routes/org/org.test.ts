@@ -152,4 +152,13 @@ describe.each(DIALECTS)("organizations over a real HTTP socket on %s", (dialect)
     expect((await as("owner", "DELETE", "/orgs/short-lived")).status).toBe(204);
     expect((await as("owner", "GET", "/orgs/short-lived")).status).toBe(404);
   });
+
+  it("refuses an organization name taken by a user or an organization with Forgejo's 422 message", async () => {
+    for (const taken of [who.reader.name, who.reader.name.toUpperCase(), org.private]) {
+      const res = await as("owner", "POST", "/orgs", { username: taken });
+      expect(res.status).toBe(422);
+      // Forgejo's CreateOrganization answers ErrUserAlreadyExist: accounts share one namespace.
+      expect(res.json.message).toBe(`user already exists [name: ${taken}]`);
+    }
+  });
 });

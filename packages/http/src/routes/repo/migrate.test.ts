@@ -39,6 +39,44 @@ describe.each(DIALECTS)("repository migrations over HTTP on %s", (dialect) => {
     }
   });
 
+  it("refuses to create in a namespace the caller may not create in, creating nothing (403; hidden = absent, 422)", async () => {
+    const bob = await t.user();
+    const source = mkdtempSync(join(tmpdir(), "kiln-migrate-ns-"));
+    execFileSync("git", ["init", "-q", "-b", "main", source]);
+    // The source is local, so only the namespace decides: the caller is allowed local imports.
+    await t.services.users.adminEdit(await t.services.users.getByName(bob.name), { allowImportLocal: true });
+    const org = await t.call("POST", "/orgs", { token: admin.token, body: { username: "ns-public-org" } });
+    expect(org.status).toBe(201);
+    const hidden = await t.call("POST", "/orgs", {
+      token: admin.token,
+      body: { username: "ns-private-org", visibility: "private" },
+    });
+    expect(hidden.status).toBe(201);
+    const attempts = [
+      { owner: alice.name, body: { repo_owner: alice.name }, status: 403 },
+      { owner: alice.name, body: { uid: alice.id }, status: 403 },
+      { owner: "ns-public-org", body: { repo_owner: "ns-public-org" }, status: 403 },
+      { owner: "ns-private-org", body: { repo_owner: "ns-private-org" }, status: 422 },
+      { owner: "ns-private-org", body: { uid: hidden.json.id }, status: 422 },
+    ];
+    for (const { owner, body, status } of attempts) {
+      const res = await t.call("POST", "/repos/migrate", {
+        token: bob.token,
+        body: { clone_addr: source, repo_name: "taken-over", ...body },
+      });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(existsSync(join(t.settings.repository.root, owner.toLowerCase(), "taken-over.git"))).toBe(false);
+      expect((await t.call("GET", `/repos/${owner}/taken-over`, { token: admin.token })).status).toBe(404);
+    }
+    // A private organization answers exactly like one that does not exist.
+    const absent = await t.call("POST", "/repos/migrate", {
+      token: bob.token,
+      body: { clone_addr: source, repo_name: "taken-over", repo_owner: "ns-no-such-org" },
+    });
+    expect(absent.status).toBe(422);
+    expect(absent.json.message).toBe("user does not exist [name: ns-no-such-org]");
+  });
+
   it("migrates a local repository for an admin, and refuses local network hosts by default", async () => {
     const source = mkdtempSync(join(tmpdir(), "kiln-migrate-src-"));
     execFileSync("git", ["init", "-q", "-b", "main", source]);
