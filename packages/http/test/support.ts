@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,7 +63,8 @@ export async function openTestApp(
   options: { listen?: boolean } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
-  const settings = defaultSettings(mkdtempSync(join(tmpdir(), "kiln-http-")), {
+  const workPath = mkdtempSync(join(tmpdir(), "kiln-http-"));
+  const settings = defaultSettings(workPath, {
     server: { rootUrl: "http://kiln.test/" },
     security: { secretKey: "test-secret" },
     ...overrides,
@@ -120,6 +121,7 @@ export async function openTestApp(
     async close() {
       await listening?.close();
       await database.close();
+      rmSync(workPath, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultSettings, type SettingsOverrides } from "@kiln/domain";
@@ -12,9 +12,16 @@ export async function openTestServices(
   overrides: SettingsOverrides = {},
 ): Promise<{ services: Services; database: TestDatabase }> {
   const database = await openTestDatabase(dialect);
-  const settings = defaultSettings(mkdtempSync(join(tmpdir(), "kiln-service-")), {
+  const workPath = mkdtempSync(join(tmpdir(), "kiln-service-"));
+  const settings = defaultSettings(workPath, {
     security: { secretKey: "test-secret-key" },
     ...overrides,
   });
-  return { services: createServices({ db: database.db, settings, logger: silentLogger }), database };
+  const services = createServices({ db: database.db, settings, logger: silentLogger });
+  // Closing the database also removes the work path (repositories, LFS objects) the test made.
+  const close = async () => {
+    await database.close();
+    rmSync(workPath, { recursive: true, force: true });
+  };
+  return { services, database: { ...database, close } };
 }

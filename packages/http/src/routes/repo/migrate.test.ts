@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIALECTS } from "@kiln/storage/testing";
@@ -75,6 +75,7 @@ describe.each(DIALECTS)("repository migrations over HTTP on %s", (dialect) => {
     });
     expect(absent.status).toBe(422);
     expect(absent.json.message).toBe("user does not exist [name: ns-no-such-org]");
+    rmSync(source, { recursive: true, force: true });
   });
 
   it("migrates a local repository for an admin, and refuses local network hosts by default", async () => {
