@@ -33,10 +33,29 @@ export class MigrationError extends Error {
 }
 
 /**
+ * The PostgreSQL advisory lock held while a schema is migrated (and, by the test harness, while one
+ * is dropped). Kysely's migrator introspects every table of every schema to find its own tables,
+ * and that catalog walk fails when another session drops a schema at the same moment; several Kiln
+ * processes starting together also migrate one at a time under it.
+ */
+export const SCHEMA_CHANGE_LOCK = 716_011_001;
+
+/**
  * Runs every pending migration in order and returns the names of those it applied.
- * Safe to call at every start: Kysely's migrator takes a lock and skips what has run.
+ * Safe to call at every start: it holds SCHEMA_CHANGE_LOCK, and Kysely's migrator skips what has run.
  */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
+    try {
+      return await migrateOn(conn, schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
+    }
+  });
+}
+
+async function migrateOn(db: Kysely<Database>, schema: string | undefined): Promise<string[]> {
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const migrator = new Migrator({
     // The migrator must see raw table names, not the camelCase plugin's view.

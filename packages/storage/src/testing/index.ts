@@ -7,7 +7,7 @@ import pg from "pg";
 import type { Database } from "../database.js";
 import { createDialect, openPGlitePool } from "../dialect.js";
 import { migrations } from "../migrations/index.js";
-import { fromDialect, migrateToLatest } from "../open.js";
+import { fromDialect, migrateToLatest, SCHEMA_CHANGE_LOCK } from "../open.js";
 
 /** The two databases every storage test runs against. */
 export type DialectName = "pglite" | "postgres";
@@ -56,6 +56,8 @@ async function openTestPostgres(): Promise<TestDatabase> {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const db = fromDialect(await createDialect({ type: "postgres", url, schema }));
+  // Migrations hold SCHEMA_CHANGE_LOCK; drops below take it too, so that a migration's catalog walk
+  // never meets a schema that another test process is dropping.
   await migrateToLatest(db, schema);
   return {
     dialect: "postgres",
@@ -65,10 +67,20 @@ async function openTestPostgres(): Promise<TestDatabase> {
       await db.destroy();
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
+      await withSchemaLock(c, () => c.query(`drop schema ${schema} cascade`));
       await c.end();
     },
   };
+}
+
+/** Runs `work` holding SCHEMA_CHANGE_LOCK on the client's session. */
+async function withSchemaLock<T>(client: pg.Client, work: () => Promise<T>): Promise<T> {
+  await client.query("select pg_advisory_lock($1)", [SCHEMA_CHANGE_LOCK]);
+  try {
+    return await work();
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [SCHEMA_CHANGE_LOCK]);
+  }
 }
 
 /**
@@ -110,7 +122,7 @@ export async function dropPostgresSchema(schema: string, url: string = testPostg
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query(`drop schema if exists ${pg.escapeIdentifier(schema)} cascade`);
+    await withSchemaLock(c, () => c.query(`drop schema if exists ${pg.escapeIdentifier(schema)} cascade`));
   } finally {
     await c.end();
   }
