@@ -31,6 +31,8 @@ describe("loadSettings", () => {
 ROOT_URL = https://git.example.org
 HTTP_ADDR = 0.0.0.0
 HTTP_PORT = 8080
+GRACEFUL_HAMMER_TIME = 1m30s
+LFS_MAX_BATCH_SIZE = 200
 [database]
 DB_TYPE = postgres
 HOST = db.internal:5433
@@ -41,9 +43,11 @@ SSL_MODE = require
 [api]
 DEFAULT_PAGING_NUM = 10
 MAX_RESPONSE_ITEMS = 20
+MAX_BODY_SIZE = 2MiB
 [security]
 INSTALL_LOCK = true
 SECRET_KEY = sk
+CREDENTIAL_CACHE_TTL = 500ms
 [service]
 ENABLE_BASIC_AUTHENTICATION = false
 [repository]
@@ -66,13 +70,15 @@ TOTAL = 2GiB
       rootUrl: "https://git.example.org/",
       httpAddr: "0.0.0.0",
       httpPort: 8080,
+      gracefulHammerTime: 90_000,
     });
     expect(s.database).toEqual({
       type: "postgres",
       url: "postgres://kiln:s3cr%23t@db.internal:5433/forge?sslmode=require",
     });
-    expect(s.api).toMatchObject({ defaultPagingNum: 10, maxResponseItems: 20 });
-    expect(s.security).toEqual({ installLock: true, secretKey: "sk" });
+    expect(s.api).toMatchObject({ defaultPagingNum: 10, maxResponseItems: 20, maxBodySize: 2 * 1024 * 1024 });
+    expect(s.security).toEqual({ installLock: true, secretKey: "sk", credentialCacheTtl: 500 });
+    expect(s.lfs.maxBatchSize).toBe(200);
     expect(s.service.enableBasicAuthentication).toBe(false);
     expect(s.repository).toMatchObject({ disableMirrors: true, maxCreationLimit: 5 });
     expect(s.ui.reactions).toEqual(["+1", "heart"]);
@@ -99,6 +105,9 @@ TOTAL = 2GiB
     expect(() => load("[api]\nMAX_RESPONSE_ITEMS = 0\n")).toThrow("[api] MAX_RESPONSE_ITEMS");
     expect(() => load("[repository]\nMAX_CREATION_LIMIT = -2\n")).toThrow("[repository] MAX_CREATION_LIMIT");
     expect(() => load("[server]\nROOT_URL = ftp://x/\n")).toThrow("[server] ROOT_URL");
+    expect(() => load("[server]\nGRACEFUL_HAMMER_TIME = soon\n")).toThrow("[server] GRACEFUL_HAMMER_TIME");
+    expect(() => load("[api]\nMAX_BODY_SIZE = -1\n")).toThrow("[api] MAX_BODY_SIZE");
+    expect(() => load("[server]\nLFS_MAX_BATCH_SIZE = 0\n")).toThrow("[server] LFS_MAX_BATCH_SIZE");
   });
 
   it("ignores unknown keys and treats a garbage TOTAL as unlimited with a warning, as Forgejo", () => {
