@@ -6,13 +6,13 @@ const FLUSH_EVERY_MS = 100;
 
 /**
  * The structured logger: JSON lines, to stdout for the server and to stderr for CLI commands.
- * Lines are written asynchronously in batches (up to 4 KiB, at least every 100 ms) so that the
- * per-request line costs no system call of its own; pino flushes what is pending when the process
- * exits, and `stopWeb` flushes before it returns. A `kill -9` may lose the last 100 ms of lines,
- * never data.
+ * Lines are buffered and written in batches (4 KiB, or at least every 100 ms) with one synchronous
+ * write each, so that the per-request line costs no system call of its own and no thread-pool
+ * work; pino flushes what is pending when the process exits, and `stopWeb` flushes before it
+ * returns. A `kill -9` may lose the last 100 ms of lines, never data.
  */
 export function createLogger(level: KilnEnvironment["logLevel"], stream: "stdout" | "stderr" = "stdout") {
-  const destination = pino.destination({ fd: stream === "stdout" ? 1 : 2, sync: false, minLength: 4096 });
+  const destination = pino.destination({ fd: stream === "stdout" ? 1 : 2, sync: true, minLength: 4096 });
   setInterval(() => {
     try {
       destination.flush();
