@@ -87,14 +87,7 @@ export async function openTestApp(
     const res = listening
       ? await fetch(`${listening.url}/api/v1${path}`, { ...init, redirect: "manual" })
       : await app.request(`http://kiln.test/api/v1${path}`, init);
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return readResult(res);
   }
 
   async function user(
@@ -124,6 +117,18 @@ export async function openTestApp(
       rmSync(workPath, { recursive: true, force: true });
     },
   };
+}
+
+/** A response as tests look at it: status, headers, text, and the parsed JSON when it is JSON. */
+export async function readResult(res: Response): Promise<CallResult> {
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
 }
 
 /** Inserts many bare users quickly (no password hashing), for paging tests. */

@@ -4,16 +4,10 @@ import { silentLogger } from "@kiln/service";
 import type { Hono } from "hono";
 import { createApp } from "../../src/app.js";
 import type { AppEnv } from "../../src/env.js";
-import type { TestApp } from "../support.js";
+import { type CallResult, readResult, type TestApp } from "../support.js";
 
 /** A response as the hostile tests inspect it. */
-export interface RawResult {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON
-  readonly json: any;
-}
+export type RawResult = CallResult;
 
 /** How a request authenticates. */
 export type Credential = { token: string } | { basic: readonly [string, string] } | null;
@@ -55,14 +49,7 @@ export function rawCaller(t: TestApp): RawCaller {
       headers,
       ...(body !== undefined ? { body } : {}),
     });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
+    return readResult(res);
   };
 }
 
