@@ -1,4 +1,11 @@
-import type { api, Paged, PageRequest, Repository, User } from "@kiln/domain";
+import {
+  type api,
+  NotFoundError,
+  type Paged,
+  type PageRequest,
+  type Repository,
+  type User,
+} from "@kiln/domain";
 import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
 import * as v from "valibot";
 import { toApiRepository } from "../../convert/repository.js";
@@ -48,8 +55,8 @@ export async function apiRepo(
 ): Promise<ApiRepository> {
   if (known) return shape(c, repo, known, (await c.var.services.transfers.pendingFor([repo])).get(repo.id));
   const [json] = await apiRepos(c, [repo]);
-  // Only reachable when the caller acted on a repository it may not see (e.g. a public-only token).
-  if (!json) throw new Error(`repository ${repo.id} is not visible to the caller that just changed it`);
+  // Only when the repository was deleted meanwhile.
+  if (!json) throw new NotFoundError(`repository does not exist [id: ${repo.id}]`);
   return json;
 }
 
