@@ -17,5 +17,7 @@ export const emailString = () => v.pipe(v.string(), v.email());
 
 /** Formats a date as Forgejo does: RFC 3339, second precision, UTC. */
 export function formatTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+  // toISOString is always `YYYY-MM-DDTHH:mm:ss.sssZ` for years 0–9999; cut the milliseconds.
+  const iso = date.toISOString();
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, "Z");
 }

@@ -3,6 +3,9 @@ import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "@kiln/servi
 import type * as v from "valibot";
 import { toApiUser } from "./user.js";
 
+/** Forgejo's zero time, for times that never happened. */
+const NEVER = formatTime(new Date(0));
+
 /**
  * A repository as Forgejo's `Repository`. `permissions` are the viewer's; `size` is in KiB of git
  * plus LFS data, as Forgejo reports it. Kiln serves no SSH, so `ssh_url` is empty.
@@ -49,7 +52,7 @@ export function toApiRepository(
     archived: repo.isArchived,
     created_at: formatTime(repo.createdAt),
     updated_at: formatTime(repo.updatedAt),
-    archived_at: formatTime(new Date(0)),
+    archived_at: NEVER,
     ...(permission
       ? {
           permissions: {

@@ -50,8 +50,18 @@ export function placeholderEmail(user: User, settings: Settings): string {
 
 /** The avatar URL Forgejo would give: `<root>/avatars/<md5 of the e-mail>`. */
 export function avatarUrl(user: User, settings: Settings): string {
-  const hash = createHash("md5")
-    .update(user.email.toLowerCase() || user.lowerName)
-    .digest("hex");
-  return `${settings.server.rootUrl}avatars/${hash}`;
+  return `${settings.server.rootUrl}avatars/${avatarHash(user.email.toLowerCase() || user.lowerName)}`;
+}
+
+/** Recently computed avatar hashes: lists show the same owners over and over. */
+const avatarHashes = new Map<string, string>();
+
+function avatarHash(key: string): string {
+  let hash = avatarHashes.get(key);
+  if (hash === undefined) {
+    hash = createHash("md5").update(key).digest("hex");
+    if (avatarHashes.size >= 10_000) avatarHashes.clear();
+    avatarHashes.set(key, hash);
+  }
+  return hash;
 }

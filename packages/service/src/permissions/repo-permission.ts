@@ -35,14 +35,23 @@ export interface PermissionFacts {
   readonly teams: readonly TeamGrant[];
 }
 
+function allUnits(mode: AccessMode): RepoPermission {
+  return Object.freeze({
+    mode,
+    units: Object.freeze(
+      Object.fromEntries(REPO_UNITS.map((u) => [u, mode])) as Record<RepoUnit, AccessMode>,
+    ),
+  });
+}
+
 /** No access to anything. */
-export const NO_PERMISSION: RepoPermission = withAll("none");
+export const NO_PERMISSION: RepoPermission = allUnits("none");
+
+/** Every unit at `owner`: site admins and owners. */
+const OWNER_PERMISSION: RepoPermission = allUnits("owner");
 
 function withAll(mode: AccessMode): RepoPermission {
-  return {
-    mode,
-    units: Object.fromEntries(REPO_UNITS.map((u) => [u, mode])) as Record<RepoUnit, AccessMode>,
-  };
+  return mode === "owner" ? OWNER_PERMISSION : mode === "none" ? NO_PERMISSION : allUnits(mode);
 }
 
 /**

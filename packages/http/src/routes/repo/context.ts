@@ -4,6 +4,7 @@ import {
   type Paged,
   type PageRequest,
   type Repository,
+  type Settings,
   type User,
 } from "@kiln/domain";
 import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
@@ -27,11 +28,12 @@ type ApiRepository = v.InferOutput<typeof api.Repository>;
  * the caller cannot see is left out.
  */
 export async function apiRepos(c: AppContext, repos: readonly Repository[]): Promise<ApiRepository[]> {
-  const access = await c.var.services.access.repoPermissions(c.var.actor, repos);
-  const transfers = await c.var.services.transfers.pendingFor(repos);
+  const { services, settings, actor } = c.var;
+  const access = await services.access.repoPermissions(actor, repos);
+  const transfers = await services.transfers.pendingFor(repos);
   return repos.flatMap((repo) => {
     const known = access.get(repo.id);
-    return known ? [shape(c, repo, known, transfers.get(repo.id))] : [];
+    return known ? [shape(settings, actor.user, repo, known, transfers.get(repo.id))] : [];
   });
 }
 
@@ -53,7 +55,10 @@ export async function apiRepo(
   repo: Repository,
   known?: { readonly owner: User; readonly permission: RepoPermission },
 ): Promise<ApiRepository> {
-  if (known) return shape(c, repo, known, (await c.var.services.transfers.pendingFor([repo])).get(repo.id));
+  if (known) {
+    const transfer = (await c.var.services.transfers.pendingFor([repo])).get(repo.id);
+    return shape(c.var.settings, c.var.actor.user, repo, known, transfer);
+  }
   const [json] = await apiRepos(c, [repo]);
   // Only when the repository was deleted meanwhile.
   if (!json) throw new NotFoundError(`repository does not exist [id: ${repo.id}]`);
@@ -61,19 +66,19 @@ export async function apiRepo(
 }
 
 function shape(
-  c: AppContext,
+  settings: Settings,
+  viewer: User | null,
   repo: Repository,
   known: { readonly owner: User; readonly permission: RepoPermission },
   transfer: PendingTransfer | undefined,
 ): ApiRepository {
-  const { settings, actor } = c.var;
-  const json = toApiRepository(repo, known.owner, actor.user, known.permission, settings);
+  const json = toApiRepository(repo, known.owner, viewer, known.permission, settings);
   if (!transfer) return json;
   return {
     ...json,
     repo_transfer: {
-      doer: toApiUser(transfer.doer, actor.user, settings),
-      recipient: toApiUser(transfer.recipient, actor.user, settings),
+      doer: toApiUser(transfer.doer, viewer, settings),
+      recipient: toApiUser(transfer.recipient, viewer, settings),
       teams: transfer.teams.map((t) => ({ id: t.id, name: t.name })),
     },
   };
