@@ -1,21 +1,17 @@
 import type { User, Visibility } from "@kiln/domain";
 import { orgs, repositories, users } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { useTestServices } from "../../test/support.js";
 import { canSeeAccount } from "../permissions/org-permission.js";
 import type { Services } from "../services.js";
 import { type Actor, ANONYMOUS, actorFor, viewerOf } from "./actor.js";
 
 describe.each(DIALECTS)("the access module on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   const user = (extra: { visibility?: Visibility; isAdmin?: boolean; restricted?: boolean } = {}) => {
     const name = uniqueName("acc");

@@ -1,20 +1,16 @@
 import { twoFactor, users } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { openTestServices, useTestServices } from "../../test/support.js";
 import type { Services } from "../services.js";
 import { sealSecret } from "./secret-box.js";
 import { currentTotp, generateTotpSecret } from "./totp.js";
 
 describe.each(DIALECTS)("authentication on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   async function newUser(
     extra: Parameters<Services["users"]["create"]>[0] extends infer T ? Partial<T> : never = {},

@@ -1,19 +1,15 @@
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { openTestServices, useTestServices } from "../../test/support.js";
 import type { Services } from "../services.js";
 import { credentialCacheOf } from "./credential-cache.js";
 import { hashTokenSecret } from "./token-secret.js";
 
 describe.each(DIALECTS)("the credential cache behind token authentication on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   async function userWithToken() {
     const username = uniqueName("cc");

@@ -1,21 +1,17 @@
 import type { Repository, User } from "@kiln/domain";
 import { repositories } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { useTestServices } from "../../test/support.js";
 import { type Actor, ANONYMOUS, actorFor, viewerOf } from "../access/actor.js";
 import { hasAccess } from "../permissions/repo-permission.js";
 import type { Services } from "../services.js";
 
 describe.each(DIALECTS)("organizations, teams and permissions on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   const user = (extra = {}) => {
     const name = uniqueName("u");

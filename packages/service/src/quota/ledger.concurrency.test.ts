@@ -1,8 +1,8 @@
 import type { Repository, User } from "@kiln/domain";
 import { quotaRecount, quotaUsage, repositories } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { useTestServices } from "../../test/support.js";
 import type { Services } from "../services.js";
 
 /** A small seeded generator (mulberry32), so every run makes the same changes. */
@@ -21,13 +21,9 @@ class Rollback extends Error {}
 
 describe.each(DIALECTS)("the quota ledger under concurrent changes on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   const user = async (): Promise<User> => {
     const name = uniqueName("u");

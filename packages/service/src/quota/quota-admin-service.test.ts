@@ -1,17 +1,13 @@
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { useTestServices } from "../../test/support.js";
 import type { Services } from "../services.js";
 
 describe.each(DIALECTS)("quota administration on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   it("creates a group with its rules in one transaction: a bad subject leaves nothing behind", async () => {
     const group = uniqueName("g");

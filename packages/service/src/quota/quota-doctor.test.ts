@@ -1,20 +1,16 @@
 import type { User } from "@kiln/domain";
 import { quotaUsage, repositories } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { useTestServices } from "../../test/support.js";
 import type { Services } from "../services.js";
 import type { UsageDrift } from "./quota-doctor.js";
 
 describe.each(DIALECTS)("kiln doctor quota's recount on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   const user = async (): Promise<User> => {
     const name = uniqueName("u");

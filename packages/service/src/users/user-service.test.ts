@@ -1,18 +1,14 @@
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestServices } from "../../test/support.js";
+import { describe, expect, it } from "vitest";
+import { openTestServices, useTestServices } from "../../test/support.js";
 import { actorFor, viewerOf } from "../access/actor.js";
 import type { Services } from "../services.js";
 
 describe.each(DIALECTS)("users, e-mails and tokens on %s", (dialect) => {
   let s: Services;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    const opened = await openTestServices(dialect);
-    s = opened.services;
-    close = () => opened.database.close();
+  useTestServices(dialect, (services) => {
+    s = services;
   });
-  afterAll(() => close?.());
 
   const create = (username = uniqueName("u"), extra = {}) =>
     s.users.create({ username, email: `${username}@example.com`, password: "password1", ...extra });
