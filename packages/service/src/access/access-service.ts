@@ -1,5 +1,5 @@
 import { NotFoundError, PermissionDeniedError, type Repository, type Team, type User } from "@kiln/domain";
-import { orgs, type RepoAccessRow, repoAccess, teams, users } from "@kiln/storage";
+import { orgs, type RepoAccessRow, type RepoViewer, repoAccess, teams, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { canSeeAccount, computeOrgPermission, type OrgPermission } from "../permissions/org-permission.js";
 import {
@@ -121,13 +121,8 @@ export class AccessService {
     const org = await users.findUserByName(this.ctx.db, name);
     if (org?.type !== "organization") throw orgNotFound(name);
     const viewer = viewerOf(actor);
-    const memberTeams = viewer ? await teams.teamsOfMember(this.ctx.db, org.id, viewer.id) : [];
-    const isMember =
-      viewer !== null &&
-      (memberTeams.length > 0 ||
-        (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined);
+    const { isMember, teams: memberTeams, permission } = await this.standing(viewer, org);
     if (!canSeeAccount(viewer, org, isMember)) throw orgNotFound(name);
-    const permission = computeOrgPermission(memberTeams);
     const siteAdmin = actor.user?.isAdmin === true;
     if (need === "member" && !isMember && !siteAdmin)
       throw new PermissionDeniedError("Must be an organization member");
@@ -147,11 +142,8 @@ export class AccessService {
     const org = team ? await users.findUserById(this.ctx.db, team.orgId) : undefined;
     if (!team || !org) throw teamNotFound(id);
     const viewer = viewerOf(actor);
-    const memberTeams = viewer ? await teams.teamsOfMember(this.ctx.db, org.id, viewer.id) : [];
-    const isMember =
-      viewer !== null && (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined;
+    const { isMember, teams: memberTeams, permission } = await this.standing(viewer, org);
     if (!viewer || !canSeeAccount(viewer, org, isMember)) throw teamNotFound(id);
-    const permission = computeOrgPermission(memberTeams);
     const siteAdmin = actor.user?.isAdmin === true;
     const inTeam = memberTeams.some((t) => t.id === team.id);
     if (!siteAdmin && !inTeam && !permission.isOwner) {
@@ -161,6 +153,23 @@ export class AccessService {
     if (need === "owner" && !siteAdmin && !permission.isOwner)
       throw new PermissionDeniedError("Must be an organization owner");
     return { team, org, isMember, teams: memberTeams, permission };
+  }
+
+  /** The viewer's membership, teams and derived permission in an organization (none when anonymous). */
+  private async standing(
+    viewer: RepoViewer,
+    org: User,
+  ): Promise<{ isMember: boolean; teams: Team[]; permission: OrgPermission }> {
+    if (!viewer) return { isMember: false, teams: [], permission: computeOrgPermission([]) };
+    const [membership, memberTeams] = await Promise.all([
+      orgs.findOrgMembership(this.ctx.db, org.id, viewer.id),
+      teams.teamsOfMember(this.ctx.db, org.id, viewer.id),
+    ]);
+    return {
+      isMember: membership !== undefined,
+      teams: memberTeams,
+      permission: computeOrgPermission(memberTeams),
+    };
   }
 
   private permissionOf(actor: Actor, row: RepoAccessRow): RepoPermission {
