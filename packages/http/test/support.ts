@@ -140,7 +140,7 @@ export async function bulkUsers(services: Services, prefix: string, count: numbe
 }
 
 /** Serves the app on a free loopback port with @hono/node-server, as the kiln web process does. */
-async function listen(app: Hono<AppEnv>): Promise<{ url: string; close(): Promise<void> }> {
+export async function listen(app: Hono<AppEnv>): Promise<{ url: string; close(): Promise<void> }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;

@@ -1,10 +1,8 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { silentLogger } from "@kiln/service";
 import type { Hono } from "hono";
 import { createApp } from "../../src/app.js";
 import type { AppEnv } from "../../src/env.js";
-import { type CallResult, readResult, type TestApp } from "../support.js";
+import { type CallResult, listen, readResult, type TestApp } from "../support.js";
 
 /** A response as the hostile tests inspect it. */
 export type RawResult = CallResult;
@@ -58,12 +56,5 @@ export function rawCaller(t: TestApp): RawCaller {
  * fixture repository for real: then only an access check can stop a migration, not a DNS error.
  */
 export async function serveLoopback(t: TestApp): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({ services: t.services, settings: t.settings, logger: silentLogger });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return listen(createApp({ services: t.services, settings: t.settings, logger: silentLogger }));
 }
