@@ -6,31 +6,39 @@ import {
   UnauthorizedError,
 } from "@kiln/domain";
 import { actorOf, type Credentials, type Principal } from "@kiln/service";
-import type { MiddlewareHandler } from "hono";
-import type { AppContext, AppEnv } from "./env.js";
+import type { AppContext } from "./env.js";
 import type { AnyRoute } from "./route.js";
 
 /**
- * Reads the caller's credentials (DECISIONS item 8) and sets `principal`. Credentials that are
- * present but wrong are 401 on every route, as in Forgejo; no credentials means anonymous.
- * Afterwards, an admin may act as another user with `?sudo=` or the `Sudo` header.
+ * Reads the caller's credentials (DECISIONS item 8) and sets `principal` and `actor`, which start
+ * anonymous (the request's variables are set before any handler runs). Credentials
+ * that are present but wrong are 401 on every route, as in Forgejo; no credentials means
+ * anonymous. Afterwards, an admin may act as another user with `?sudo=` or the `Sudo` header.
+ * Returns undefined when the caller is anonymous and nothing had to be looked up, so that the
+ * request can go on without waiting; otherwise a promise of the lookup.
  */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+export function identify(c: AppContext): Promise<void> | undefined {
   const credentials = readCredentials(c);
-  let principal: Principal | null = credentials
-    ? await c.get("services").auth.authenticate(credentials)
-    : null;
   const sudo = (c.req.url.includes("sudo=") ? c.req.query("sudo") : undefined) || c.req.header("Sudo");
+  return credentials || sudo ? signIn(c, credentials, sudo) : undefined;
+}
+
+async function signIn(
+  c: AppContext,
+  credentials: Credentials | null,
+  sudo: string | undefined,
+): Promise<void> {
+  const services = c.get("services");
+  let principal: Principal | null = credentials ? await services.auth.authenticate(credentials) : null;
   if (sudo) {
     if (!principal?.user.isAdmin) throw new PermissionDeniedError("Only administrators allowed to sudo.");
-    const target = await c.var.services.users.findByName(sudo);
+    const target = await services.users.findByName(sudo);
     if (!target) throw new NotFoundError(`user does not exist [name: ${sudo}]`);
     principal = { ...principal, user: target };
   }
   c.set("principal", principal);
   c.set("actor", actorOf(principal));
-  await next();
-};
+}
 
 function readCredentials(c: AppContext): Credentials | null {
   const header = c.req.header("Authorization");

@@ -17,3 +17,13 @@ export interface AppEnv {
 
 /** A Hono context of the Kiln app. */
 export type AppContext = Context<AppEnv>;
+
+/**
+ * Registers a handler that is not an API operation (git, LFS, the API description's page). The
+ * handler runs with the request's variables set, like every route of the app.
+ */
+export type Mount = (
+  method: "get" | "post" | "put",
+  path: string,
+  handler: (c: AppContext) => Response | Promise<Response>,
+) => void;

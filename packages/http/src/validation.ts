@@ -5,7 +5,8 @@ import type { AppContext } from "./env.js";
 import type { AnyRoute } from "./route.js";
 
 /**
- * Parses a request's path parameters, query and JSON body with the route's valibot schemas.
+ * Parses a request's path parameters and query with the route's valibot schemas ({@link parseBody}
+ * reads the JSON body).
  * A path value that does not fit is 404 (no such resource); a query or body that does not fit
  * is 422 with Forgejo's `[Field]: reason` message; a body that is not JSON at all is 400, and
  * one larger than the route's limit (`bodyLimit`, else `[api] MAX_BODY_SIZE`) is 413.
@@ -13,7 +14,11 @@ import type { AnyRoute } from "./route.js";
  * name, path or text stored in PostgreSQL can hold, are refused everywhere: 404 in the path,
  * 422 naming the field in the query or body.
  */
-export async function parseInput(route: AnyRoute, c: AppContext, rawParams = checkPathParams(c)) {
+export function parsePathAndQuery(
+  route: AnyRoute,
+  c: AppContext,
+  rawParams: Record<string, string>,
+): { params: unknown; query: unknown } {
   const params = route.params ? v.safeParse(route.params, rawParams) : undefined;
   if (params && !params.success) throw new NotFoundError();
   // A NUL byte can only arrive percent-encoded; most requests have none and skip the walk.
@@ -26,21 +31,23 @@ export async function parseInput(route: AnyRoute, c: AppContext, rawParams = che
   }
   const query = route.query ? v.safeParse(route.query, flattenQuery(rawQuery)) : undefined;
   if (query && !query.success) throw new InvalidArgumentError(describeIssue(query.issues[0]));
-  let body: unknown;
-  if (route.body) {
-    const json = await readJson(c, route.bodyLimit ?? c.get("settings").api.maxBodySize);
-    const nulAt = findNul(json);
-    if (nulAt) throw new InvalidArgumentError(nulMessage(nulAt));
-    const parsed = v.safeParse(route.body, json);
-    if (!parsed.success) throw new InvalidArgumentError(describeIssue(parsed.issues[0]));
-    body = parsed.output;
-  }
-  return { params: params?.output ?? {}, query: query?.output ?? {}, body };
+  return { params: params?.output ?? {}, query: query?.output ?? {} };
+}
+
+/** The route's JSON body, read within its limit and checked against its schema. */
+export async function parseBody(route: AnyRoute, c: AppContext): Promise<unknown> {
+  if (!route.body) return undefined;
+  const json = await readJson(c, route.bodyLimit ?? c.get("settings").api.maxBodySize);
+  const nulAt = findNul(json);
+  if (nulAt) throw new InvalidArgumentError(nulMessage(nulAt));
+  const parsed = v.safeParse(route.body, json);
+  if (!parsed.success) throw new InvalidArgumentError(describeIssue(parsed.issues[0]));
+  return parsed.output;
 }
 
 /**
  * Refuses (404) a request whose path parameters hold a NUL byte, and returns the parameters.
- * {@link parseInput} does this too; call it first wherever a path value is used before then
+ * {@link parsePathAndQuery} does this too; call it first wherever a path value is used before then
  * (e.g. to load the repository a route acts on).
  */
 export function checkPathParams(c: AppContext): Record<string, string> {

@@ -1,6 +1,5 @@
 import { classifyGitRequest, handleGitHttp } from "@kiln/git";
-import type { Hono } from "hono";
-import type { AppContext, AppEnv } from "../env.js";
+import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
 import { mountLfs } from "./lfs-routes.js";
 
@@ -26,7 +25,7 @@ export function repoOf(c: AppContext): { readonly owner: string; readonly name: 
  * them the repository's size, emptiness and default branch are brought up to date (and its usage
  * recorded) before the client sees the end of the response.
  */
-export function mountGit(app: Hono<AppEnv>): void {
+export function mountGit(mount: Mount): void {
   const serve = async (c: AppContext) => {
     const { settings, services, logger } = c.var;
     if (settings.repository.disableHttpGit) {
@@ -64,8 +63,8 @@ export function mountGit(app: Hono<AppEnv>): void {
         ),
     });
   };
-  app.get("/:owner/:repo/info/refs", serve);
-  app.post("/:owner/:repo/git-upload-pack", serve);
-  app.post("/:owner/:repo/git-receive-pack", serve);
-  mountLfs(app);
+  mount("get", "/:owner/:repo/info/refs", serve);
+  mount("post", "/:owner/:repo/git-upload-pack", serve);
+  mount("post", "/:owner/:repo/git-receive-pack", serve);
+  mountLfs(mount);
 }

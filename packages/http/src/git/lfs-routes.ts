@@ -10,9 +10,8 @@ import {
   lfsError,
   parseLfsBatchRequest,
 } from "@kiln/git";
-import type { Hono } from "hono";
 import { readBoundedText } from "../bounded-body.js";
-import type { AppContext, AppEnv } from "../env.js";
+import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
 import { repoOf } from "./git-routes.js";
 
@@ -23,10 +22,10 @@ import { repoOf } from "./git-routes.js";
  * `sizelfs` usage) is recorded when an upload completes. JSON bodies are read only after the
  * caller may read the repository, and within `[api] MAX_BODY_SIZE`.
  */
-export function mountLfs(app: Hono<AppEnv>): void {
+export function mountLfs(mount: Mount): void {
   const enabled = (c: AppContext) => c.var.settings.lfs.enabled;
 
-  app.post("/:owner/:repo/info/lfs/objects/batch", async (c) => {
+  mount("post", "/:owner/:repo/info/lfs/objects/batch", async (c) => {
     if (!enabled(c)) return lfsError(404, "LFS is disabled");
     const at = repoOf(c);
     if (!at) return lfsError(404, "Repository not found");
@@ -67,7 +66,7 @@ export function mountLfs(app: Hono<AppEnv>): void {
     return response;
   });
 
-  app.put("/:owner/:repo/info/lfs/objects/:oid/:size", async (c) => {
+  mount("put", "/:owner/:repo/info/lfs/objects/:oid/:size", async (c) => {
     if (!enabled(c)) return lfsError(404, "LFS is disabled");
     const at = repoOf(c);
     if (!at) return lfsError(404, "Repository not found");
@@ -77,7 +76,7 @@ export function mountLfs(app: Hono<AppEnv>): void {
     // The body streams into the store, checked against the size in the path.
     const { response, stored } = await handleLfsUpload(
       c.req.raw,
-      c.req.param("oid"),
+      c.req.param("oid") ?? "",
       Number.isSafeInteger(size) ? size : -1,
       c.var.services.repositories.lfs,
     );
@@ -85,7 +84,7 @@ export function mountLfs(app: Hono<AppEnv>): void {
     return response;
   });
 
-  app.get("/:owner/:repo/info/lfs/objects/:oid", async (c) => {
+  mount("get", "/:owner/:repo/info/lfs/objects/:oid", async (c) => {
     if (!enabled(c)) return lfsError(404, "LFS is disabled");
     const at = repoOf(c);
     if (!at) return lfsError(404, "Repository not found");
@@ -98,7 +97,7 @@ export function mountLfs(app: Hono<AppEnv>): void {
     return handleLfsDownload(oid, c.var.services.repositories.lfs);
   });
 
-  app.post("/:owner/:repo/info/lfs/verify", async (c) => {
+  mount("post", "/:owner/:repo/info/lfs/verify", async (c) => {
     if (!enabled(c)) return lfsError(404, "LFS is disabled");
     const at = repoOf(c);
     if (!at) return lfsError(404, "Repository not found");

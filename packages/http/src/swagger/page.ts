@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { Hono } from "hono";
-import type { AppEnv } from "../env.js";
+import type { Mount } from "../env.js";
 
 const ASSETS: Readonly<Record<string, string>> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -14,9 +13,9 @@ const ASSETS: Readonly<Record<string, string>> = {
  * `GET /api/swagger`: an interactive page for `/swagger.v1.json`, using swagger-ui-dist's files
  * served by Kiln itself (no CDN, so it works offline).
  */
-export function mountSwaggerPage(app: Hono<AppEnv>): void {
+export function mountSwaggerPage(mount: Mount): void {
   const dist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-  app.get("/api/swagger", (c) => {
+  mount("get", "/api/swagger", (c) => {
     const root = c.var.settings.server.rootUrl;
     return c.html(`<!doctype html>
 <html lang="en">
@@ -34,8 +33,8 @@ window.ui = SwaggerUIBundle({ url: "${root}swagger.v1.json", dom_id: "#swagger-u
 </body>
 </html>`);
   });
-  app.get("/assets/swagger-ui/:file", async (c) => {
-    const file = c.req.param("file");
+  mount("get", "/assets/swagger-ui/:file", async (c) => {
+    const file = c.req.param("file") ?? "";
     const type = ASSETS[file];
     if (!type) return c.notFound();
     c.header("Content-Type", type);

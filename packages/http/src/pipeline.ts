@@ -1,0 +1,99 @@
+import type { Settings } from "@kiln/domain";
+import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
+import * as v from "valibot";
+import { checkAccess, identify } from "./auth.js";
+import type { AppContext } from "./env.js";
+import { enforceRouteQuota } from "./quota-enforcement.js";
+import type { AnyRoute } from "./route.js";
+import { checkPathParams, parseBody, parsePathAndQuery } from "./validation.js";
+
+/** What every request of the app is served with. */
+export interface RequestScope {
+  readonly services: Services;
+  readonly settings: Settings;
+  readonly logger: Logger;
+}
+
+type Input = Parameters<AnyRoute["handler"]>[1];
+type Outcome = Response | Promise<Response>;
+
+/** Sets the request's variables: the app's services, settings and logger, and an anonymous caller. */
+export function enterer(scope: RequestScope): (c: AppContext) => void {
+  const { services, settings, logger } = scope;
+  return (c) => {
+    c.set("services", services);
+    c.set("settings", settings);
+    c.set("logger", logger);
+    c.set("principal", null);
+    c.set("actor", ANONYMOUS);
+  };
+}
+
+/**
+ * The one handler Hono runs for an API operation: the caller is identified, the route's access
+ * checked, its path and query validated, its repository or organization resolved for the caller
+ * (before any body is read), then its body read and validated, its quota enforced, and the
+ * route's own handler called. Each step is decided once per route, here, rather than for every
+ * request: a route with nothing to wait for (an anonymous call of a route without repository,
+ * organization, body or quota) runs synchronously, with no promise between the socket and the
+ * answer.
+ */
+export function apiHandler(
+  r: AnyRoute,
+  scope: RequestScope,
+  validateResponses: boolean,
+): (c: AppContext) => Outcome {
+  const enter = enterer(scope);
+  const { access } = scope.services;
+  const waits = Boolean(r.repo || r.org || r.body || r.quota || validateResponses);
+
+  const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
+    const actor = c.get("actor");
+    const repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
+    const org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
+    const body = r.body ? await parseBody(r, c) : undefined;
+    const input = { ...parsed, body, repo, org } as Input;
+    if (r.quota) await enforceRouteQuota(r, c, input);
+    const response = await r.handler(c, input);
+    if (validateResponses) await checkResponse(r, response);
+    return response;
+  };
+
+  const run = (c: AppContext): Outcome => {
+    checkAccess(r, c);
+    const path = checkPathParams(c);
+    const { params, query } = parsePathAndQuery(r, c, path);
+    const parsed = {
+      params,
+      query,
+      body: undefined,
+      principal: c.get("principal"),
+      repo: undefined,
+      org: undefined,
+    } as Input;
+    return waits ? complete(c, path, parsed) : r.handler(c, parsed);
+  };
+
+  return (c) => {
+    enter(c);
+    const identifying = identify(c);
+    return identifying ? identifying.then(() => run(c)) : run(c);
+  };
+}
+
+/** Fails the request when a JSON response does not match the schema documented for its status. */
+async function checkResponse(r: AnyRoute, response: Response): Promise<void> {
+  const doc = r.responses[response.status];
+  if (!doc) throw new Error(`${r.operationId} answered ${response.status}, which it does not document`);
+  const schema = doc.validate ?? doc.schema;
+  if (typeof schema !== "object") return;
+  const body: unknown = await response.clone().json();
+  const result = v.safeParse(schema, body);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
+    throw new Error(
+      `${r.operationId} ${response.status} response does not match its schema at "${where}": ${issue?.message}`,
+    );
+  }
+}
