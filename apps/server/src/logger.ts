@@ -1,18 +1,20 @@
 import { pino } from "pino";
 import type { KilnEnvironment } from "./env.js";
 
+/** How many bytes of lines are gathered for one write (below sonic-boom's 16 KiB `maxWrite`). */
+const BATCH_BYTES = 12 * 1024;
 /** How often buffered log lines are written out at the latest. */
 const FLUSH_EVERY_MS = 100;
 
 /**
  * The structured logger: JSON lines, to stdout for the server and to stderr for CLI commands.
- * Lines are buffered and written in batches (4 KiB, or at least every 100 ms) with one synchronous
+ * Lines are buffered and written in batches (12 KiB, or at least every 100 ms) with one synchronous
  * write each, so that the per-request line costs no system call of its own and no thread-pool
  * work; pino flushes what is pending when the process exits, and `stopWeb` flushes before it
  * returns. A `kill -9` may lose the last 100 ms of lines, never data.
  */
 export function createLogger(level: KilnEnvironment["logLevel"], stream: "stdout" | "stderr" = "stdout") {
-  const destination = pino.destination({ fd: stream === "stdout" ? 1 : 2, sync: true, minLength: 4096 });
+  const destination = pino.destination({ fd: stream === "stdout" ? 1 : 2, sync: true, minLength: BATCH_BYTES });
   setInterval(() => {
     try {
       destination.flush();
@@ -21,6 +23,26 @@ export function createLogger(level: KilnEnvironment["logLevel"], stream: "stdout
     }
   }, FLUSH_EVERY_MS).unref();
   return pino({ level, base: { pid: process.pid }, timestamp: isoTime }, destination);
+}
+
+/**
+ * The request log's line for `logger`, formatted by hand: the same JSON line pino writes for
+ * `logger.info({method, path, status, ms}, "request")`, into the same buffered destination (so
+ * lines keep their order), at half the cost of pino's generic serializer. Nothing is written
+ * when the level is above `info`.
+ */
+export function requestLogOf(
+  logger: KilnLogger,
+): (method: string, path: string, status: number, ms: number) => void {
+  if (!logger.isLevelEnabled("info")) return () => {};
+  const stream = (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
+  if (!stream) return (method, path, status, ms) => logger.info({ method, path, status, ms }, "request");
+  const pid = `,"pid":${process.pid}`;
+  return (method, path, status, ms) => {
+    stream.write(
+      `{"level":30${isoTime()}${pid},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+    );
+  };
 }
 
 let stampedAt = -1;

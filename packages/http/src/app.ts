@@ -6,7 +6,7 @@ import { onError, onNotFound } from "./errors.js";
 import { mountGit } from "./git/git-routes.js";
 import { apiHandler, enterer } from "./pipeline.js";
 import { type AnyRoute, honoPath } from "./route.js";
-import { StaticMemoRouter } from "./router.js";
+import { KilnRouter } from "./router.js";
 import { allRoutes } from "./routes/index.js";
 import { API_VERSION } from "./routes/misc/version.js";
 import { buildSwagger } from "./swagger/build.js";
@@ -21,7 +21,15 @@ export interface AppOptions {
   readonly validateResponses?: boolean;
   /** Extra routes (tests, later features mounting non-API paths). */
   readonly routes?: readonly AnyRoute[];
+  /**
+   * Writes the request log's line (default: `logger.info` with the same fields). The server
+   * gives a writer that formats the line itself, as it is written for every request.
+   */
+  readonly requestLog?: RequestLog;
 }
+
+/** Writes one request's log line: method, path as sent (without the query), status, milliseconds. */
+export type RequestLog = (method: string, path: string, status: number, ms: number) => void;
 
 /** The routes registered for these settings (some depend on configuration, e.g. quota). */
 export function enabledRoutes(settings: Settings, extra: readonly AnyRoute[] = []): AnyRoute[] {
@@ -36,7 +44,7 @@ export function enabledRoutes(settings: Settings, extra: readonly AnyRoute[] = [
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const { settings, logger } = options;
   const routes = enabledRoutes(settings, options.routes);
-  const app = new Hono<AppEnv>({ router: new StaticMemoRouter() });
+  const app = new Hono<AppEnv>({ router: new KilnRouter() });
   const enter = enterer(options);
   const mount: Mount = (method, path, handler) =>
     app.on(method.toUpperCase(), path, (c) => {
@@ -65,7 +73,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     );
   }
   mountGit(mount);
-  logRequests(app, logger);
+  logRequests(
+    app,
+    options.requestLog ??
+      ((method, path, status, ms) => logger.info({ method, path, status, ms }, "request")),
+  );
   return app;
 }
 
@@ -74,20 +86,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
  * the query), status and milliseconds. Wraps the app's entry point rather than adding a
  * middleware, which would put a chain of promises in front of every route.
  */
-function logRequests(app: Hono<AppEnv>, logger: Logger): void {
+function logRequests(app: Hono<AppEnv>, write: RequestLog): void {
   const dispatch = app.fetch;
   const log = (request: Request, response: Response, start: number) => {
     const url = request.url;
     const from = url.indexOf("/", url.indexOf("//") + 2);
     const query = url.indexOf("?", from);
-    logger.info(
-      {
-        method: request.method,
-        path: from < 0 ? "/" : url.slice(from, query < 0 ? undefined : query),
-        status: response.status,
-        ms: Math.round((performance.now() - start) * 10) / 10,
-      },
-      "request",
+    write(
+      request.method,
+      from < 0 ? "/" : url.slice(from, query < 0 ? undefined : query),
+      response.status,
+      Math.round((performance.now() - start) * 10) / 10,
     );
     return response;
   };

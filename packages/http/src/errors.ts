@@ -23,7 +23,7 @@ export function statusOf(kind: ErrorKind): ContentfulStatusCode {
 
 /** Forgejo's error body (DECISIONS item 9): `{message, url}`; not-found adds `errors: []`. */
 export function errorBody(c: Context<AppEnv>, status: number, message: string, extra: object = {}): object {
-  const url = `${c.var.settings.server.rootUrl}api/swagger`;
+  const url = `${c.get("settings").server.rootUrl}api/swagger`;
   return status === 404 ? { message, url, errors: [], ...extra } : { message, url, ...extra };
 }
 
@@ -41,7 +41,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
     const status = err.status as ContentfulStatusCode;
     return c.json(errorBody(c, status, err.message || "request failed"), status);
   }
-  c.var.logger.error(
+  c.get("logger").error(
     { err: { message: err.message, stack: err.stack }, path: c.req.path },
     "unhandled error",
   );

@@ -1,4 +1,4 @@
-export { type AppOptions, createApp, enabledRoutes } from "./app.js";
+export { type AppOptions, createApp, enabledRoutes, type RequestLog } from "./app.js";
 export { compatibilityMarkdown, type ForgejoOperation, parseForgejoOperations } from "./compatibility.js";
 export type { AppContext, AppEnv } from "./env.js";
 export { errorBody, onError, statusOf } from "./errors.js";

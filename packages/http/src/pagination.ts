@@ -31,7 +31,7 @@ function toInt(value: string | undefined): number {
  */
 export function setPagingHeaders(c: AppContext, page: PageRequest, total: number): void {
   c.header("X-Total-Count", String(total));
-  const link = linkHeader(c.var.settings.server.rootUrl, new URL(c.req.url), page, total);
+  const link = linkHeader(c.get("settings").server.rootUrl, new URL(c.req.url), page, total);
   if (link) c.header("Link", link);
   c.header("Access-Control-Expose-Headers", "X-Total-Count, Link");
 }
@@ -79,7 +79,7 @@ export async function pagedJson<T, U>(
   load: (page: PageRequest) => Promise<Paged<T>>,
   convert: (item: T) => U | Promise<U>,
 ): Promise<Response> {
-  const page = pageRequest(query, c.var.settings.api);
+  const page = pageRequest(query, c.get("settings").api);
   const list = await load(page);
   setPagingHeaders(c, page, list.total);
   const items: U[] = [];

@@ -34,7 +34,7 @@ const writeAsOrg = route({
   responses: created,
   quota: {
     subject: "size:assets:attachments:releases",
-    owner: (c, { params }) => c.var.services.users.getByName(params.org),
+    owner: (c, { params }) => c.get("services").users.getByName(params.org),
   },
   handler: (c) => c.json({ ok: true }, 201),
 });
@@ -48,7 +48,7 @@ const checkInside = route({
   params: v.object({ org: v.string() }),
   responses: created,
   async handler(c, { params }) {
-    await enforceQuota(c, await c.var.services.users.getByName(params.org), "size:repos:all");
+    await enforceQuota(c, await c.get("services").users.getByName(params.org), "size:repos:all");
     return c.json({ ok: true }, 201);
   },
 });

@@ -31,6 +31,6 @@ export async function enforceQuota(
   owner: QuotaOwner,
   subject: SubjectSpelling,
 ): Promise<void> {
-  if (!c.var.settings.quota.enabled) return;
-  await c.var.services.quota.enforce({ id: owner.id, name: owner.name }, subject);
+  if (!c.get("settings").quota.enabled) return;
+  await c.get("services").quota.enforce({ id: owner.id, name: owner.name }, subject);
 }

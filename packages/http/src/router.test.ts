@@ -1,9 +1,12 @@
+import { defaultSettings } from "@kiln/domain";
+import { createServices, silentLogger } from "@kiln/service";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { StaticMemoRouter } from "./router.js";
+import { createApp } from "./app.js";
+import { KilnRouter } from "./router.js";
 
 function app() {
-  const a = new Hono({ router: new StaticMemoRouter() });
+  const a = new Hono({ router: new KilnRouter() });
   a.get("/users/search", (c) => c.text("search"));
   a.get("/users/:name", (c) => c.text(`user ${c.req.param("name")}`));
   a.get("/users/:name/repos", (c) => c.text(`repos of ${c.req.param("name")}`));
@@ -12,7 +15,7 @@ function app() {
   return a;
 }
 
-describe("StaticMemoRouter", () => {
+describe("KilnRouter", () => {
   it("answers static and parameter paths as Hono's own router does, on every request", async () => {
     const a = app();
     for (let round = 0; round < 3; round++) {
@@ -26,12 +29,40 @@ describe("StaticMemoRouter", () => {
     }
   });
 
+  it("routes the API apart from the rest: a route at the root never answers under /api/", async () => {
+    const a = new Hono({ router: new KilnRouter() });
+    a.get("/api/v1/repos/:owner/:repo", (c) => c.text(`repo ${c.req.param("owner")}/${c.req.param("repo")}`));
+    a.get("/api/v1/version", (c) => c.text("version"));
+    a.get("/:owner/:repo/info/refs", (c) => c.text(`refs of ${c.req.param("owner")}/${c.req.param("repo")}`));
+    a.get("/*", (c) => c.text(`fallback ${c.req.path}`));
+    expect(await (await a.request("/api/v1/repos/alice/tools")).text()).toBe("repo alice/tools");
+    expect(await (await a.request("/api/v1/version")).text()).toBe("version");
+    expect(await (await a.request("/alice/tools.git/info/refs")).text()).toBe("refs of alice/tools.git");
+    expect(await (await a.request("/api/v1/info/refs")).text()).toBe("fallback /api/v1/info/refs");
+    expect(await (await a.request("/elsewhere")).text()).toBe("fallback /elsewhere");
+  });
+
   it("matches the first registered route when a parameter route comes before a static one", async () => {
-    const a = new Hono({ router: new StaticMemoRouter() });
+    const a = new Hono({ router: new KilnRouter() });
     a.get("/items/:id", (c) => c.text(`item ${c.req.param("id")}`));
     a.get("/items/new", (c) => c.text("new"));
     for (let round = 0; round < 2; round++) {
       expect(await (await a.request("/items/new")).text()).toBe("item new");
     }
+  });
+
+  it("matches Kiln's API routes with one regular expression, not a walk of the route tree", async () => {
+    const settings = {
+      ...defaultSettings("/tmp/kiln-router-test"),
+      quota: { ...defaultSettings("/tmp/kiln-router-test").quota, enabled: true },
+    };
+    const app = createApp({
+      services: createServices({ db: null as never, settings, logger: silentLogger }),
+      settings,
+      logger: silentLogger,
+    });
+    expect((await app.request("/api/v1/version")).status).toBe(200);
+    expect((await app.request("/api/v1/repos/someone/something/no-such-thing")).status).toBe(404);
+    expect((app.router as KilnRouter<unknown>).engine).toBe("SmartRouter + RegExpRouter");
   });
 });

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../config/resolve.js";
 import { openInstance } from "../instance/instance.js";
 import { socketPathFor, startInternalApi } from "../instance/internal-api.js";
 import { DataLock } from "../instance/lock.js";
-import type { KilnLogger } from "../logger.js";
+import { type KilnLogger, requestLogOf } from "../logger.js";
 import { trackConnections } from "./connections.js";
 import { startWatchdog } from "./watchdog.js";
 
@@ -64,7 +64,7 @@ export async function startWeb(
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }
-  const app = createApp({ services, settings, logger });
+  const app = createApp({ services, settings, logger, requestLog: requestLogOf(logger) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: settings.server.httpAddr }) as Server;
   const connections = trackConnections(server);
   try {

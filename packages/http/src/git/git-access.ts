@@ -37,7 +37,7 @@ export async function checkGitAccess(
   repoName: string,
   need: "read" | "write",
 ): Promise<GitAccess> {
-  const { services } = c.var;
+  const services = c.get("services");
   let principal: Principal | null = null;
   const header = c.req.header("Authorization");
   if (header) {

@@ -27,7 +27,9 @@ export function repoOf(c: AppContext): { readonly owner: string; readonly name: 
  */
 export function mountGit(mount: Mount): void {
   const serve = async (c: AppContext) => {
-    const { settings, services, logger } = c.var;
+    const settings = c.get("settings");
+    const services = c.get("services");
+    const logger = c.get("logger");
     if (settings.repository.disableHttpGit) {
       return c.text("Interacting with repositories by HTTP protocol is not allowed\n", 403);
     }

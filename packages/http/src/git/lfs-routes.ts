@@ -23,7 +23,7 @@ import { repoOf } from "./git-routes.js";
  * caller may read the repository, and within `[api] MAX_BODY_SIZE`.
  */
 export function mountLfs(mount: Mount): void {
-  const enabled = (c: AppContext) => c.var.settings.lfs.enabled;
+  const enabled = (c: AppContext) => c.get("settings").lfs.enabled;
 
   mount("post", "/:owner/:repo/info/lfs/objects/batch", async (c) => {
     if (!enabled(c)) return lfsError(404, "LFS is disabled");
@@ -44,25 +44,25 @@ export function mountLfs(mount: Mount): void {
       request.operation === "upload" ? await checkGitAccess(c, at.owner, at.name, "write") : readable;
     if (!access.ok) return access.response;
     // Forgejo's BatchHandler: more objects than LFS_MAX_BATCH_SIZE is 413 (0 means no cap).
-    const max = c.var.settings.lfs.maxBatchSize;
+    const max = c.get("settings").lfs.maxBatchSize;
     if (max > 0 && request.objects.length > max) {
       return lfsError(413, `Request Entity Too Large: a batch may hold at most ${max} objects`);
     }
     const { repo } = access;
     const oids = [...new Set(request.objects.map((object) => object.oid).filter(isValidLfsOid))];
-    const referenced = await c.var.services.repositories.lfsObjectsOf(repo, oids);
+    const referenced = await c.get("services").repositories.lfsObjectsOf(repo, oids);
     const authorization = c.req.header("Authorization");
     const { response, result } = await handleLfsBatch(
       request,
       {
         visible: (oid) => referenced.has(oid),
-        hrefBase: `${c.var.settings.server.rootUrl}${repo.ownerName}/${repo.name}.git/info/lfs`,
+        hrefBase: `${c.get("settings").server.rootUrl}${repo.ownerName}/${repo.name}.git/info/lfs`,
         ...(authorization ? { actionHeaders: { Authorization: authorization } } : {}),
       },
-      c.var.services.repositories.lfs,
+      c.get("services").repositories.lfs,
     );
     for (const object of result.alreadyStored)
-      await c.var.services.repositories.addLfsObject(repo, object.oid, object.size);
+      await c.get("services").repositories.addLfsObject(repo, object.oid, object.size);
     return response;
   });
 
@@ -78,9 +78,9 @@ export function mountLfs(mount: Mount): void {
       c.req.raw,
       c.req.param("oid") ?? "",
       Number.isSafeInteger(size) ? size : -1,
-      c.var.services.repositories.lfs,
+      c.get("services").repositories.lfs,
     );
-    if (stored) await c.var.services.repositories.addLfsObject(access.repo, stored.oid, stored.size);
+    if (stored) await c.get("services").repositories.addLfsObject(access.repo, stored.oid, stored.size);
     return response;
   });
 
@@ -92,9 +92,9 @@ export function mountLfs(mount: Mount): void {
     if (!access.ok) return access.response;
     const oid = c.req.param("oid");
     if (!isValidLfsOid(oid)) return lfsError(422, "Oid or size are invalid");
-    const referenced = await c.var.services.repositories.lfsObjectsOf(access.repo, [oid]);
+    const referenced = await c.get("services").repositories.lfsObjectsOf(access.repo, [oid]);
     if (!referenced.has(oid)) return lfsError(404, "Object does not exist");
-    return handleLfsDownload(oid, c.var.services.repositories.lfs);
+    return handleLfsDownload(oid, c.get("services").repositories.lfs);
   });
 
   mount("post", "/:owner/:repo/info/lfs/verify", async (c) => {
@@ -105,7 +105,7 @@ export function mountLfs(mount: Mount): void {
     if (!access.ok) return access.response;
     const json = await readLfsJson(c);
     if (!json.ok) return json.response;
-    return handleLfsVerify(json.value, c.var.services.repositories.lfs);
+    return handleLfsVerify(json.value, c.get("services").repositories.lfs);
   });
 }
 
@@ -117,7 +117,7 @@ async function readLfsJson(
 > {
   let text: string;
   try {
-    text = await readBoundedText(c.req.raw, c.var.settings.api.maxBodySize);
+    text = await readBoundedText(c.req.raw, c.get("settings").api.maxBodySize);
   } catch (error) {
     if (isKilnError(error) && error.kind === "payload_too_large")
       return { ok: false, response: lfsError(413, error.message) };

@@ -16,7 +16,7 @@ const ASSETS: Readonly<Record<string, string>> = {
 export function mountSwaggerPage(mount: Mount): void {
   const dist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   mount("get", "/api/swagger", (c) => {
-    const root = c.var.settings.server.rootUrl;
+    const root = c.get("settings").server.rootUrl;
     return c.html(`<!doctype html>
 <html lang="en">
 <head>

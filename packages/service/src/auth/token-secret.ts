@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** A new access token secret: 40 hex characters, the shape Forgejo clients expect. */
 export function generateTokenSecret(): string {
@@ -10,5 +10,6 @@ export function generateTokenSecret(): string {
  * enough to make a leaked database useless for authentication, and it allows indexed lookup.
  */
 export function hashTokenSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  // The one-shot digest: every authenticated request hashes its token before the cache lookup.
+  return hash("sha256", secret, "hex");
 }

@@ -30,7 +30,7 @@ export const adminListQuotaGroups = route({
   summary: "List the available quota groups",
   responses: { 200: { description: "QuotaGroupList", schema: api.QuotaGroupList }, ...forbidden },
   async handler(c) {
-    return c.json((await c.var.services.quotaAdmin.listGroups()).map((g) => toApiQuotaGroup(g, true)));
+    return c.json((await c.get("services").quotaAdmin.listGroups()).map((g) => toApiQuotaGroup(g, true)));
   },
 });
 
@@ -48,7 +48,7 @@ export const adminCreateQuotaGroup = route({
     ...validationError,
   },
   async handler(c, { body }) {
-    const group = await c.var.services.quotaAdmin.createGroup(body.name, body.rules ?? []);
+    const group = await c.get("services").quotaAdmin.createGroup(body.name, body.rules ?? []);
     return c.json(toApiQuotaGroup(group, true), 201);
   },
 });
@@ -62,7 +62,7 @@ export const adminGetQuotaGroup = route({
   params: groupParam,
   responses: { 200: { description: "QuotaGroup", schema: api.QuotaGroup }, ...forbidden, ...notFound },
   async handler(c, { params }) {
-    return c.json(toApiQuotaGroup(await c.var.services.quotaAdmin.getGroup(params.quotagroup), true));
+    return c.json(toApiQuotaGroup(await c.get("services").quotaAdmin.getGroup(params.quotagroup), true));
   },
 });
 
@@ -75,7 +75,7 @@ export const adminDeleteQuotaGroup = route({
   params: groupParam,
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { params }) {
-    await c.var.services.quotaAdmin.deleteGroup(params.quotagroup);
+    await c.get("services").quotaAdmin.deleteGroup(params.quotagroup);
     return c.body(null, 204);
   },
 });
@@ -89,7 +89,7 @@ export const adminAddRuleToQuotaGroup = route({
   params: groupRuleParams,
   responses: { ...empty, ...forbidden, ...notFound, ...conflict },
   async handler(c, { params }) {
-    await c.var.services.quotaAdmin.addRuleToGroup(params.quotagroup, params.quotarule);
+    await c.get("services").quotaAdmin.addRuleToGroup(params.quotagroup, params.quotarule);
     return c.body(null, 204);
   },
 });
@@ -104,7 +104,7 @@ export const adminRemoveRuleFromQuotaGroup = route({
   params: groupRuleParams,
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { params }) {
-    await c.var.services.quotaAdmin.removeRuleFromGroup(params.quotagroup, params.quotarule);
+    await c.get("services").quotaAdmin.removeRuleFromGroup(params.quotagroup, params.quotarule);
     return c.body(null, 204);
   },
 });
@@ -119,8 +119,8 @@ export const adminListUsersInQuotaGroup = route({
   responses: { 200: { description: "UserList", schema: v.array(api.User) }, ...forbidden, ...notFound },
   async handler(c, { params, principal }) {
     const viewer = requirePrincipal(principal).user;
-    const owners = await c.var.services.quotaAdmin.listGroupOwners(params.quotagroup);
-    return c.json(owners.map((u) => toApiUser(u, viewer, c.var.settings)));
+    const owners = await c.get("services").quotaAdmin.listGroupOwners(params.quotagroup);
+    return c.json(owners.map((u) => toApiUser(u, viewer, c.get("settings"))));
   },
 });
 
@@ -134,7 +134,7 @@ export const adminAddUserToQuotaGroup = route({
   params: groupUserParams,
   responses: { ...empty, ...forbidden, ...notFound, ...conflict },
   async handler(c, { params }) {
-    await c.var.services.quotaAdmin.addOwnerToGroup(params.quotagroup, params.username);
+    await c.get("services").quotaAdmin.addOwnerToGroup(params.quotagroup, params.username);
     return c.body(null, 204);
   },
 });
@@ -148,7 +148,7 @@ export const adminRemoveUserFromQuotaGroup = route({
   params: groupUserParams,
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { params }) {
-    await c.var.services.quotaAdmin.removeOwnerFromGroup(params.quotagroup, params.username);
+    await c.get("services").quotaAdmin.removeOwnerFromGroup(params.quotagroup, params.username);
     return c.body(null, 204);
   },
 });
@@ -164,8 +164,8 @@ export const adminSetUserQuotaGroups = route({
   body: api.SetUserQuotaGroupsOptions,
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
   async handler(c, { params, body }) {
-    const owner = await c.var.services.users.getByName(params.username);
-    await c.var.services.quotaAdmin.setOwnerGroups(owner, body.groups);
+    const owner = await c.get("services").users.getByName(params.username);
+    await c.get("services").quotaAdmin.setOwnerGroups(owner, body.groups);
     return c.body(null, 204);
   },
 });

@@ -23,7 +23,7 @@ export const adminListQuotaRules = route({
   summary: "List the available quota rules",
   responses: { 200: { description: "QuotaRuleInfoList", schema: v.array(api.QuotaRuleInfo) }, ...forbidden },
   async handler(c) {
-    return c.json((await c.var.services.quotaAdmin.listRules()).map((r) => toApiQuotaRule(r, true)));
+    return c.json((await c.get("services").quotaAdmin.listRules()).map((r) => toApiQuotaRule(r, true)));
   },
 });
 
@@ -41,7 +41,7 @@ export const adminCreateQuotaRule = route({
     ...validationError,
   },
   async handler(c, { body }) {
-    const rule = await c.var.services.quotaAdmin.createRule(body);
+    const rule = await c.get("services").quotaAdmin.createRule(body);
     return c.json(toApiQuotaRule(rule, true), 201);
   },
 });
@@ -55,7 +55,7 @@ export const adminGetQuotaRule = route({
   params: ruleParam,
   responses: { 200: { description: "QuotaRuleInfo", schema: api.QuotaRuleInfo }, ...forbidden, ...notFound },
   async handler(c, { params }) {
-    return c.json(toApiQuotaRule(await c.var.services.quotaAdmin.getRule(params.quotarule), true));
+    return c.json(toApiQuotaRule(await c.get("services").quotaAdmin.getRule(params.quotarule), true));
   },
 });
 
@@ -74,7 +74,7 @@ export const adminEditQuotaRule = route({
     ...validationError,
   },
   async handler(c, { params, body }) {
-    const rule = await c.var.services.quotaAdmin.editRule(params.quotarule, body);
+    const rule = await c.get("services").quotaAdmin.editRule(params.quotarule, body);
     return c.json(toApiQuotaRule(rule, true));
   },
 });
@@ -89,7 +89,7 @@ export const adminDeleteQuotaRule = route({
   params: ruleParam,
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { params }) {
-    await c.var.services.quotaAdmin.deleteRule(params.quotarule);
+    await c.get("services").quotaAdmin.deleteRule(params.quotarule);
     return c.body(null, 204);
   },
 });

@@ -23,8 +23,8 @@ export const adminGetUserQuota = route({
     ...notFound,
   },
   async handler(c, { params }) {
-    const owner = await c.var.services.users.getByName(params.username);
-    return c.json(toApiQuotaInfo(await c.var.services.quota.info(owner.id), true));
+    const owner = await c.get("services").users.getByName(params.username);
+    return c.json(toApiQuotaInfo(await c.get("services").quota.info(owner.id), true));
   },
 });
 

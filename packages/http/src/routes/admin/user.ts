@@ -36,8 +36,8 @@ export const adminSearchUsers = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.users.listForAdmin(filter, page),
-      (u) => toApiUser(u, viewer, c.var.settings),
+      (page) => c.get("services").users.listForAdmin(filter, page),
+      (u) => toApiUser(u, viewer, c.get("settings")),
     );
   },
 });
@@ -58,7 +58,7 @@ export const adminCreateUser = route({
   },
   async handler(c, { body, principal }) {
     const viewer = requirePrincipal(principal).user;
-    const user = await c.var.services.users.create({
+    const user = await c.get("services").users.create({
       username: body.username,
       email: body.email,
       password: body.password,
@@ -70,7 +70,7 @@ export const adminCreateUser = route({
       visibility: body.visibility,
       createdAt: body.created_at ? new Date(body.created_at) : undefined,
     });
-    return c.json(toApiUser(user, viewer, c.var.settings), 201);
+    return c.json(toApiUser(user, viewer, c.get("settings")), 201);
   },
 });
 
@@ -91,8 +91,8 @@ export const adminEditUser = route({
   },
   async handler(c, { params, body, principal }) {
     const viewer = requirePrincipal(principal).user;
-    const target = await c.var.services.users.getByName(params.username);
-    const user = await c.var.services.users.adminEdit(target, {
+    const target = await c.get("services").users.getByName(params.username);
+    const user = await c.get("services").users.adminEdit(target, {
       email: body.email,
       password: body.password,
       fullName: body.full_name,
@@ -113,7 +113,7 @@ export const adminEditUser = route({
       allowGitHook: body.allow_git_hook,
       allowImportLocal: body.allow_import_local,
     });
-    return c.json(toApiUser(user, viewer, c.var.settings));
+    return c.json(toApiUser(user, viewer, c.get("settings")));
   },
 });
 
@@ -133,8 +133,8 @@ export const adminDeleteUser = route({
     ...validationError,
   },
   async handler(c, { params, query, principal }) {
-    const target = await c.var.services.users.getByName(params.username);
-    await c.var.services.users.delete(target, requirePrincipal(principal).user, {
+    const target = await c.get("services").users.getByName(params.username);
+    await c.get("services").users.delete(target, requirePrincipal(principal).user, {
       purge: query.purge ?? false,
     });
     return c.body(null, 204);

@@ -5,5 +5,9 @@ import type { AppContext } from "../../env.js";
 
 /** An organization in API shape, with the repository count the caller is entitled to. */
 export async function apiOrg(c: AppContext, org: User) {
-  return toApiOrg(org, await c.var.services.orgs.reposCount(org, viewerOf(c.var.actor)), c.var.settings);
+  return toApiOrg(
+    org,
+    await c.get("services").orgs.reposCount(org, viewerOf(c.get("actor"))),
+    c.get("settings"),
+  );
 }

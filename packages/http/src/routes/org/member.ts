@@ -31,8 +31,8 @@ export const orgListMembers = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listMembers(org, user, page),
-      (u) => toApiUser(u, user, c.var.settings),
+      (page) => c.get("services").orgs.listMembers(org, user, page),
+      (u) => toApiUser(u, user, c.get("settings")),
     );
   },
 });
@@ -54,11 +54,11 @@ export const orgIsMember = route({
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const target = await c.var.services.access.account(c.var.actor, params.username);
-    const answer = await c.var.services.orgs.checkMembership(org, target, user);
+    const target = await c.get("services").access.account(c.get("actor"), params.username);
+    const answer = await c.get("services").orgs.checkMembership(org, target, user);
     if (answer === "member") return c.body(null, 204);
     if (answer === "not-member") throw new NotFoundError();
-    const base = new URL(c.var.settings.server.rootUrl).pathname;
+    const base = new URL(c.get("settings").server.rootUrl).pathname;
     const location = `${base}api/v1/orgs/${encodeURIComponent(org.name)}/public_members/${encodeURIComponent(target.name)}`;
     return c.body(null, 303, { Location: location });
   },
@@ -81,8 +81,8 @@ export const orgDeleteMember = route({
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const target = await c.var.services.users.getByName(params.username);
-    await c.var.services.orgs.removeMember(org, target);
+    const target = await c.get("services").users.getByName(params.username);
+    await c.get("services").orgs.removeMember(org, target);
     return c.body(null, 204);
   },
 });
@@ -107,8 +107,8 @@ export const orgListPublicMembers = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listPublicMembers(org, page),
-      (u) => toApiUser(u, viewer, c.var.settings),
+      (page) => c.get("services").orgs.listPublicMembers(org, page),
+      (u) => toApiUser(u, viewer, c.get("settings")),
     );
   },
 });
@@ -129,8 +129,8 @@ export const orgIsPublicMember = route({
   },
   async handler(c, { params, principal, org: { org } }) {
     const _viewer = principal?.user ?? null;
-    const target = await c.var.services.access.account(c.var.actor, params.username);
-    if (!(await c.var.services.orgs.isPublicMember(org, target))) throw new NotFoundError();
+    const target = await c.get("services").access.account(c.get("actor"), params.username);
+    if (!(await c.get("services").orgs.isPublicMember(org, target))) throw new NotFoundError();
     return c.body(null, 204);
   },
 });
@@ -153,8 +153,8 @@ function publicity(method: "put" | "delete", operationId: string, summary: strin
     },
     async handler(c, { params, principal, org: { org } }) {
       const { user } = requirePrincipal(principal);
-      const target = await c.var.services.users.getByName(params.username);
-      await c.var.services.orgs.setPublicMembership(org, target, user, isPublic);
+      const target = await c.get("services").users.getByName(params.username);
+      await c.get("services").orgs.setPublicMembership(org, target, user, isPublic);
       return c.body(null, 204);
     },
   });

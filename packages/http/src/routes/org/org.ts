@@ -28,7 +28,7 @@ export const orgCreate = route({
   },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
-    const org = await c.var.services.orgs.create(user, body.username, {
+    const org = await c.get("services").orgs.create(user, body.username, {
       fullName: body.full_name,
       email: body.email,
       description: body.description,
@@ -56,7 +56,7 @@ export const orgGetAll = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listVisible(viewerOf(c.var.actor), page),
+      (page) => c.get("services").orgs.listVisible(viewerOf(c.get("actor")), page),
       (o) => apiOrg(c, o),
     );
   },
@@ -100,7 +100,7 @@ export const orgEdit = route({
   },
   async handler(c, { params, body, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const edited = await c.var.services.orgs.edit(org, {
+    const edited = await c.get("services").orgs.edit(org, {
       fullName: body.full_name,
       email: body.email,
       description: body.description,
@@ -130,7 +130,7 @@ export const orgDelete = route({
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    await c.var.services.orgs.delete(org);
+    await c.get("services").orgs.delete(org);
     return c.body(null, 204);
   },
 });
@@ -150,7 +150,7 @@ export const orgListCurrentUserOrgs = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listMine(signedInViewer(c.var.actor), page),
+      (page) => c.get("services").orgs.listMine(signedInViewer(c.get("actor")), page),
       (o) => apiOrg(c, o),
     );
   },
@@ -169,11 +169,11 @@ export const orgListUserOrgs = route({
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
-    const target = await c.var.services.access.account(c.var.actor, params.username);
+    const target = await c.get("services").access.account(c.get("actor"), params.username);
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.orgs.listOfUser(target, viewerOf(c.var.actor), page),
+      (page) => c.get("services").orgs.listOfUser(target, viewerOf(c.get("actor")), page),
       (o) => apiOrg(c, o),
     );
   },
@@ -195,8 +195,8 @@ export const orgGetUserPermissions = route({
   },
   async handler(c, { params, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const target = await c.var.services.access.account(c.var.actor, params.username);
-    const p = await c.var.services.orgs.permissionsOf(org, target);
+    const target = await c.get("services").access.account(c.get("actor"), params.username);
+    const p = await c.get("services").orgs.permissionsOf(org, target);
     return c.json({
       is_owner: p.isOwner,
       is_admin: p.isAdmin,

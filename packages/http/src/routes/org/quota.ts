@@ -39,7 +39,7 @@ async function ownedOrg(
   principal: Parameters<typeof requirePrincipal>[0],
 ): Promise<User> {
   requirePrincipal(principal);
-  const { org } = await c.var.services.access.org(c.var.actor, name, "owner");
+  const { org } = await c.get("services").access.org(c.get("actor"), name, "owner");
   return org;
 }
 

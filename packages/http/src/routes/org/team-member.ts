@@ -27,12 +27,12 @@ export const orgListTeamMembers = route({
   },
   async handler(c, { params, query, principal }) {
     const { user } = requirePrincipal(principal);
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
+    const { team } = await c.get("services").access.team(c.get("actor"), params.id);
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.teams.members(team, page),
-      (u) => toApiUser(u, user, c.var.settings),
+      (page) => c.get("services").teams.members(team, page),
+      (u) => toApiUser(u, user, c.get("settings")),
     );
   },
 });
@@ -54,10 +54,10 @@ export const orgListTeamMember = route({
   },
   async handler(c, { params, principal }) {
     const { user } = requirePrincipal(principal);
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
-    const target = await c.var.services.access.account(c.var.actor, params.username);
-    if (!(await c.var.services.teams.isMember(team, target))) throw new NotFoundError();
-    return c.json(toApiUser(target, user, c.var.settings));
+    const { team } = await c.get("services").access.team(c.get("actor"), params.id);
+    const target = await c.get("services").access.account(c.get("actor"), params.username);
+    if (!(await c.get("services").teams.isMember(team, target))) throw new NotFoundError();
+    return c.json(toApiUser(target, user, c.get("settings")));
   },
 });
 
@@ -77,10 +77,10 @@ function membership(method: "put" | "delete", operationId: string, summary: stri
       ...validationError,
     },
     async handler(c, { params }) {
-      const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
-      const target = await c.var.services.access.account(c.var.actor, params.username);
-      if (method === "put") await c.var.services.teams.addMember(team, target);
-      else await c.var.services.teams.removeMember(team, target);
+      const { team } = await c.get("services").access.team(c.get("actor"), params.id, "owner");
+      const target = await c.get("services").access.account(c.get("actor"), params.username);
+      if (method === "put") await c.get("services").teams.addMember(team, target);
+      else await c.get("services").teams.removeMember(team, target);
       return c.body(null, 204);
     },
   });

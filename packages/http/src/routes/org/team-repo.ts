@@ -27,8 +27,10 @@ export const orgListTeamRepos = route({
     ...notFound,
   },
   async handler(c, { params, query }) {
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
-    return pagedRepos(c, query, (page) => c.var.services.teams.repos(team, viewerOf(c.var.actor), page));
+    const { team } = await c.get("services").access.team(c.get("actor"), params.id);
+    return pagedRepos(c, query, (page) =>
+      c.get("services").teams.repos(team, viewerOf(c.get("actor")), page),
+    );
   },
 });
 
@@ -40,8 +42,8 @@ async function teamRepoTarget(
   params: v.InferOutput<typeof teamRepo>,
   need: "member" | "owner",
 ) {
-  const { team } = await c.var.services.access.team(c.var.actor, params.id, need);
-  const repo = await c.var.services.access.repo(c.var.actor, params.org, params.repo);
+  const { team } = await c.get("services").access.team(c.get("actor"), params.id, need);
+  const repo = await c.get("services").access.repo(c.get("actor"), params.org, params.repo);
   return { team, repo };
 }
 
@@ -60,7 +62,7 @@ export const orgListTeamRepo = route({
   },
   async handler(c, { params }) {
     const { team, repo } = await teamRepoTarget(c, params, "member");
-    if (!(await c.var.services.teams.hasRepo(team, repo.repo))) throw new NotFoundError();
+    if (!(await c.get("services").teams.hasRepo(team, repo.repo))) throw new NotFoundError();
     return c.json(await apiRepo(c, repo.repo, repo));
   },
 });
@@ -83,8 +85,8 @@ function teamRepoChange(method: "put" | "delete", operationId: string, summary: 
     async handler(c, { params, principal }) {
       const { user } = requirePrincipal(principal);
       const { team, repo } = await teamRepoTarget(c, params, "member");
-      if (method === "put") await c.var.services.teams.addRepo(team, repo.repo, user);
-      else await c.var.services.teams.removeRepo(team, repo.repo, user);
+      if (method === "put") await c.get("services").teams.addRepo(team, repo.repo, user);
+      else await c.get("services").teams.removeRepo(team, repo.repo, user);
       return c.body(null, 204);
     },
   });

@@ -31,7 +31,7 @@ const orgParam = v.object({ org: v.string() });
 const teamParam = v.object({ id: qs.int("id of the team") });
 
 async function apiTeam(c: AppContext, team: Team, _viewer: User) {
-  const org = await c.var.services.teams.orgOf(team);
+  const org = await c.get("services").teams.orgOf(team);
   return toApiTeam(team, await apiOrg(c, org));
 }
 
@@ -70,7 +70,7 @@ export const orgListTeams = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.teams.list(org, page),
+      (page) => c.get("services").teams.list(org, page),
       (t) => toApiTeam(t, apiOrganization),
     );
   },
@@ -94,7 +94,7 @@ export const orgCreateTeam = route({
   },
   async handler(c, { body, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const team = await c.var.services.teams.create(org, { ...teamInput(body), name: body.name });
+    const team = await c.get("services").teams.create(org, { ...teamInput(body), name: body.name });
     return c.json(toApiTeam(team, await apiOrg(c, org)), 201);
   },
 });
@@ -117,8 +117,8 @@ export const teamSearch = route({
   responses: { 200: { description: "SearchResults of a successful search", schema: api.TeamSearchResults } },
   async handler(c, { params, query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.teams.search(org, query.q ?? "", query.include_desc ?? true, page);
+    const page = pageRequest(query, c.get("settings").api);
+    const list = await c.get("services").teams.search(org, query.q ?? "", query.include_desc ?? true, page);
     setPagingHeaders(c, page, list.total);
     const apiOrganization = await apiOrg(c, org);
     return c.json({ ok: true, data: list.items.map((t) => toApiTeam(t, apiOrganization)) });
@@ -140,7 +140,7 @@ export const orgGetTeam = route({
   },
   async handler(c, { params, principal }) {
     const { user } = requirePrincipal(principal);
-    const { team } = await c.var.services.access.team(c.var.actor, params.id);
+    const { team } = await c.get("services").access.team(c.get("actor"), params.id);
     return c.json(await apiTeam(c, team, user));
   },
 });
@@ -162,8 +162,8 @@ export const orgEditTeam = route({
   },
   async handler(c, { params, body, principal }) {
     const { user } = requirePrincipal(principal);
-    const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
-    return c.json(await apiTeam(c, await c.var.services.teams.edit(team, teamInput(body)), user));
+    const { team } = await c.get("services").access.team(c.get("actor"), params.id, "owner");
+    return c.json(await apiTeam(c, await c.get("services").teams.edit(team, teamInput(body)), user));
   },
 });
 
@@ -182,8 +182,8 @@ export const orgDeleteTeam = route({
     ...validationError,
   },
   async handler(c, { params }) {
-    const { team } = await c.var.services.access.team(c.var.actor, params.id, "owner");
-    await c.var.services.teams.delete(team);
+    const { team } = await c.get("services").access.team(c.get("actor"), params.id, "owner");
+    await c.get("services").teams.delete(team);
     return c.body(null, 204);
   },
 });
@@ -203,7 +203,7 @@ export const userListTeams = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.teams.listForUser(signedInViewer(c.var.actor), page),
+      (page) => c.get("services").teams.listForUser(signedInViewer(c.get("actor")), page),
       (t) => apiTeam(c, t, user),
     );
   },

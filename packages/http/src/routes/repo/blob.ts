@@ -24,8 +24,8 @@ export const GetBlob = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const blob = await c.var.services.gitObjects.blob(ctx.repo, params.sha);
-    return c.json(toGitBlob(blob, repoLinks(ctx.repo, c.var.settings)));
+    const blob = await c.get("services").gitObjects.blob(ctx.repo, params.sha);
+    return c.json(toGitBlob(blob, repoLinks(ctx.repo, c.get("settings"))));
   },
 });
 

@@ -64,7 +64,7 @@ export const repoListBranchProtection = route({
     ...notFound,
   },
   async handler(c, { repo: ctx }) {
-    const views = await c.var.services.branchProtections.listViews(ctx.repo);
+    const views = await c.get("services").branchProtections.listViews(ctx.repo);
     return c.json(views.map(toApiBranchProtection));
   },
 });
@@ -92,11 +92,9 @@ export const repoCreateBranchProtection = route({
   },
   async handler(c, { body, repo: ctx }) {
     const { rule_name, branch_name, ...options } = body;
-    const view = await c.var.services.branchProtections.create(
-      ctx.repo,
-      rule_name || branch_name || "",
-      protectionInput(options),
-    );
+    const view = await c
+      .get("services")
+      .branchProtections.create(ctx.repo, rule_name || branch_name || "", protectionInput(options));
     return c.json(toApiBranchProtection(view), 201);
   },
 });
@@ -117,7 +115,9 @@ export const repoGetBranchProtection = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    return c.json(toApiBranchProtection(await c.var.services.branchProtections.get(ctx.repo, params.name)));
+    return c.json(
+      toApiBranchProtection(await c.get("services").branchProtections.get(ctx.repo, params.name)),
+    );
   },
 });
 
@@ -141,7 +141,7 @@ export const repoEditBranchProtection = route({
     ...repoArchived,
   },
   async handler(c, { params, body, repo: ctx }) {
-    const view = await c.var.services.branchProtections.edit(ctx.repo, params.name, protectionInput(body));
+    const view = await c.get("services").branchProtections.edit(ctx.repo, params.name, protectionInput(body));
     return c.json(toApiBranchProtection(view));
   },
 });
@@ -162,7 +162,7 @@ export const repoDeleteBranchProtection = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    await c.var.services.branchProtections.delete(ctx.repo, params.name);
+    await c.get("services").branchProtections.delete(ctx.repo, params.name);
     return c.body(null, 204);
   },
 });

@@ -35,10 +35,10 @@ export const repoListBranches = route({
     ...notFound,
   },
   async handler(c, { query, repo: ctx }) {
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.branches.list(ctx.repo, ctx.viewer, page);
+    const page = pageRequest(query, c.get("settings").api);
+    const list = await c.get("services").branches.list(ctx.repo, ctx.viewer, page);
     setPagingHeaders(c, page, list.total);
-    const links = repoLinks(ctx.repo, c.var.settings);
+    const links = repoLinks(ctx.repo, c.get("settings"));
     return c.json(list.items.map((b) => toApiBranch(b, links, seesRuleNames(ctx))));
   },
 });
@@ -58,8 +58,8 @@ export const repoGetBranch = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const branch = await c.var.services.branches.get(ctx.repo, ctx.viewer, params.branch);
-    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.var.settings), seesRuleNames(ctx)));
+    const branch = await c.get("services").branches.get(ctx.repo, ctx.viewer, params.branch);
+    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.get("settings")), seesRuleNames(ctx)));
   },
 });
 
@@ -86,12 +86,12 @@ export const repoCreateBranch = route({
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const branch = await c.var.services.branches.create(ctx.repo, user, {
+    const branch = await c.get("services").branches.create(ctx.repo, user, {
       name: body.new_branch_name,
       ...(body.old_branch_name ? { oldBranchName: body.old_branch_name } : {}),
       ...(body.old_ref_name ? { oldRefName: body.old_ref_name } : {}),
     });
-    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.var.settings), seesRuleNames(ctx)), 201);
+    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.get("settings")), seesRuleNames(ctx)), 201);
   },
 });
 
@@ -112,7 +112,7 @@ export const repoDeleteBranch = route({
     ...repoArchived,
   },
   async handler(c, { params, repo: ctx }) {
-    await c.var.services.branches.delete(ctx.repo, params.branch);
+    await c.get("services").branches.delete(ctx.repo, params.branch);
     return c.body(null, 204);
   },
 });

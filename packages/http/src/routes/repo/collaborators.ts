@@ -31,8 +31,8 @@ export const repoListCollaborators = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.collaborators.list(ctx.repo, page),
-      (u) => toApiUser(u, ctx.viewer, c.var.settings),
+      (page) => c.get("services").collaborators.list(ctx.repo, page),
+      (u) => toApiUser(u, ctx.viewer, c.get("settings")),
     );
   },
 });
@@ -52,8 +52,8 @@ export const repoCheckCollaborator = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const user = await c.var.services.users.getByName(params.collaborator);
-    if (!(await c.var.services.collaborators.isCollaborator(ctx.repo, user))) throw new NotFoundError();
+    const user = await c.get("services").users.getByName(params.collaborator);
+    if (!(await c.get("services").collaborators.isCollaborator(ctx.repo, user))) throw new NotFoundError();
     return c.body(null, 204);
   },
 });
@@ -77,8 +77,8 @@ export const repoAddCollaborator = route({
     ...validationError,
   },
   async handler(c, { params, body, repo: ctx }) {
-    const user = await c.var.services.users.getByName(params.collaborator);
-    await c.var.services.collaborators.add(ctx.repo, user, body.permission ?? "write");
+    const user = await c.get("services").users.getByName(params.collaborator);
+    await c.get("services").collaborators.add(ctx.repo, user, body.permission ?? "write");
     return c.body(null, 204);
   },
 });
@@ -99,8 +99,8 @@ export const repoDeleteCollaborator = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const user = await c.var.services.users.getByName(params.collaborator);
-    await c.var.services.collaborators.remove(ctx.repo, user);
+    const user = await c.get("services").users.getByName(params.collaborator);
+    await c.get("services").collaborators.remove(ctx.repo, user);
     return c.body(null, 204);
   },
 });
@@ -122,7 +122,7 @@ export const repoGetRepoPermissions = route({
   },
   async handler(c, { params, principal, repo: ctx }) {
     const { user: doer } = requirePrincipal(principal);
-    const target = await c.var.services.users.getByName(params.collaborator);
+    const target = await c.get("services").users.getByName(params.collaborator);
     if (
       !doer.isAdmin &&
       doer.id !== target.id &&
@@ -133,8 +133,8 @@ export const repoGetRepoPermissions = route({
         "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own",
       );
     }
-    const mode = await c.var.services.collaborators.accessModeOf(ctx.repo, target);
-    return c.json({ permission: mode, role_name: mode, user: toApiUser(target, doer, c.var.settings) });
+    const mode = await c.get("services").collaborators.accessModeOf(ctx.repo, target);
+    return c.json({ permission: mode, role_name: mode, user: toApiUser(target, doer, c.get("settings")) });
   },
 });
 

@@ -32,9 +32,9 @@ function detailOptions(query: DetailQuery): CommitDetailOptions {
 }
 
 function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: DetailQuery) {
-  const links = repoLinks(ctx.repo, c.var.settings);
+  const links = repoLinks(ctx.repo, c.get("settings"));
   return view.commits.map((commit) =>
-    toApiCommit(commit, view.users, links, ctx.viewer, c.var.settings, {
+    toApiCommit(commit, view.users, links, ctx.viewer, c.get("settings"), {
       ...(query.verification !== undefined ? { verification: query.verification } : {}),
     }),
   );
@@ -50,7 +50,7 @@ function setCommitPaging(c: AppContext, page: PageRequest, total: number | undef
     return;
   }
   const pseudoTotal = page.page * page.limit + (hasMore ? 1 : 0);
-  const link = linkHeader(c.var.settings.server.rootUrl, new URL(c.req.url), page, pseudoTotal)
+  const link = linkHeader(c.get("settings").server.rootUrl, new URL(c.req.url), page, pseudoTotal)
     .split(",")
     .filter((part) => part && !part.endsWith('rel="last"'))
     .join(",");
@@ -81,8 +81,8 @@ export const repoGetAllCommits = route({
     409: { description: "EmptyRepository", schema: api.APIError },
   },
   async handler(c, { query, repo: ctx }) {
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.commits.list(ctx.repo, {
+    const page = pageRequest(query, c.get("settings").api);
+    const list = await c.get("services").commits.list(ctx.repo, {
       ...(query.sha ? { sha: query.sha } : {}),
       ...(query.path ? { path: query.path } : {}),
       ...detailOptions(query),
@@ -117,7 +117,7 @@ export const repoGetCommitByRef = route({
   query: v.object(detailQuery),
   responses: singleResponses,
   async handler(c, { params, query, repo: ctx }) {
-    const view = await c.var.services.commits.get(ctx.repo, params.ref, detailOptions(query));
+    const view = await c.get("services").commits.get(ctx.repo, params.ref, detailOptions(query));
     return c.json(commitsJson(c, ctx, view, query)[0]);
   },
 });
@@ -141,7 +141,7 @@ export const repoGetSingleCommit = route({
     if (!isValidRefName(`refs/heads/${params.sha}`)) {
       throw new InvalidArgumentError(`no valid ref or sha: ${params.sha}`);
     }
-    const view = await c.var.services.commits.get(ctx.repo, params.sha, detailOptions(query));
+    const view = await c.get("services").commits.get(ctx.repo, params.sha, detailOptions(query));
     return c.json(commitsJson(c, ctx, view, query)[0]);
   },
 });

@@ -28,7 +28,9 @@ type ApiRepository = v.InferOutput<typeof api.Repository>;
  * the caller cannot see is left out.
  */
 export async function apiRepos(c: AppContext, repos: readonly Repository[]): Promise<ApiRepository[]> {
-  const { services, settings, actor } = c.var;
+  const services = c.get("services");
+  const settings = c.get("settings");
+  const actor = c.get("actor");
   const access = await services.access.repoPermissions(actor, repos);
   const transfers = await services.transfers.pendingFor(repos);
   return repos.flatMap((repo) => {
@@ -43,7 +45,7 @@ export async function pagedRepos(
   query: { page?: string | undefined; limit?: string | undefined },
   load: (page: PageRequest) => Promise<Paged<Repository>>,
 ): Promise<Response> {
-  const page = pageRequest(query, c.var.settings.api);
+  const page = pageRequest(query, c.get("settings").api);
   const list = await load(page);
   setPagingHeaders(c, page, list.total);
   return c.json(await apiRepos(c, list.items));
@@ -56,8 +58,8 @@ export async function apiRepo(
   known?: { readonly owner: User; readonly permission: RepoPermission },
 ): Promise<ApiRepository> {
   if (known) {
-    const transfer = (await c.var.services.transfers.pendingFor([repo])).get(repo.id);
-    return shape(c.var.settings, c.var.actor.user, repo, known, transfer);
+    const transfer = (await c.get("services").transfers.pendingFor([repo])).get(repo.id);
+    return shape(c.get("settings"), c.get("actor").user, repo, known, transfer);
   }
   const [json] = await apiRepos(c, [repo]);
   // Only when the repository was deleted meanwhile.

@@ -68,8 +68,8 @@ export const repoCreateFile = route({
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const op = { operation: "create", path: params.filepath, content: decodeBase64(body.content) } as const;
-    const result = await c.var.services.files.createFile(ctx.repo, user, op, commitInput(body));
-    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings), 201);
+    const result = await c.get("services").files.createFile(ctx.repo, user, op, commitInput(body));
+    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")), 201);
   },
 });
 
@@ -95,8 +95,8 @@ export const repoUpdateFile = route({
       sha: body.sha,
       ...(body.from_path ? { fromPath: body.from_path } : {}),
     } as const;
-    const result = await c.var.services.files.updateFile(ctx.repo, user, op, commitInput(body));
-    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings));
+    const result = await c.get("services").files.updateFile(ctx.repo, user, op, commitInput(body));
+    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")));
   },
 });
 
@@ -124,8 +124,8 @@ export const repoDeleteFile = route({
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
     const op = { operation: "delete", path: params.filepath, sha: body.sha } as const;
-    const result = await c.var.services.files.deleteFile(ctx.repo, user, op, commitInput(body));
-    return c.json(toFileDeleteResponse(result, repoLinks(ctx.repo, c.var.settings)));
+    const result = await c.get("services").files.deleteFile(ctx.repo, user, op, commitInput(body));
+    return c.json(toFileDeleteResponse(result, repoLinks(ctx.repo, c.get("settings"))));
   },
 });
 
@@ -159,8 +159,8 @@ export const repoChangeFiles = route({
         ...(file.from_path ? { fromPath: file.from_path } : {}),
       } as const;
     });
-    const result = await c.var.services.files.changeFiles(ctx.repo, user, ops, commitInput(body));
-    return c.json(toFilesResponse(result, repoLinks(ctx.repo, c.var.settings), c.var.settings), 201);
+    const result = await c.get("services").files.changeFiles(ctx.repo, user, ops, commitInput(body));
+    return c.json(toFilesResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")), 201);
   },
 });
 

@@ -49,7 +49,7 @@ export const repoGetRawFile = route({
     ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
-    const file = await c.var.services.contents.raw(ctx.repo, params.filepath, query.ref || undefined);
+    const file = await c.get("services").contents.raw(ctx.repo, params.filepath, query.ref || undefined);
     const body = new Uint8Array(file.content);
     return new Response(body, {
       status: 200,
@@ -68,10 +68,10 @@ export const repoGetRawFile = route({
 });
 
 async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
-  const view = await c.var.services.contents.contents(ctx.repo, path, ref || undefined);
-  const links = repoLinks(ctx.repo, c.var.settings);
+  const view = await c.get("services").contents.contents(ctx.repo, path, ref || undefined);
+  const links = repoLinks(ctx.repo, c.get("settings"));
   const json = view.items.map((item) =>
-    toContentsResponse(item, view.ref, links, c.var.settings, view.kind === "dir"),
+    toContentsResponse(item, view.ref, links, c.get("settings"), view.kind === "dir"),
   );
   return view.kind === "dir" ? c.json(json) : c.json(json[0]);
 }

@@ -25,8 +25,8 @@ export const repoListAllGitRefs = route({
   params: v.object(repoParams),
   responses: listResponses,
   async handler(c, { repo: ctx }) {
-    const links = repoLinks(ctx.repo, c.var.settings);
-    const refs = await c.var.services.gitObjects.refs(ctx.repo);
+    const links = repoLinks(ctx.repo, c.get("settings"));
+    const refs = await c.get("services").gitObjects.refs(ctx.repo);
     return c.json(refs.map((ref) => toReference(ref, links)));
   },
 });
@@ -50,8 +50,8 @@ export const repoListGitRefs = route({
     },
   },
   async handler(c, { params, repo: ctx }) {
-    const links = repoLinks(ctx.repo, c.var.settings);
-    const refs = (await c.var.services.gitObjects.refs(ctx.repo, params.ref)).map((ref) =>
+    const links = repoLinks(ctx.repo, c.get("settings"));
+    const refs = (await c.get("services").gitObjects.refs(ctx.repo, params.ref)).map((ref) =>
       toReference(ref, links),
     );
     const [only] = refs;

@@ -21,7 +21,7 @@ export const repoGetLanguages = route({
     ...notFound,
   },
   async handler(c, { repo: ctx }) {
-    return c.json(await c.var.services.gitObjects.languages(ctx.repo));
+    return c.json(await c.get("services").gitObjects.languages(ctx.repo));
   },
 });
 

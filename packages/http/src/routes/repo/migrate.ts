@@ -26,15 +26,15 @@ export const repoMigrate = route({
     const { user } = requirePrincipal(principal);
     // An owner the caller may not see is answered like one that does not exist (422, as Forgejo).
     const owner = await (body.repo_owner
-      ? c.var.services.access.account(c.var.actor, body.repo_owner)
+      ? c.get("services").access.account(c.get("actor"), body.repo_owner)
       : body.uid
-        ? c.var.services.access.accountById(c.var.actor, body.uid)
+        ? c.get("services").access.accountById(c.get("actor"), body.uid)
         : Promise.resolve(user)
     ).catch((err: unknown) => {
       throw isKilnError(err) && err.kind === "not_found" ? new InvalidArgumentError(err.message) : err;
     });
     await enforceQuota(c, owner, "size:repos:all");
-    const repo = await c.var.services.migrations.migrate(user, owner, {
+    const repo = await c.get("services").migrations.migrate(user, owner, {
       cloneAddr: body.clone_addr,
       repoName: body.repo_name,
       description: body.description,

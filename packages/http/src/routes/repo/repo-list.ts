@@ -22,8 +22,8 @@ async function listed(
   query: { page?: string; limit?: string },
   order: RepoOrder = "id",
 ) {
-  const page = pageRequest(query, c.var.settings.api);
-  const list = await c.var.services.repositories.list(viewerOf(c.var.actor), filter, page, order);
+  const page = pageRequest(query, c.get("settings").api);
+  const list = await c.get("services").repositories.list(viewerOf(c.get("actor")), filter, page, order);
   setPagingHeaders(c, page, list.total);
   return apiRepos(c, list.items);
 }
@@ -62,7 +62,7 @@ export const userListRepos = route({
     ...notFound,
   },
   async handler(c, { params, query }) {
-    const owner = await c.var.services.access.account(c.var.actor, params.username);
+    const owner = await c.get("services").access.account(c.get("actor"), params.username);
     return c.json(await listed(c, { ownerId: owner.id }, query));
   },
 });
@@ -82,7 +82,7 @@ export const orgListRepos = route({
     ...notFound,
   },
   async handler(c, { params, query }) {
-    const { org } = await c.var.services.access.org(c.var.actor, params.org);
+    const { org } = await c.get("services").access.org(c.get("actor"), params.org);
     return c.json(await listed(c, { ownerId: org.id }, query));
   },
 });
@@ -140,7 +140,7 @@ export const repoSearch = route({
     // An owner the caller may not see is answered exactly like one that does not exist.
     const owner =
       query.uid !== undefined && query.uid > 0
-        ? await c.var.services.access.accountById(c.var.actor, query.uid)
+        ? await c.get("services").access.accountById(c.get("actor"), query.uid)
         : undefined;
     const data = await listed(
       c,

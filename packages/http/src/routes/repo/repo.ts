@@ -44,7 +44,7 @@ export const createCurrentUserRepo = route({
   quota: { subject: "size:repos:all" },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
-    const repo = await c.var.services.repositories.create(user, user, createInput(body));
+    const repo = await c.get("services").repositories.create(user, user, createInput(body));
     return c.json(await apiRepo(c, repo), 201);
   },
 });
@@ -62,12 +62,12 @@ export const createOrgRepo = route({
   responses: { ...createResponses, ...notFound },
   quota: {
     subject: "size:repos:all",
-    owner: async (c, { params }) => (await c.var.services.access.org(c.var.actor, params.org)).org,
+    owner: async (c, { params }) => (await c.get("services").access.org(c.get("actor"), params.org)).org,
   },
   async handler(c, { params, body, principal }) {
     const { user } = requirePrincipal(principal);
-    const { org } = await c.var.services.access.org(c.var.actor, params.org);
-    const repo = await c.var.services.repositories.create(user, org, createInput(body));
+    const { org } = await c.get("services").access.org(c.get("actor"), params.org);
+    const repo = await c.get("services").repositories.create(user, org, createInput(body));
     return c.json(await apiRepo(c, repo), 201);
   },
 });
@@ -105,7 +105,7 @@ export const repoGetByID = route({
     ...notFound,
   },
   async handler(c, { params }) {
-    const ctx = await c.var.services.access.repoById(c.var.actor, params.id);
+    const ctx = await c.get("services").access.repoById(c.get("actor"), params.id);
     return c.json(await apiRepo(c, ctx.repo, ctx));
   },
 });
@@ -129,7 +129,7 @@ export const repoEdit = route({
     ...validationError,
   },
   async handler(c, { body, repo: ctx }) {
-    const repo = await c.var.services.repositories.edit(ctx.repo, {
+    const repo = await c.get("services").repositories.edit(ctx.repo, {
       name: body.name,
       description: body.description,
       website: body.website,
@@ -158,7 +158,7 @@ export const repoDelete = route({
     ...notFound,
   },
   async handler(c, { repo: ctx }) {
-    await c.var.services.repositories.delete(ctx.repo);
+    await c.get("services").repositories.delete(ctx.repo);
     return c.body(null, 204);
   },
 });

@@ -36,10 +36,10 @@ export const repoListTags = route({
     ...notFound,
   },
   async handler(c, { query, repo: ctx }) {
-    const page = pageRequest(query, c.var.settings.api);
-    const list = await c.var.services.tags.list(ctx.repo, page);
+    const page = pageRequest(query, c.get("settings").api);
+    const list = await c.get("services").tags.list(ctx.repo, page);
     setPagingHeaders(c, page, list.total);
-    const links = repoLinks(ctx.repo, c.var.settings);
+    const links = repoLinks(ctx.repo, c.get("settings"));
     return c.json(list.items.map((tag) => toApiTag(tag, links)));
   },
 });
@@ -59,8 +59,8 @@ export const repoGetTag = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const tag = await c.var.services.tags.get(ctx.repo, params.tag);
-    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.var.settings)));
+    const tag = await c.get("services").tags.get(ctx.repo, params.tag);
+    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.get("settings"))));
   },
 });
 
@@ -87,12 +87,12 @@ export const repoCreateTag = route({
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const tag = await c.var.services.tags.create(ctx.repo, user, {
+    const tag = await c.get("services").tags.create(ctx.repo, user, {
       name: body.tag_name,
       ...(body.target ? { target: body.target } : {}),
       ...(body.message ? { message: body.message } : {}),
     });
-    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.var.settings)), 201);
+    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.get("settings"))), 201);
   },
 });
 
@@ -113,7 +113,7 @@ export const repoDeleteTag = route({
     ...repoArchived,
   },
   async handler(c, { params, repo: ctx }) {
-    await c.var.services.tags.delete(ctx.repo, params.tag);
+    await c.get("services").tags.delete(ctx.repo, params.tag);
     return c.body(null, 204);
   },
 });

@@ -28,8 +28,8 @@ export const repoTransfer = route({
   },
   async handler(c, { body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
-    const outcome = await c.var.services.transfers.start(user, ctx.repo, body.new_owner, body.team_ids);
-    const moved = await c.var.services.access.repoById(c.var.actor, ctx.repo.id);
+    const outcome = await c.get("services").transfers.start(user, ctx.repo, body.new_owner, body.team_ids);
+    const moved = await c.get("services").access.repoById(c.get("actor"), ctx.repo.id);
     return c.json(await apiRepo(c, moved.repo, moved), outcome === "transferred" ? 202 : 201);
   },
 });
@@ -52,8 +52,8 @@ function decision(path: string, operationId: string, summary: string, accept: bo
     },
     async handler(c, { principal, repo: ctx }) {
       const { user } = requirePrincipal(principal);
-      await c.var.services.transfers.decide(user, ctx.repo, accept);
-      const decided = await c.var.services.access.repoById(c.var.actor, ctx.repo.id);
+      await c.get("services").transfers.decide(user, ctx.repo, accept);
+      const decided = await c.get("services").access.repoById(c.get("actor"), ctx.repo.id);
       return c.json(await apiRepo(c, decided.repo, decided), accept ? 202 : 200);
     },
   });

@@ -35,18 +35,18 @@ export const GetTree = route({
     ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
-    const perPageLimit = c.var.settings.api.defaultGitTreesPerPage;
+    const perPageLimit = c.get("settings").api.defaultGitTreesPerPage;
     const page = pageRequest(
       { page: query.page, limit: query.per_page },
-      { ...c.var.settings.api, defaultPagingNum: perPageLimit, maxResponseItems: perPageLimit },
+      { ...c.get("settings").api, defaultPagingNum: perPageLimit, maxResponseItems: perPageLimit },
     );
-    const tree = await c.var.services.gitObjects.tree(ctx.repo, params.sha, {
+    const tree = await c.get("services").gitObjects.tree(ctx.repo, params.sha, {
       recursive: query.recursive ?? false,
       page: page.page,
       perPage: page.limit,
     });
     setPagingHeaders(c, page, tree.totalCount);
-    return c.json(toGitTree(tree, repoLinks(ctx.repo, c.var.settings)));
+    return c.json(toGitTree(tree, repoLinks(ctx.repo, c.get("settings"))));
   },
 });
 

@@ -12,7 +12,7 @@ export const getGeneralAPISettings = route({
   access: "public",
   responses: { 200: { description: "GeneralAPISettings", schema: api.GeneralAPISettings } },
   handler(c) {
-    const a = c.var.settings.api;
+    const a = c.get("settings").api;
     return c.json({
       max_response_items: a.maxResponseItems,
       default_paging_num: a.defaultPagingNum,
@@ -33,7 +33,7 @@ export const getGeneralUISettings = route({
   handler(c) {
     return c.json({
       default_theme: "forgejo-auto",
-      allowed_reactions: [...c.var.settings.ui.reactions],
+      allowed_reactions: [...c.get("settings").ui.reactions],
       custom_emojis: [],
     });
   },
@@ -48,7 +48,7 @@ export const getGeneralRepositorySettings = route({
   access: "public",
   responses: { 200: { description: "GeneralRepoSettings", schema: api.GeneralRepoSettings } },
   handler(c) {
-    const { repository, lfs } = c.var.settings;
+    const { repository, lfs } = c.get("settings");
     return c.json({
       mirrors_disabled: repository.disableMirrors,
       http_git_disabled: repository.disableHttpGit,
@@ -71,7 +71,7 @@ export const getGeneralAttachmentSettings = route({
   access: "public",
   responses: { 200: { description: "GeneralAttachmentSettings", schema: api.GeneralAttachmentSettings } },
   handler(c) {
-    const a = c.var.settings.attachment;
+    const a = c.get("settings").attachment;
     return c.json({
       enabled: a.enabled,
       allowed_types: a.allowedTypes,

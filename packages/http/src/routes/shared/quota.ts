@@ -36,7 +36,7 @@ export const quotaResponses: Readonly<Record<number, ResponseDoc>> = {
 
 /** `GET …/quota`: usage and the groups that apply, without names. */
 export async function getQuota(c: AppContext, ownerId: number): Promise<Response> {
-  return c.json(toApiQuotaInfo(await c.var.services.quota.info(ownerId), false));
+  return c.json(toApiQuotaInfo(await c.get("services").quota.info(ownerId), false));
 }
 
 /** `GET …/quota/check?subject=`: a bare JSON `true` (within quota) or `false`. */
@@ -45,7 +45,7 @@ export async function checkQuota(
   ownerId: number,
   subject: string | undefined,
 ): Promise<Response> {
-  return c.json(await c.var.services.quota.check(ownerId, subject ?? ""));
+  return c.json(await c.get("services").quota.check(ownerId, subject ?? ""));
 }
 
 /** `GET …/quota/attachments`: largest first, paginated with X-Total-Count and Link. */
@@ -53,8 +53,8 @@ export function listQuotaAttachments(c: AppContext, ownerId: number, query: v.In
   return pagedJson(
     c,
     query,
-    (page) => c.var.services.quota.listUsedAttachments(ownerId, page),
-    (item) => toApiQuotaUsedAttachment(item, c.var.settings),
+    (page) => c.get("services").quota.listUsedAttachments(ownerId, page),
+    (item) => toApiQuotaUsedAttachment(item, c.get("settings")),
   );
 }
 
@@ -63,8 +63,8 @@ export function listQuotaPackages(c: AppContext, ownerId: number, query: v.Infer
   return pagedJson(
     c,
     query,
-    (page) => c.var.services.quota.listUsedPackages(ownerId, page),
-    (item) => toApiQuotaUsedPackage(item, c.var.settings),
+    (page) => c.get("services").quota.listUsedPackages(ownerId, page),
+    (item) => toApiQuotaUsedPackage(item, c.get("settings")),
   );
 }
 
@@ -73,7 +73,7 @@ export function listQuotaArtifacts(c: AppContext, ownerId: number, query: v.Infe
   return pagedJson(
     c,
     query,
-    (page) => c.var.services.quota.listUsedArtifacts(ownerId, page),
-    (item) => toApiQuotaUsedArtifact(item, c.var.settings),
+    (page) => c.get("services").quota.listUsedArtifacts(ownerId, page),
+    (item) => toApiQuotaUsedArtifact(item, c.get("settings")),
   );
 }

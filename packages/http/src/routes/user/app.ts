@@ -14,7 +14,7 @@ const username = v.object({ username: v.string() });
 
 /** Forgejo's reqSelfOrAdmin: the tokens of a user are theirs and site admins' business only. */
 async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<User> {
-  const target = await c.var.services.access.account(c.var.actor, name);
+  const target = await c.get("services").access.account(c.get("actor"), name);
   if (!doer.isAdmin && doer.id !== target.id) {
     throw new PermissionDeniedError("doer should be the site admin or be same as the contextUser");
   }
@@ -42,7 +42,7 @@ export const userGetTokens = route({
     return pagedJson(
       c,
       query,
-      (page) => c.var.services.tokens.list(target, page),
+      (page) => c.get("services").tokens.list(target, page),
       (t) => toApiAccessToken(t),
     );
   },
@@ -64,7 +64,7 @@ export const userCreateToken = route({
   },
   async handler(c, { params, body, principal }) {
     const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
-    const { token, secret } = await c.var.services.tokens.create(target, body.name, body.scopes ?? []);
+    const { token, secret } = await c.get("services").tokens.create(target, body.name, body.scopes ?? []);
     return c.json(toApiAccessToken(token, secret), 201);
   },
 });
@@ -84,7 +84,7 @@ export const userDeleteAccessToken = route({
   },
   async handler(c, { params, principal }) {
     const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
-    await c.var.services.tokens.delete(target, params.token);
+    await c.get("services").tokens.delete(target, params.token);
     return c.body(null, 204);
   },
 });

@@ -18,7 +18,7 @@ export const userListEmails = route({
   responses: { 200: { description: "EmailList", schema: v.array(api.Email) } },
   async handler(c, { principal }) {
     const { user } = requirePrincipal(principal);
-    const list = await c.var.services.emails.list(user);
+    const list = await c.get("services").emails.list(user);
     return c.json(list.map((e) => toApiEmail(e, user)));
   },
 });
@@ -38,7 +38,7 @@ export const userAddEmail = route({
   },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
-    const added = await c.var.services.emails.add(user, body.emails ?? []);
+    const added = await c.get("services").emails.add(user, body.emails ?? []);
     return c.json(
       added.map((e) => toApiEmail(e, user)),
       201,
@@ -60,7 +60,7 @@ export const userDeleteEmail = route({
     ...notFound,
   },
   async handler(c, { body, principal }) {
-    await c.var.services.emails.delete(requirePrincipal(principal).user, body.emails ?? []);
+    await c.get("services").emails.delete(requirePrincipal(principal).user, body.emails ?? []);
     return c.body(null, 204);
   },
 });

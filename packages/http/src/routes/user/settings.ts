@@ -47,7 +47,7 @@ export const updateUserSettings = route({
   body: api.UserSettingsOptions,
   responses: { 200: { description: "UserSettings", schema: api.UserSettings } },
   async handler(c, { body, principal }) {
-    const user = await c.var.services.users.updateSettings(requirePrincipal(principal).user, {
+    const user = await c.get("services").users.updateSettings(requirePrincipal(principal).user, {
       fullName: body.full_name,
       website: body.website,
       description: body.description,

@@ -26,14 +26,12 @@ export const userSearch = route({
   responses: { 200: { description: "SearchResults of a successful search", schema: api.UserSearchResults } },
   async handler(c, { query, principal }) {
     const viewer = principal?.user ?? null;
-    const page = pageRequest(query, c.var.settings.api);
-    const found = await c.var.services.users.search(
-      viewerOf(c.var.actor),
-      { q: query.q, uid: query.uid },
-      page,
-    );
+    const page = pageRequest(query, c.get("settings").api);
+    const found = await c
+      .get("services")
+      .users.search(viewerOf(c.get("actor")), { q: query.q, uid: query.uid }, page);
     setPagingHeaders(c, page, found.total);
-    return c.json({ ok: true, data: found.items.map((u) => toApiUser(u, viewer, c.var.settings)) });
+    return c.json({ ok: true, data: found.items.map((u) => toApiUser(u, viewer, c.get("settings"))) });
   },
 });
 
@@ -52,8 +50,8 @@ export const userGet = route({
   },
   async handler(c, { params, principal }) {
     const viewer = principal?.user ?? null;
-    const user = await c.var.services.access.account(c.var.actor, params.username);
-    return c.json(toApiUser(user, viewer, c.var.settings));
+    const user = await c.get("services").access.account(c.get("actor"), params.username);
+    return c.json(toApiUser(user, viewer, c.get("settings")));
   },
 });
 
@@ -68,7 +66,7 @@ export const userGetCurrent = route({
   responses: { 200: { description: "User", schema: api.User } },
   handler(c, { principal }) {
     const { user } = requirePrincipal(principal);
-    return c.json(toApiUser(user, user, c.var.settings));
+    return c.json(toApiUser(user, user, c.get("settings")));
   },
 });
 
