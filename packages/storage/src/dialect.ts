@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import type { DatabaseSettings } from "@kiln/domain";
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
@@ -24,9 +25,53 @@ export async function createDialect(settings: DatabaseSettings): Promise<Dialect
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
-    return new PostgresDialect({ pool });
+    return new PostgresDialect({ pool: new PreparingPool(pool) });
   }
   return new PostgresDialect({ pool: await openPGlitePool(settings.path) });
+}
+
+/** At most this many distinct statements are prepared; others (e.g. `in` lists of new lengths) run unnamed. */
+const MAX_PREPARED = 1000;
+
+/**
+ * A pg pool whose clients run every single data statement (`select`, `insert`, `update`,
+ * `delete`, `with`) as a named prepared statement: PostgreSQL parses and plans it once per
+ * connection and afterwards only binds and executes. Kysely builds the same text for the same
+ * query shape, values travel as parameters, so the set of statements is bounded by the code;
+ * past {@link MAX_PREPARED} distinct texts, new ones run unnamed. Anything else (DDL, several
+ * statements in one text, cursors) runs as given.
+ */
+class PreparingPool implements PostgresPool {
+  readonly #names = new Map<string, string>();
+
+  constructor(readonly pool: pg.Pool) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const prepared = {
+      query: (first: unknown, ...rest: unknown[]) => {
+        const name = typeof first === "string" ? this.#nameOf(first) : undefined;
+        return name ? query({ name, text: first, values: rest[0] }) : query(first, ...rest);
+      },
+      release: (err?: Error | boolean) => client.release(err),
+    };
+    return prepared as unknown as PostgresPoolClient;
+  }
+
+  #nameOf(text: string): string | undefined {
+    const known = this.#names.get(text);
+    if (known) return known;
+    if (this.#names.size >= MAX_PREPARED) return undefined;
+    if (!/^\s*(select|insert|update|delete|with)\b/i.test(text) || text.includes(";")) return undefined;
+    const name = `kiln_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    this.#names.set(text, name);
+    return name;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
 }
 
 /**
