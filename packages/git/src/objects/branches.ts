@@ -7,11 +7,13 @@ import {
   GitNotFoundError,
 } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
-import { isValidRefName } from "../util/ref-names.js";
+import { isReadableRef, isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";
 import { headBranch, isEmptyRepository, readRef, resolveCommit } from "./resolve.js";
 import { compareAndSetRef } from "./update-ref.js";
+
+export { isValidBranchName } from "../util/ref-names.js";
 
 /** A branch and its head commit. */
 export interface BranchInfo {
@@ -50,11 +52,12 @@ export interface CreateBranchOptions {
 }
 
 /**
- * Creates a branch at the commit `from` names. Throws empty-repository on an empty
+ * Creates a branch at the commit `from` names. Throws invalid-argument for a name git would
+ * refuse ({@link isValidBranchName}: `HEAD`, `-x`, `a..b`, …), empty-repository on an empty
  * repository, not-found when the source does not exist, already-exists when the branch does.
  */
 export async function createBranch(repo: GitRepository, options: CreateBranchOptions): Promise<BranchInfo> {
-  if (!isValidRefName(options.name))
+  if (!isValidBranchName(options.name))
     throw new GitInvalidArgumentError(`invalid branch name: ${options.name}`);
   return repo.withWriteLock(async () => {
     const ctx = isoContext(repo);
@@ -88,13 +91,21 @@ export async function getDefaultBranch(repo: GitRepository): Promise<string> {
   return headBranch(isoContext(repo));
 }
 
-/** Points HEAD at `branch`, making it the default branch; the branch need not exist yet in an empty repository. */
+/**
+ * Points HEAD at `branch`, making it the default branch. An existing branch qualifies (even one
+ * a client pushed under a name git's `branch` command refuses); a branch that does not exist yet
+ * only in an empty repository, and only under a name {@link isValidBranchName} allows.
+ * Invalid names throw invalid-argument.
+ */
 export async function setDefaultBranch(repo: GitRepository, branch: string): Promise<void> {
-  if (!isValidRefName(branch)) throw new GitInvalidArgumentError(`invalid branch name: ${branch}`);
+  if (!isReadableRef(`refs/heads/${branch}`)) {
+    throw new GitInvalidArgumentError(`invalid branch name: ${branch}`);
+  }
   await repo.withWriteLock(async () => {
     const ctx = isoContext(repo);
-    if (!(await isEmptyRepository(ctx)) && !(await readRef(ctx, `refs/heads/${branch}`))) {
-      throw new GitNotFoundError(`branch ${branch} does not exist`);
+    if (!(await readRef(ctx, `refs/heads/${branch}`))) {
+      if (!isValidBranchName(branch)) throw new GitInvalidArgumentError(`invalid branch name: ${branch}`);
+      if (!(await isEmptyRepository(ctx))) throw new GitNotFoundError(`branch ${branch} does not exist`);
     }
     await git.writeRef({
       fs: ctx.fs,

@@ -1,7 +1,7 @@
 import git from "isomorphic-git";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isoContext } from "./iso.js";
-import { type ObjectType, objectType } from "./resolve.js";
+import { type ObjectType, objectType, readRef } from "./resolve.js";
 
 /** A ref and the object it points at (Forgejo's `Reference`). */
 export interface RefInfo {
@@ -14,6 +14,7 @@ export interface RefInfo {
 /**
  * Lists refs under `refs/` sorted by name. With `prefix` (`heads`, `tags/v1`, `refs/heads/ma`…)
  * only refs whose full name starts with `refs/<prefix>` are returned, like Forgejo's `/git/refs/{ref}`.
+ * The prefix only filters names read from the repository; it never becomes a path.
  */
 export async function listRefs(repo: GitRepository, prefix = ""): Promise<RefInfo[]> {
   const ctx = isoContext(repo);
@@ -27,9 +28,9 @@ export async function listRefs(repo: GitRepository, prefix = ""): Promise<RefInf
   const refs: RefInfo[] = [];
   for (const ref of [...names].sort()) {
     if (!ref.startsWith(wanted)) continue;
-    const sha = await git.resolveRef({ ...ctx, ref, depth: 1 });
-    const type = await objectType(ctx, sha);
-    if (type) refs.push({ ref, sha, type });
+    const sha = await readRef(ctx, ref);
+    const type = sha ? await objectType(ctx, sha) : undefined;
+    if (sha && type) refs.push({ ref, sha, type });
   }
   return refs;
 }

@@ -33,19 +33,50 @@ export async function peel(ctx: IsoContext, oid: string): Promise<{ oid: string;
   throw new GitNotFoundError(`tag chain from ${oid} is too deep`);
 }
 
+/** How many symbolic refs (`ref: refs/heads/main`) a read follows before giving up, as git does. */
+const MAX_SYMREF_DEPTH = 5;
+
 /**
  * Reads a full ref (`refs/heads/main`) to its object id, or undefined when it does not exist.
- * A name git's rules refuse (NUL, `.` or `..` segments, …) names no ref, so it is undefined too
+ * Only that exact name is looked at, loose or packed (never isomorphic-git's guesses such as
+ * `refs/tags/<ref>`), symbolic refs are followed only to names that pass the same check, and a
+ * name git's rules refuse (NUL, `.` or `..` segments, …) names no ref, so it is undefined too
  * and never reaches the file system.
  */
 export async function readRef(ctx: IsoContext, ref: string): Promise<string | undefined> {
-  if (!isReadableRef(ref)) return undefined;
+  let name = ref;
+  for (let depth = 0; depth <= MAX_SYMREF_DEPTH; depth++) {
+    if (!isReadableRef(name)) return undefined;
+    const value = (await readLooseRef(ctx, name)) ?? (await readPackedRefs(ctx)).get(name);
+    if (value === undefined) return undefined;
+    if (!value.startsWith("ref: ")) return FULL_SHA.test(value) ? value : undefined;
+    name = value.slice("ref: ".length).trim();
+  }
+  return undefined;
+}
+
+/** The content of the loose ref file `name` (already checked to stay under `refs/`), trimmed. */
+async function readLooseRef(ctx: IsoContext, name: string): Promise<string | undefined> {
   try {
-    return await git.resolveRef({ ...ctx, ref });
+    return (await ctx.fs.promises.readFile(join(ctx.gitdir, name), "utf8")).trim();
   } catch (error) {
-    if (isIsoNotFound(error)) return undefined;
+    // Missing, or a directory (`refs/heads/a` when `a/b` exists), or under a file (`main/x`).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return undefined;
     throw error;
   }
+}
+
+/** The refs of `packed-refs` by full name (peeled `^` lines and comments skipped). */
+async function readPackedRefs(ctx: IsoContext): Promise<Map<string, string>> {
+  const refs = new Map<string, string>();
+  const text = await readLooseRef(ctx, "packed-refs");
+  for (const line of text?.split("\n") ?? []) {
+    const space = line.indexOf(" ");
+    if (line.startsWith("#") || line.startsWith("^") || space < 0) continue;
+    refs.set(line.slice(space + 1).trim(), line.slice(0, space));
+  }
+  return refs;
 }
 
 /** The branch HEAD points at (the repository's default branch), e.g. `main`. */

@@ -1,12 +1,14 @@
 import git from "isomorphic-git";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
-import { isValidRefName } from "../util/ref-names.js";
+import { isValidTagName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { headBranch, objectType, peel, readRef, resolveCommit } from "./resolve.js";
 import { fromIsoSignature, type GitSignature, type SignatureInput, toIsoSignature } from "./signature.js";
 import { compareAndSetRef } from "./update-ref.js";
+
+export { isValidTagName } from "../util/ref-names.js";
 
 /** A tag: `sha` is the tag object's sha for annotated tags and the target's for lightweight ones. */
 export interface TagInfo {
@@ -64,9 +66,12 @@ export interface CreateTagOptions {
   readonly tagger?: SignatureInput;
 }
 
-/** Creates a tag. Throws already-exists, not-found (target) or invalid-argument (name, missing tagger). */
+/**
+ * Creates a tag. Throws already-exists, not-found (target) or invalid-argument (missing tagger,
+ * or a name git's `tag` command refuses, {@link isValidTagName}: `HEAD`, `-x`, `a..b`, …).
+ */
 export async function createTag(repo: GitRepository, options: CreateTagOptions): Promise<TagInfo> {
-  if (!isValidRefName(options.name)) throw new GitInvalidArgumentError(`invalid tag name: ${options.name}`);
+  if (!isValidTagName(options.name)) throw new GitInvalidArgumentError(`invalid tag name: ${options.name}`);
   if (options.message && !options.tagger)
     throw new GitInvalidArgumentError("an annotated tag needs a tagger");
   return repo.withWriteLock(async () => {

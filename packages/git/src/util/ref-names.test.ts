@@ -1,5 +1,60 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { isReadableRef, isValidRefName } from "./ref-names.js";
+import { isReadableRef, isValidBranchName, isValidRefName, isValidTagName } from "./ref-names.js";
+
+/** Whether the installed git accepts `args` (`check-ref-format …`), run outside any repository. */
+function gitAccepts(...args: string[]): boolean {
+  return spawnSync("git", ["check-ref-format", ...args], { cwd: "/", stdio: "ignore" }).status === 0;
+}
+
+/** Names around every rule of git-check-ref-format(1), good and bad. */
+const NAMES = [
+  "main",
+  "feature/x",
+  "v1.2.3",
+  "x@y",
+  "@a",
+  "a@",
+  "{a}",
+  "é",
+  "FETCH_HEAD",
+  "a/HEAD",
+  "HEAD",
+  "-x",
+  "-",
+  "a-",
+  "a..b",
+  "a..",
+  "..",
+  "a.lock",
+  "a.lock/b",
+  "a/b.lock",
+  "a.locked",
+  "a//b",
+  "x@{y}",
+  "@{-1}",
+  "a.",
+  "a/.",
+  "a/./b",
+  ".a",
+  "a/.b",
+  "/a",
+  "a/",
+  "a b",
+  "a\tb",
+  "a\u007fb",
+  "a\u0001b",
+  "a~1",
+  "a^",
+  "a:b",
+  "a?",
+  "a*",
+  "a[",
+  "a\\b",
+  "refs/../x",
+  "../../other.git/refs/heads/main",
+  "..\\..\\other.git\\refs\\heads\\main",
+];
 
 describe("isValidRefName", () => {
   it("accepts ordinary branch and tag names", () => {
@@ -65,5 +120,29 @@ describe("isReadableRef", () => {
     ]) {
       expect(isReadableRef(ref), ref).toBe(false);
     }
+  });
+});
+
+describe("the rules agree with the installed git", () => {
+  it("isReadableRef(refs/heads/<name>) is `git check-ref-format refs/heads/<name>`", () => {
+    for (const name of NAMES) {
+      expect(isReadableRef(`refs/heads/${name}`), name).toBe(gitAccepts(`refs/heads/${name}`));
+    }
+  });
+
+  it("isValidBranchName is `git check-ref-format --branch`, except the single @ (git's HEAD shorthand)", () => {
+    expect(gitAccepts("--branch", "HEAD")).toBe(false);
+    expect(gitAccepts("--branch", "-x")).toBe(false);
+    for (const name of NAMES) expect(isValidBranchName(name), name).toBe(gitAccepts("--branch", name));
+    expect(gitAccepts("--branch", "@")).toBe(true);
+    expect(isValidBranchName("@")).toBe(false);
+  });
+
+  it("isValidTagName is git's check_tag_ref: the format of refs/tags/<name>, and neither HEAD nor -…", () => {
+    for (const name of NAMES) {
+      const git = gitAccepts(`refs/tags/${name}`) && name !== "HEAD" && !name.startsWith("-");
+      expect(isValidTagName(name), name).toBe(git);
+    }
+    expect(isValidTagName("@")).toBe(false);
   });
 });

@@ -8,6 +8,28 @@ export function isValidRefName(name: string): boolean {
 }
 
 /**
+ * Whether `name` may be given to a new branch, as `git check-ref-format --branch` and
+ * `git branch` decide: `refs/heads/<name>` follows the format rules, and the name is neither
+ * `HEAD` nor starts with `-`. The single `@` (git's shorthand for HEAD) is refused too.
+ */
+export function isValidBranchName(name: string): boolean {
+  return isCreatableShortName(name);
+}
+
+/**
+ * Whether `name` may be given to a new tag, as `git tag` decides (git 2.48's `check_tag_ref`):
+ * `refs/tags/<name>` follows the format rules, and the name is neither `HEAD` nor starts with
+ * `-`. The single `@` is refused as for branches.
+ */
+export function isValidTagName(name: string): boolean {
+  return isCreatableShortName(name);
+}
+
+function isCreatableShortName(name: string): boolean {
+  return name !== "HEAD" && !name.startsWith("-") && isValidRefName(name);
+}
+
+/**
  * Whether `ref` can name a ref that exists: `HEAD`, or a full name under `refs/` that git's
  * format rules allow (so no NUL or other control character, no `.` or `..` segment and no way
  * out of the refs directory). Anything else is not a ref, whatever the file system says.
