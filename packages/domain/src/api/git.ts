@@ -126,10 +126,13 @@ export const GitTreeResponse = v.object({
   total_count: int64(),
 });
 
-/** A blob with its base64 content (Forgejo's `GitBlobResponse`). */
+/**
+ * A blob with its base64 content (Forgejo's `GitBlobResponse`); `content` and `encoding` are null
+ * for a blob larger than `[api] DEFAULT_MAX_BLOB_SIZE`.
+ */
 export const GitBlobResponse = v.object({
-  content: v.string(),
-  encoding: v.string(),
+  content: v.nullable(v.string()),
+  encoding: v.nullable(v.string()),
   url: v.string(),
   sha: v.string(),
   size: int64(),

@@ -8,7 +8,7 @@ import {
 } from "../errors/git-error.js";
 import { changeFiles } from "./change-files.js";
 import { getCommit } from "./commits.js";
-import { getContents, readRawFile } from "./contents.js";
+import { getContents, openRawFile } from "./contents.js";
 
 const author = {
   name: "Ann",
@@ -72,7 +72,7 @@ describe("changeFiles", () => {
     });
     expect(result.files[0]).toMatchObject({ mode: "100755" });
     expect(result.commit.message).toBe("Update 'run.sh'\n");
-    expect(Buffer.from((await readRawFile(fx.repo, "run.sh")).content).toString()).toBe(
+    expect(await new Response(await (await openRawFile(fx.repo, "run.sh")).open()).text()).toBe(
       "#!/bin/sh\necho new\n",
     );
   });

@@ -21,7 +21,8 @@ describe("commits", () => {
     const first = await listCommits(fx.repo, { limit: 2 });
     expect(first.commits.map((commit) => commit.sha)).toEqual([fx.shas.three, fx.shas.two]);
     expect(first.hasMore).toBe(true);
-    expect(first.total).toBeUndefined();
+    // The total is known on every page, not only when the walk reaches the root.
+    expect(first.total).toBe(3);
     const second = await listCommits(fx.repo, { limit: 2, page: 2 });
     expect(second.commits.map((commit) => commit.sha)).toEqual([fx.shas.one]);
     expect(second).toMatchObject({ hasMore: false, total: 3 });

@@ -1,6 +1,6 @@
-import git from "isomorphic-git";
+import { spawn } from "node:child_process";
 import type { GitRepository } from "../storage/git-repository.js";
-import { type CommitInfo, readCommitInfo, toCommitInfo } from "./commit-info.js";
+import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { type ChangedFile, diffTrees } from "./diff-trees.js";
 import { isoContext } from "./iso.js";
 import { headBranch, resolveCommit } from "./resolve.js";
@@ -18,16 +18,18 @@ export interface ListCommitsOptions {
   readonly limit?: number;
 }
 
-/** One page of history. `total` is set when the walk reached the end of history, where it is free to know. */
+/** One page of history and the length of the whole history (`X-Total-Count`). */
 export interface CommitPage {
   readonly commits: readonly CommitInfo[];
   readonly hasMore: boolean;
-  readonly total?: number;
+  readonly total: number;
 }
 
 /**
- * Lists commits newest first from a start ref, optionally only those touching `path`.
- * Throws empty-repository on a repository without commits and not-found for a missing ref.
+ * Lists commits newest first from a start ref, optionally only those touching `path`: one native
+ * `git rev-list` walk gives both the page's commits (in git's own order) and the total count, as
+ * Forgejo's `rev-list --count`. Throws empty-repository on a repository without commits and
+ * not-found for a missing ref.
  */
 export async function listCommits(
   repo: GitRepository,
@@ -39,19 +41,55 @@ export async function listCommits(
   const start = await resolveCommit(ctx, options.sha ?? (await headBranch(ctx)));
   const path = options.path ? normalizeRepoPath(options.path) : "";
   const skip = (page - 1) * limit;
-  const depth = skip + limit + 1;
-  const results = await git.log({
-    ...ctx,
-    ref: start,
-    depth,
-    ...(path ? { filepath: path, force: true } : {}),
+  const { total, shas } = await revList(repo, start, path, skip, limit);
+  const commits: CommitInfo[] = [];
+  for (const sha of shas) commits.push(await readCommitInfo(ctx, sha));
+  return { commits, hasMore: skip + shas.length < total, total };
+}
+
+/** Walks `git rev-list <start> [-- path]`, counting every commit and keeping `limit` after `skip`. */
+function revList(
+  repo: GitRepository,
+  start: string,
+  path: string,
+  skip: number,
+  limit: number,
+): Promise<{ total: number; shas: string[] }> {
+  return new Promise((resolve, reject) => {
+    const args = [
+      "--literal-pathspecs",
+      "--git-dir",
+      repo.gitdir,
+      "rev-list",
+      start,
+      ...(path ? ["--", path] : []),
+    ];
+    const child = spawn("git", args, { stdio: ["ignore", "pipe", "pipe"] });
+    const shas: string[] = [];
+    let total = 0;
+    let pending = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        if (!line) continue;
+        if (total >= skip && shas.length < limit) shas.push(line);
+        total++;
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve({ total, shas });
+      else reject(new Error(`git rev-list failed (${code}): ${stderr.trim()}`));
+    });
   });
-  const exhausted = results.length < depth;
-  return {
-    commits: results.slice(skip, skip + limit).map(toCommitInfo),
-    hasMore: !exhausted,
-    ...(exhausted ? { total: results.length } : {}),
-  };
 }
 
 /** A commit with the files it changed against its first parent and the summed line stats. */

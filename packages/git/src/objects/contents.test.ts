@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
-import { getContents, readRawFile } from "./contents.js";
+import { getContents, openRawFile } from "./contents.js";
 
 describe("contents", () => {
   let fx: FixtureRepo;
@@ -62,9 +62,11 @@ describe("contents", () => {
   });
 
   it("reads raw bytes of a file at a ref", async () => {
-    const raw = await readRawFile(fx.repo, "src/index.ts", { ref: fx.shas.one });
-    expect(Buffer.from(raw.content).toString()).toBe("export const a = 1;\nexport const b = 2;\n");
+    const raw = await openRawFile(fx.repo, "src/index.ts", { ref: fx.shas.one });
+    const text = await new Response(await raw.open()).text();
+    expect(text).toBe("export const a = 1;\nexport const b = 2;\n");
+    expect(raw.size).toBe(Buffer.byteLength(text));
     expect(raw.mode).toBe("100644");
-    await expect(readRawFile(fx.repo, "src")).rejects.toBeInstanceOf(GitNotFoundError);
+    await expect(openRawFile(fx.repo, "src")).rejects.toBeInstanceOf(GitNotFoundError);
   });
 });

@@ -1,8 +1,10 @@
 import git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
+import { objectHeaders, streamBlob } from "./cat-file.js";
 import { parseGitmodules } from "./gitmodules.js";
 import { type IsoContext, isoContext } from "./iso.js";
+import { lastCommitsOf } from "./last-commits.js";
 import { headBranch, resolveCommit } from "./resolve.js";
 import { entryAtPath, normalizeRepoPath, readTreeEntries, type TreeEntry } from "./tree-entries.js";
 
@@ -41,8 +43,10 @@ export type ContentsResult =
 export interface GetContentsOptions {
   /** Branch, tag or sha; the default branch when absent. */
   readonly ref?: string;
-  /** Also find the last commit touching each entry (one history walk per entry). */
+  /** Also find the last commit touching each entry (one native history walk for a listing). */
   readonly lastCommit?: boolean;
+  /** A single file larger than this comes without its bytes (`[api] DEFAULT_MAX_BLOB_SIZE`). */
+  readonly maxContentSize?: number;
 }
 
 function typeOf(entry: TreeEntry): ContentType {
@@ -51,52 +55,75 @@ function typeOf(entry: TreeEntry): ContentType {
   return entry.mode === "120000" ? "symlink" : "file";
 }
 
-async function describe(
+/**
+ * Describes tree entries: sizes from one `cat-file --batch-check` round trip (never from reading
+ * the files), symlink targets (small by nature), submodule URLs from `.gitmodules`, and the last
+ * commit of each entry from one history walk. With `withContent`, a file up to `maxContentSize`
+ * also carries its bytes.
+ */
+async function describeAll(
+  repo: GitRepository,
   ctx: IsoContext,
   commitSha: string,
   rootTree: string,
-  path: string,
-  entry: TreeEntry,
-  options: GetContentsOptions,
-): Promise<ContentEntry & { content?: Uint8Array }> {
-  const type = typeOf(entry);
-  const name = path.split("/").pop() ?? "";
-  let size = 0;
-  let bytes: Uint8Array | undefined;
-  if (entry.type === "blob") {
-    bytes = (await git.readBlob({ ...ctx, oid: entry.sha })).blob;
-    size = bytes.length;
+  dir: string,
+  entries: readonly { readonly path: string; readonly entry: TreeEntry }[],
+  options: GetContentsOptions & { readonly withContent?: boolean },
+): Promise<(ContentEntry & { content?: Uint8Array })[]> {
+  const blobs = entries.filter(({ entry }) => entry.type === "blob");
+  const headers = await objectHeaders(
+    repo,
+    blobs.map(({ entry }) => entry.sha),
+  );
+  const sizes = new Map(blobs.map(({ entry }, index) => [entry.sha, headers[index]?.size ?? 0]));
+  let modules: { readonly path: string; readonly url: string }[] | undefined;
+  if (entries.some(({ entry }) => entry.type === "commit")) {
+    const file = await entryAtPath(ctx, rootTree, ".gitmodules");
+    modules =
+      file?.type === "blob"
+        ? parseGitmodules(Buffer.from((await git.readBlob({ ...ctx, oid: file.sha })).blob).toString("utf8"))
+        : [];
   }
-  let submoduleUrl: string | undefined;
-  if (type === "submodule") {
-    const modules = await entryAtPath(ctx, rootTree, ".gitmodules");
-    if (modules?.type === "blob") {
-      const text = Buffer.from((await git.readBlob({ ...ctx, oid: modules.sha })).blob).toString("utf8");
-      submoduleUrl = parseGitmodules(text).find((module) => module.path === path)?.url;
-    }
+  const last = options.lastCommit
+    ? await lastCommitsOf(
+        repo,
+        commitSha,
+        dir,
+        entries.map(({ path }) => path.split("/").pop() ?? ""),
+      )
+    : undefined;
+  const described: (ContentEntry & { content?: Uint8Array })[] = [];
+  for (const { path, entry } of entries) {
+    const type = typeOf(entry);
+    const name = path.split("/").pop() ?? "";
+    const size = sizes.get(entry.sha) ?? 0;
+    const readable =
+      type === "symlink" ||
+      (type === "file" && options.withContent && size <= (options.maxContentSize ?? Infinity));
+    const bytes = readable ? (await git.readBlob({ ...ctx, oid: entry.sha })).blob : undefined;
+    const submoduleUrl =
+      type === "submodule" ? modules?.find((module) => module.path === path)?.url : undefined;
+    const lastCommitSha = last?.get(name);
+    described.push({
+      name,
+      path,
+      sha: entry.sha,
+      type,
+      mode: entry.mode,
+      size,
+      ...(type === "symlink" && bytes ? { target: Buffer.from(bytes).toString("utf8") } : {}),
+      ...(submoduleUrl ? { submoduleUrl } : {}),
+      ...(lastCommitSha ? { lastCommitSha } : {}),
+      ...(type === "file" && bytes ? { content: bytes } : {}),
+    });
   }
-  let lastCommitSha: string | undefined;
-  if (options.lastCommit) {
-    const [last] = await git.log({ ...ctx, ref: commitSha, filepath: path, depth: 1, force: true });
-    lastCommitSha = last?.oid;
-  }
-  return {
-    name,
-    path,
-    sha: entry.sha,
-    type,
-    mode: entry.mode,
-    size,
-    ...(type === "symlink" && bytes ? { target: Buffer.from(bytes).toString("utf8") } : {}),
-    ...(submoduleUrl ? { submoduleUrl } : {}),
-    ...(lastCommitSha ? { lastCommitSha } : {}),
-    ...(type === "file" && bytes ? { content: bytes } : {}),
-  };
+  return described;
 }
 
 /**
  * Reads `path` at a ref: a directory gives its listing (entries without content), anything
- * else its single entry, files with their bytes. Throws not-found for a missing path or ref.
+ * else its single entry, files with their bytes (up to `maxContentSize`). Throws not-found for a
+ * missing path or ref.
  */
 export async function getContents(
   repo: GitRepository,
@@ -110,40 +137,73 @@ export async function getContents(
   const entry = await entryAtPath(ctx, rootTree, normalized);
   if (!entry) throw new GitNotFoundError(`path ${normalized} does not exist`);
   if (entry.type !== "tree") {
-    return {
-      kind: "entry",
-      commitSha,
-      entry: await describe(ctx, commitSha, rootTree, normalized, entry, options),
-    };
-  }
-  const entries: ContentEntry[] = [];
-  for (const child of await readTreeEntries(ctx, entry.sha)) {
-    const childPath = normalized ? `${normalized}/${child.name}` : child.name;
-    const { content: _content, ...described } = await describe(
+    const parent = normalized.includes("/") ? normalized.slice(0, normalized.lastIndexOf("/")) : "";
+    const [described] = await describeAll(
+      repo,
       ctx,
       commitSha,
       rootTree,
-      childPath,
-      child,
-      options,
+      parent,
+      [{ path: normalized, entry }],
+      {
+        ...options,
+        withContent: true,
+      },
     );
-    entries.push(described);
+    if (!described) throw new GitNotFoundError(`path ${normalized} does not exist`);
+    return { kind: "entry", commitSha, entry: described };
   }
+  const children = (await readTreeEntries(ctx, entry.sha)).map((child) => ({
+    path: normalized ? `${normalized}/${child.name}` : child.name,
+    entry: child,
+  }));
+  const entries = await describeAll(repo, ctx, commitSha, rootTree, normalized, children, options);
   return { kind: "dir", commitSha, entries };
 }
 
-/** The bytes of the file at `path` (Forgejo's `/raw/{filepath}`); throws not-found for a missing path or a directory. */
-export async function readRawFile(
+/** Blobs up to this size are read whole (from the cached packs); larger ones stream from git. */
+const READ_WHOLE_MAX = 1024 * 1024;
+
+/** A file found at a path, ready to be read. */
+export interface RawFile {
+  readonly sha: string;
+  readonly mode: string;
+  readonly size: number;
+  /** The file's bytes, as a stream: memory stays bounded (1 MiB) whatever the file's size. */
+  open(): Promise<ReadableStream<Uint8Array>>;
+}
+
+/**
+ * Finds the file at `path` (Forgejo's `/raw/{filepath}`); throws not-found for a missing path or a
+ * directory. Its bytes are read when `open` is called: a small file whole, a large one streamed
+ * from `git cat-file blob`.
+ */
+export async function openRawFile(
   repo: GitRepository,
   path: string,
   options: { readonly ref?: string } = {},
-): Promise<{ readonly sha: string; readonly mode: string; readonly content: Uint8Array }> {
+): Promise<RawFile> {
   const ctx = isoContext(repo);
   const normalized = normalizeRepoPath(path);
   const commitSha = await resolveCommit(ctx, options.ref ?? (await headBranch(ctx)));
   const rootTree = (await git.readCommit({ ...ctx, oid: commitSha })).commit.tree;
   const entry = await entryAtPath(ctx, rootTree, normalized);
   if (entry?.type !== "blob") throw new GitNotFoundError(`file ${normalized} does not exist`);
-  const { blob } = await git.readBlob({ ...ctx, oid: entry.sha });
-  return { sha: entry.sha, mode: entry.mode, content: blob };
+  const [header] = await objectHeaders(repo, [entry.sha]);
+  if (!header) throw new GitNotFoundError(`file ${normalized} does not exist`);
+  return {
+    sha: entry.sha,
+    mode: entry.mode,
+    size: header.size,
+    async open() {
+      if (header.size > READ_WHOLE_MAX) return streamBlob(repo, entry.sha);
+      const { blob } = await git.readBlob({ ...ctx, oid: entry.sha });
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (blob.length > 0) controller.enqueue(blob);
+          controller.close();
+        },
+      });
+    },
+  };
 }

@@ -40,12 +40,12 @@ export class CommitService {
   /**
    * One page of history from `sha` (default branch when absent), optionally only commits that
    * touch `path`. 409 on an empty repository, 404 for an unknown start or a path no commit touched;
-   * `total` is known when the walk reached the root.
+   * `total` counts the whole history (Forgejo's `X-Total-Count`).
    */
   async list(
     repo: Repository,
     input: ListCommitsInput,
-  ): Promise<CommitsView & { readonly total?: number; readonly hasMore: boolean }> {
+  ): Promise<CommitsView & { readonly total: number; readonly hasMore: boolean }> {
     const git = await this.repos.git(repo);
     const page = await withGitErrors(
       () =>
@@ -64,7 +64,7 @@ export class CommitService {
       commits,
       users: await commitUsers(this.users, emailsOf(commits)),
       hasMore: page.hasMore,
-      ...(page.total !== undefined ? { total: page.total } : {}),
+      total: page.total,
     };
   }
 

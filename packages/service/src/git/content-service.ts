@@ -5,7 +5,7 @@ import {
   type GitSignature,
   getCommit,
   getContents,
-  readRawFile,
+  openRawFile,
 } from "@kiln/git";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -33,12 +33,13 @@ export interface ContentsView {
   readonly items: readonly ContentItem[];
 }
 
-/** A raw file and what kind of tree entry it is. */
+/** A raw file, what kind of tree entry it is, and its bytes as a stream (opened on demand). */
 export interface RawFile {
   readonly sha: string;
   readonly name: string;
   readonly type: "file" | "symlink";
-  readonly content: Uint8Array;
+  readonly size: number;
+  open(): Promise<ReadableStream<Uint8Array>>;
 }
 
 /** Reads files and directories at a ref (Forgejo's contents and raw endpoints). */
@@ -48,13 +49,24 @@ export class ContentService {
   /**
    * The entry at `path` (the root when empty) at `ref` (default branch when absent): a listing
    * for a directory, else the single entry with a file's bytes. An empty repository lists nothing;
-   * a missing path or ref is 404.
+   * a missing path or ref is 404. A file larger than `maxContentSize` comes without its bytes.
    */
-  async contents(repo: Repository, path: string, ref?: string): Promise<ContentsView> {
+  async contents(
+    repo: Repository,
+    path: string,
+    ref?: string,
+    maxContentSize?: number,
+  ): Promise<ContentsView> {
     const name = ref || repo.defaultBranch;
     if (repo.isEmpty) return { kind: "dir", ref: { name, kind: "branch", path: name }, items: [] };
     const git = await this.repos.git(repo);
-    const result = await withGitErrors(() => getContents(git, path, { ref: name, lastCommit: true }));
+    const result = await withGitErrors(() =>
+      getContents(git, path, {
+        ref: name,
+        lastCommit: true,
+        ...(maxContentSize !== undefined ? { maxContentSize } : {}),
+      }),
+    );
     const kind = await refKind(git, name);
     const refPath = kind === "commit" ? result.commitSha : name;
     const dates = new Map<string, GitSignature>();
@@ -85,14 +97,15 @@ export class ContentService {
     const git = await this.repos.git(repo);
     const target = ref ? { ref, path } : await splitRefFromPath(git, path);
     const file = await withGitErrors(
-      () => readRawFile(git, target.path, { ref: target.ref ?? repo.defaultBranch }),
+      () => openRawFile(git, target.path, { ref: target.ref ?? repo.defaultBranch }),
       { invalid_argument: (m) => new NotFoundError(m), empty_repository: () => new NotFoundError() },
     );
     return {
       sha: file.sha,
       name: target.path.split("/").pop() ?? target.path,
       type: file.mode === "120000" ? "symlink" : "file",
-      content: file.content,
+      size: file.size,
+      open: () => file.open(),
     };
   }
 }

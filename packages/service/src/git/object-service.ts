@@ -34,10 +34,10 @@ export class GitObjectService {
     return withGitErrors(() => getTree(git, sha, options), asBadRequest);
   }
 
-  /** A blob by sha, base64-encoded; 400 when there is none. */
-  async blob(repo: Repository, sha: string): Promise<BlobInfo> {
+  /** A blob by sha, base64-encoded up to `maxSize` bytes (without content beyond); 400 when there is none. */
+  async blob(repo: Repository, sha: string, maxSize: number): Promise<BlobInfo> {
     const git = await this.repos.git(repo);
-    return withGitErrors(() => getBlob(git, sha), asBadRequest);
+    return withGitErrors(() => getBlob(git, sha, maxSize), asBadRequest);
   }
 
   /** Bytes per language on the default branch; empty for an empty repository. */

@@ -24,7 +24,9 @@ export const GetBlob = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const blob = await c.get("services").gitObjects.blob(ctx.repo, params.sha);
+    // Forgejo's GetBlobBySHA: a blob above [api] DEFAULT_MAX_BLOB_SIZE comes without content.
+    const limit = c.get("settings").api.defaultMaxBlobSize;
+    const blob = await c.get("services").gitObjects.blob(ctx.repo, params.sha, limit);
     return c.json(toGitBlob(blob, repoLinks(ctx.repo, c.get("settings"))));
   },
 });

@@ -4,7 +4,7 @@ import type { CommitDetailOptions, CommitsView } from "@kiln/service";
 import * as v from "valibot";
 import { repoLinks, toApiCommit } from "../../convert/git.js";
 import type { AppContext } from "../../env.js";
-import { linkHeader, pageRequest, setPagingHeaders } from "../../pagination.js";
+import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { notFound, validationError } from "../responses.js";
@@ -41,22 +41,22 @@ function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: 
 }
 
 /**
- * Paging headers for a history walk: `X-Total-Count` only when the walk reached the root (git
- * has no cheap count), `Link` from what is known (no `last` while the end is unknown).
+ * Paging headers of a history page, as Forgejo's GetAllCommits sets them: `X-Total-Count` and
+ * `Link` from the whole history's count, and the older `X-Page`, `X-PerPage`, `X-Total`,
+ * `X-PageCount` and `X-HasMore` kept for clients that still read them.
  */
-function setCommitPaging(c: AppContext, page: PageRequest, total: number | undefined, hasMore: boolean) {
-  if (total !== undefined) {
-    setPagingHeaders(c, page, total);
-    return;
-  }
-  const pseudoTotal = page.page * page.limit + (hasMore ? 1 : 0);
-  const link = linkHeader(c.get("settings").server.rootUrl, new URL(c.req.url), page, pseudoTotal)
-    .split(",")
-    .filter((part) => part && !part.endsWith('rel="last"'))
-    .join(",");
-  if (link) c.header("Link", link);
-  c.header("X-HasMore", String(hasMore));
-  c.header("Access-Control-Expose-Headers", "Link, X-HasMore");
+function setCommitPaging(c: AppContext, page: PageRequest, total: number) {
+  setPagingHeaders(c, page, total);
+  const pageCount = Math.ceil(total / page.limit);
+  c.header("X-Page", String(page.page));
+  c.header("X-PerPage", String(page.limit));
+  c.header("X-Total", String(total));
+  c.header("X-PageCount", String(pageCount));
+  c.header("X-HasMore", String(page.page < pageCount));
+  c.header(
+    "Access-Control-Expose-Headers",
+    "X-Total-Count, Link, X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore",
+  );
 }
 
 export const repoGetAllCommits = route({
@@ -89,7 +89,7 @@ export const repoGetAllCommits = route({
       page: page.page,
       limit: page.limit,
     });
-    setCommitPaging(c, page, list.total, list.hasMore);
+    setCommitPaging(c, page, list.total);
     return c.json(commitsJson(c, ctx, list, query));
   },
 });

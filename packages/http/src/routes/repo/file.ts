@@ -22,11 +22,14 @@ const contentsQuery = {
   branch: v.optional(qs.string("The branch to read; used when `ref` is not given")),
 };
 
-/** Text that is valid UTF-8 without NUL bytes is served as text, anything else as bytes. */
+/**
+ * Text that is valid UTF-8 without NUL bytes is served as text, anything else as bytes, judged on
+ * the first chunk of the file (a character cut at its end is not an error).
+ */
 function contentType(bytes: Uint8Array): string {
   if (bytes.includes(0)) return "application/octet-stream";
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
     return "text/plain; charset=utf-8";
   } catch {
     return "application/octet-stream";
@@ -50,12 +53,29 @@ export const repoGetRawFile = route({
   },
   async handler(c, { params, query, repo: ctx }) {
     const file = await c.get("services").contents.raw(ctx.repo, params.filepath, query.ref || undefined);
-    const body = new Uint8Array(file.content);
+    // The bytes stream from git as the client reads them; the type is judged on the first chunk.
+    const reader = (await file.open()).getReader();
+    const first = await reader.read();
+    const head = first.value ?? new Uint8Array();
+    // HEAD: Hono answers it with this GET's headers and drops the body, so stop git now.
+    if (c.req.method === "HEAD") await reader.cancel();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (head.length > 0) controller.enqueue(head);
+        if (first.done) controller.close();
+      },
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
     return new Response(body, {
       status: 200,
       headers: {
-        "Content-Type": contentType(body),
-        "Content-Length": String(body.length),
+        "Content-Type": contentType(head),
+        "Content-Length": String(file.size),
         "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
         "X-Content-Type-Options": "nosniff",
         ETag: `"${file.sha}"`,
@@ -68,7 +88,8 @@ export const repoGetRawFile = route({
 });
 
 async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
-  const view = await c.get("services").contents.contents(ctx.repo, path, ref || undefined);
+  const limit = c.get("settings").api.defaultMaxBlobSize;
+  const view = await c.get("services").contents.contents(ctx.repo, path, ref || undefined, limit);
   const links = repoLinks(ctx.repo, c.get("settings"));
   const json = view.items.map((item) =>
     toContentsResponse(item, view.ref, links, c.get("settings"), view.kind === "dir"),
