@@ -1,6 +1,7 @@
 import {
   AlreadyExistsError,
   ConflictError,
+  InvalidArgumentError,
   NotFoundError,
   offsetOf,
   type Paged,
@@ -16,6 +17,8 @@ import {
   deleteBranch,
   findBranchRule,
   getBranch,
+  isValidBranchName,
+  isValidRefName,
   listBranches,
   listRefs,
 } from "@kiln/git";
@@ -46,6 +49,18 @@ export interface CreateBranchInput {
 }
 
 const emptyRepository = () => new NotFoundError("Git Repository is empty.");
+
+/**
+ * Forgejo's `GitRefName` binding of CreateBranchRepoOption, answered before anything else is
+ * looked at: the new name as `git branch` would accept it (so never `HEAD` or `-x`), the
+ * sources as ref names git's format allows. Its message names the Go fields, as Forgejo's does.
+ */
+function checkCreateInput(input: CreateBranchInput): void {
+  const bad = (field: string) => new InvalidArgumentError(`[${field}]: GitRefName`);
+  if (!isValidBranchName(input.name)) throw bad("BranchName");
+  if (input.oldBranchName && !isValidRefName(input.oldBranchName)) throw bad("OldBranchName");
+  if (input.oldRefName && !isValidRefName(input.oldRefName)) throw bad("OldRefName");
+}
 
 /** Branches (Forgejo's branch.go): listing with protection facts, creation and deletion with the UI's checks. */
 export class BranchService {
@@ -79,12 +94,13 @@ export class BranchService {
   }
 
   /**
-   * Creates a branch from `oldRefName`, `oldBranchName` or the default branch. 404 on an empty
-   * repository or a missing source, 409 when the name is taken by a branch or tag or clashes
-   * with one (`a` and `a/b`), 403 on a mirror.
+   * Creates a branch from `oldRefName`, `oldBranchName` or the default branch. 422 for a name
+   * git refuses, 404 on an empty repository or a missing source, 409 when the name is taken by
+   * a branch or tag or clashes with one (`a` and `a/b`), 403 on a mirror.
    */
   async create(repo: Repository, doer: User, input: CreateBranchInput): Promise<BranchView> {
     assertNotArchived(repo);
+    checkCreateInput(input);
     if (repo.isEmpty) throw emptyRepository();
     if (repo.isMirror) throw new PermissionDeniedError("Git Repository is a mirror.");
     const git = await this.repos.git(repo);

@@ -1,4 +1,5 @@
 import {
+  InvalidArgumentError,
   NotFoundError,
   offsetOf,
   type Paged,
@@ -6,7 +7,7 @@ import {
   type Repository,
   type User,
 } from "@kiln/domain";
-import { createTag, deleteTag, getTag, listTags, type TagInfo } from "@kiln/git";
+import { createTag, deleteTag, getTag, isValidTagName, listTags, type TagInfo } from "@kiln/git";
 import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -49,9 +50,16 @@ export class TagService {
     return withGitErrors(() => getTag(git, name));
   }
 
-  /** Creates a tag, annotated by `doer` when there is a message; 404 for a missing target, 409 when taken. */
+  /**
+   * Creates a tag, annotated by `doer` when there is a message; 422 for a name `git tag`
+   * refuses (`HEAD`, `-x`, `a..b`, … with Forgejo's ErrInvalidTagName message), 404 for a
+   * missing target, 409 when taken.
+   */
   async create(repo: Repository, doer: User, input: CreateTagInput): Promise<TagInfo> {
     assertNotArchived(repo);
+    if (!isValidTagName(input.name)) {
+      throw new InvalidArgumentError(`release tag name is not valid [tag_name: ${input.name}]`);
+    }
     const git = await this.repos.git(repo);
     const tag = await withGitErrors(
       () =>

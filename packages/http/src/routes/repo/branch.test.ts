@@ -97,7 +97,13 @@ describe.each(DIALECTS)("branches over HTTP on %s", (dialect) => {
     expect(taken.status).toBe(409);
     expect((await as(writer, "POST", "/branches", { new_branch_name: "feature" })).status).toBe(409);
     expect((await as(reader, "POST", "/branches", { new_branch_name: "r" })).status).toBe(403);
-    expect((await as(writer, "POST", "/branches", { new_branch_name: "bad..name" })).status).toBe(422);
+    const bad = await as(writer, "POST", "/branches", { new_branch_name: "bad..name" });
+    expect(bad.status).toBe(422);
+    expect(bad.json.message).toBe("[BranchName]: GitRefName");
+    for (const name of ["HEAD", "-x", "@"]) {
+      expect((await as(writer, "POST", "/branches", { new_branch_name: name })).status, name).toBe(422);
+    }
+    expect((await as(alice, "GET", "/branches/HEAD")).status).toBe(404);
   });
 
   it("refuses branch creation on an empty repository with 404, like Forgejo", async () => {
@@ -108,6 +114,12 @@ describe.each(DIALECTS)("branches over HTTP on %s", (dialect) => {
     });
     expect(res.status).toBe(404);
     expect(res.json.message).toBe("Git Repository is empty.");
+    // The name is checked first, as Forgejo's binding does before the handler runs.
+    const bad = await t.call("POST", `${empty.path}/branches`, {
+      token: alice.token,
+      body: { new_branch_name: "HEAD" },
+    });
+    expect(bad.status).toBe(422);
     const list = await t.call("GET", `${empty.path}/branches`, { token: alice.token });
     expect(list.json).toEqual([]);
   });

@@ -64,6 +64,10 @@ describe.each(DIALECTS)("tags over HTTP on %s", (dialect) => {
     expect((await as(alice, "POST", "/tags", { tag_name: "v1.0" })).status).toBe(409);
     expect((await as(alice, "POST", "/tags", { tag_name: "v9", target: "ghost" })).status).toBe(404);
     expect((await as(alice, "POST", "/tags", { tag_name: "bad..tag" })).status).toBe(422);
+    const head = await as(alice, "POST", "/tags", { tag_name: "HEAD" });
+    expect(head.status).toBe(422);
+    expect(head.json.message).toBe("release tag name is not valid [tag_name: HEAD]");
+    expect((await as(alice, "GET", "/tags/HEAD")).status).toBe(404);
     expect((await as(alice, "POST", "/tags", {})).status).toBe(422);
     expect((await as(reader, "POST", "/tags", { tag_name: "r1" })).status).toBe(403);
   });
