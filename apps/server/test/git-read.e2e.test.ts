@@ -1,0 +1,158 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloneUrl, gitOk, scratch } from "./git-clients.js";
+import { api, databaseEnv, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
+
+const MIB = 1024 * 1024;
+/** The large file: as large as the issue's four concurrent downloads. */
+const LARGE = 150 * MIB;
+
+/** Resident memory (kB) of a process, now and at its peak, from /proc. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) =>
+    Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
+
+/** Writes `size` pseudo-random bytes to `path` in 1 MiB pieces and returns their sha256. */
+async function writeRandomFile(path: string, size: number): Promise<string> {
+  const hash = createHash("sha256");
+  const out = createWriteStream(path);
+  for (let written = 0; written < size; written += MIB) {
+    const chunk = randomBytes(Math.min(MIB, size - written));
+    hash.update(chunk);
+    if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
+  return hash.digest("hex");
+}
+
+/** Downloads a URL and returns its byte count and sha256, never holding it whole. */
+async function download(
+  url: string,
+  token: string,
+): Promise<{ status: number; size: number; sha256: string; length: string | null }> {
+  const res = await fetch(url, { headers: { Authorization: `token ${token}` } });
+  const hash = createHash("sha256");
+  let size = 0;
+  if (res.body) {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+  }
+  return { status: res.status, size, sha256: hash.digest("hex"), length: res.headers.get("Content-Length") };
+}
+
+describe("reading repositories through the API (real git client, large files)", () => {
+  const { env, dispose } = databaseEnv("pglite");
+  const work = tempWorkPath();
+  let server: ServerProcess;
+  let token = "";
+  let largeSha256 = "";
+  const base = () => `${server.url}/api/v1/repos/owner/big`;
+
+  beforeAll(async () => {
+    server = await startServer(work, env);
+    const created = await kiln(
+      [
+        "admin",
+        "user",
+        "create",
+        "-w",
+        work,
+        "--username",
+        "owner",
+        "--password",
+        "password1",
+        "--email",
+        "owner@example.com",
+        "--must-change-password=false",
+      ],
+      env,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    token = (
+      await api(server.url, "POST", "/users/owner/tokens", {
+        basic: ["owner", "password1"],
+        body: { name: "all", scopes: ["all"] },
+      })
+    ).json.sha1;
+    expect(
+      (await api(server.url, "POST", "/user/repos", { token, body: { name: "big", private: true } })).status,
+    ).toBe(201);
+    const dir = scratch();
+    await gitOk(dir, ["init", "-q", "-b", "main"]);
+    largeSha256 = await writeRandomFile(join(dir, "large.bin"), LARGE);
+    writeFileSync(join(dir, "README.md"), "# big\n");
+    await gitOk(dir, ["add", "."]);
+    await gitOk(dir, ["commit", "-qm", "large file"]);
+    for (let i = 1; i <= 4; i++) {
+      writeFileSync(join(dir, "README.md"), `# big\n\nedit ${i}\n`);
+      await gitOk(dir, ["commit", "-qam", `edit ${i}`]);
+    }
+    await gitOk(dir, ["push", "-q", cloneUrl(server.url, "owner", "big", "owner", token), "main"]);
+  }, 300_000);
+
+  afterAll(async () => {
+    server?.signal("SIGTERM");
+    await server?.exited;
+    await dispose();
+  });
+
+  it("streams a large raw file byte-exact, four downloads at once in constant memory", async () => {
+    const pid = server.process.pid ?? 0;
+    // Forget the peak the push may have caused: the next peak is the downloads' alone.
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    const before = memory(pid);
+    const downloads = await Promise.all(
+      Array.from({ length: 4 }, () => download(`${base()}/raw/large.bin`, token)),
+    );
+    for (const d of downloads) {
+      expect(d.status).toBe(200);
+      expect(d.length).toBe(String(LARGE));
+      expect(d.size).toBe(LARGE);
+      expect(d.sha256).toBe(largeSha256);
+    }
+    const added = (memory(pid).peak - before.rss) * 1024;
+    expect(added).toBeLessThan(64 * MIB);
+  }, 300_000);
+
+  it("gives a blob above [api] DEFAULT_MAX_BLOB_SIZE without content, and a small one with it", async () => {
+    const listing = await api(server.url, "GET", "/repos/owner/big/contents", { token });
+    const large = listing.json.find((e: { name: string }) => e.name === "large.bin");
+    expect(large).toMatchObject({ type: "file", size: LARGE, content: null, encoding: null });
+    expect(large.last_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    const blob = await api(server.url, "GET", `/repos/owner/big/git/blobs/${large.sha}`, { token });
+    expect(blob.status).toBe(200);
+    expect(blob.json).toMatchObject({ sha: large.sha, size: LARGE, content: null, encoding: null });
+    const file = await api(server.url, "GET", "/repos/owner/big/contents/large.bin", { token });
+    expect(file.json).toMatchObject({ size: LARGE, content: null, encoding: null });
+    const readme = listing.json.find((e: { name: string }) => e.name === "README.md");
+    const small = await api(server.url, "GET", `/repos/owner/big/git/blobs/${readme.sha}`, { token });
+    expect(Buffer.from(small.json.content, "base64").toString()).toBe("# big\n\nedit 4\n");
+  });
+
+  it("sets X-Total-Count on every page of history, with and without a path", async () => {
+    const first = await fetch(`${base()}/commits?limit=2&stat=false`, {
+      headers: { Authorization: `token ${token}` },
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("X-Total-Count")).toBe("5");
+    expect((await first.json()).length).toBe(2);
+    const byPath = await fetch(`${base()}/commits?limit=1&path=large.bin&stat=false`, {
+      headers: { Authorization: `token ${token}` },
+    });
+    expect(byPath.headers.get("X-Total-Count")).toBe("1");
+    const readme = await fetch(`${base()}/commits?limit=2&page=2&path=README.md&stat=false`, {
+      headers: { Authorization: `token ${token}` },
+    });
+    expect(readme.headers.get("X-Total-Count")).toBe("5");
+    expect((await readme.json()).length).toBe(2);
+  });
+});
