@@ -190,6 +190,18 @@ describe.each(DIALECTS)("ref names from requests on %s", (dialect) => {
     expect(refs.json.map((r: { ref: string }) => r.ref)).toEqual(["refs/heads/main", "refs/heads/x@y"]);
   });
 
+  it("refuses a new branch git would refuse through the contents API too, and creates nothing", async () => {
+    for (const name of ["HEAD", "-x", "a..b", "@"]) {
+      const res = await call(bob, "POST", `${pub.path}/contents/new.txt`, {
+        content: Buffer.from("new\n").toString("base64"),
+        new_branch: name,
+      });
+      expect(res.status, name).toBe(422);
+    }
+    const refs = await call(bob, "GET", `${pub.path}/git/refs`);
+    expect(refs.json.map((r: { ref: string }) => r.ref)).toEqual(["refs/heads/main", "refs/heads/x@y"]);
+  });
+
   it("refuses a default branch git would refuse (422), also on an empty repository", async () => {
     const empty = await createRepo(t, bob, "empty", { empty: true });
     for (const repo of [pub, empty]) {
