@@ -138,6 +138,7 @@ export async function startKiln({ postgres, logLevel }) {
   return {
     url,
     token,
+    pid: child.pid,
     close: async () => {
       await close();
       rmSync(work, { recursive: true, force: true });

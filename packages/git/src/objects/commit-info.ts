@@ -1,6 +1,7 @@
-import git from "isomorphic-git";
+import type git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
+import { readCommitCached } from "./object-cache.js";
 import { fromIsoSignature, type GitSignature } from "./signature.js";
 
 /** A commit as the API shows it. */
@@ -34,7 +35,7 @@ export function toCommitInfo(result: Pick<IsoCommit, "oid" | "commit">): CommitI
 /** Reads one commit by its full sha; throws not-found when it is missing or not a commit. */
 export async function readCommitInfo(ctx: IsoContext, sha: string): Promise<CommitInfo> {
   try {
-    return toCommitInfo(await git.readCommit({ ...ctx, oid: sha }));
+    return toCommitInfo(await readCommitCached(ctx, sha));
   } catch (error) {
     if (isIsoNotFound(error) || (error as { code?: string }).code === "ObjectTypeError") {
       throw new GitNotFoundError(`commit ${sha} does not exist`, { cause: error });

@@ -5,6 +5,7 @@ import { objectHeaders, streamBlob } from "./cat-file.js";
 import { parseGitmodules } from "./gitmodules.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { lastCommitsOf } from "./last-commits.js";
+import { readCommitCached } from "./object-cache.js";
 import { headBranch, resolveCommit } from "./resolve.js";
 import { entryAtPath, normalizeRepoPath, readTreeEntries, type TreeEntry } from "./tree-entries.js";
 
@@ -133,7 +134,7 @@ export async function getContents(
   const ctx = isoContext(repo);
   const normalized = normalizeRepoPath(path);
   const commitSha = await resolveCommit(ctx, options.ref ?? (await headBranch(ctx)));
-  const rootTree = (await git.readCommit({ ...ctx, oid: commitSha })).commit.tree;
+  const rootTree = (await readCommitCached(ctx, commitSha)).commit.tree;
   const entry = await entryAtPath(ctx, rootTree, normalized);
   if (!entry) throw new GitNotFoundError(`path ${normalized} does not exist`);
   if (entry.type !== "tree") {
@@ -186,7 +187,7 @@ export async function openRawFile(
   const ctx = isoContext(repo);
   const normalized = normalizeRepoPath(path);
   const commitSha = await resolveCommit(ctx, options.ref ?? (await headBranch(ctx)));
-  const rootTree = (await git.readCommit({ ...ctx, oid: commitSha })).commit.tree;
+  const rootTree = (await readCommitCached(ctx, commitSha)).commit.tree;
   const entry = await entryAtPath(ctx, rootTree, normalized);
   if (entry?.type !== "blob") throw new GitNotFoundError(`file ${normalized} does not exist`);
   const [header] = await objectHeaders(repo, [entry.sha]);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { join } from "node:path";
+import { FileSystem } from "isomorphic-git/models";
 import type { GitRepository } from "../storage/git-repository.js";
 
 /** The arguments every isomorphic-git call takes for a bare repository, with its object cache. */
@@ -24,6 +25,14 @@ interface CacheEntry {
 }
 
 const caches = new Map<string, CacheEntry>();
+
+/**
+ * Node's fs as isomorphic-git wraps it, wrapped once: isomorphic-git wraps whatever `fs` it is
+ * given on every call, and its check of the kind of fs (calling `readFile()` without arguments
+ * and catching the error) costs more than a cached object read. An already wrapped fs is used
+ * as it is. `promises` stays reachable for code that reads files directly.
+ */
+const wrappedFs = Object.assign(new FileSystem(fs), { promises: fs.promises }) as unknown as typeof fs;
 let cachedBytes = 0;
 
 /**
@@ -36,7 +45,7 @@ let cachedBytes = 0;
  * cached: isomorphic-git reads them from disk every time.
  */
 export function isoContext(repo: Pick<GitRepository, "gitdir">): IsoContext {
-  return { fs, gitdir: repo.gitdir, cache: sharedCache(repo.gitdir) };
+  return { fs: wrappedFs, gitdir: repo.gitdir, cache: sharedCache(repo.gitdir) };
 }
 
 function sharedCache(gitdir: string): object {

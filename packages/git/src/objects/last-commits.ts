@@ -1,13 +1,89 @@
 import { spawn } from "node:child_process";
 import type { GitRepository } from "../storage/git-repository.js";
+import { runGit } from "../util/run-git.js";
+
+/** How many recent commits the shared walk looks at before each remaining entry is asked alone. */
+const SHARED_WALK = 300;
+/** How many single-entry queries run at once. */
+const PARALLEL = 4;
+/** Answers remembered (commit, path → last commit); commits never change, so neither do they. */
+const REMEMBERED = 20_000;
+const remembered = new Map<string, string>();
+
+function remember(key: string, sha: string): void {
+  remembered.delete(key);
+  remembered.set(key, sha);
+  if (remembered.size > REMEMBERED) {
+    const oldest = remembered.keys().next().value;
+    if (oldest !== undefined) remembered.delete(oldest);
+  }
+}
 
 /**
  * The last commit that changed each of `names` (entries of the directory `dir`, "" for the root)
- * in the history of `commitSha`, from one native `git log --name-only` walk that stops as soon as
- * every entry has its commit. Entries never changed in that history (none, in practice) are
- * missing from the result.
+ * in the history of `commitSha`. One native `git log --name-only` walk over the recent history
+ * finds most entries (it stops as soon as every entry has its commit); each entry left after
+ * {@link SHARED_WALK} commits is asked alone (`git log -1 -- <path>`), which the commit-graph's
+ * changed-path Bloom filters answer without diffing every commit. A commit's history never
+ * changes, so answers are remembered (the last {@link REMEMBERED}). Entries never changed in that
+ * history (none, in practice) are missing from the result.
  */
-export function lastCommitsOf(
+export async function lastCommitsOf(
+  repo: Pick<GitRepository, "gitdir">,
+  commitSha: string,
+  dir: string,
+  names: readonly string[],
+): Promise<Map<string, string>> {
+  const keyOf = (name: string) => `${repo.gitdir}\u0000${commitSha}\u0000${dir ? `${dir}/${name}` : name}`;
+  const found = new Map<string, string>();
+  for (const name of names) {
+    const known = remembered.get(keyOf(name));
+    if (known) found.set(name, known);
+  }
+  const unknown = names.filter((name) => !found.has(name));
+  if (unknown.length > 1) {
+    for (const [name, sha] of await walkRecent(repo, commitSha, dir, unknown)) found.set(name, sha);
+  }
+  const left = unknown.filter((name) => !found.has(name));
+  for (let i = 0; i < left.length; i += PARALLEL) {
+    const batch = left.slice(i, i + PARALLEL);
+    const shas = await Promise.all(
+      batch.map((name) => lastCommitOf(repo, commitSha, dir ? `${dir}/${name}` : name)),
+    );
+    batch.forEach((name, index) => {
+      const sha = shas[index];
+      if (sha) found.set(name, sha);
+    });
+  }
+  for (const name of unknown) {
+    const sha = found.get(name);
+    if (sha) remember(keyOf(name), sha);
+  }
+  return found;
+}
+
+/** The last commit that changed `path`, from `git log -1`. */
+async function lastCommitOf(
+  repo: Pick<GitRepository, "gitdir">,
+  commitSha: string,
+  path: string,
+): Promise<string | undefined> {
+  const result = await runGit([
+    "--literal-pathspecs",
+    "--git-dir",
+    repo.gitdir,
+    "log",
+    "-1",
+    "--format=%H",
+    commitSha,
+    "--",
+    path,
+  ]);
+  const sha = result.stdout.toString("utf8").trim();
+  return result.code === 0 && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
+}
+
+function walkRecent(
   repo: Pick<GitRepository, "gitdir">,
   commitSha: string,
   dir: string,
@@ -26,13 +102,13 @@ export function lastCommitsOf(
         "--git-dir",
         repo.gitdir,
         "log",
+        `--max-count=${SHARED_WALK}`,
         "--format=%x01%H",
         "-z",
         "--name-only",
         "--no-renames",
         commitSha,
-        "--",
-        dir || ".",
+        ...(dir ? ["--", dir] : []),
       ],
       { stdio: ["ignore", "pipe", "ignore"] },
     );

@@ -1,6 +1,7 @@
 import git from "isomorphic-git";
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
+import { readTreeCached } from "./object-cache.js";
 
 /** One entry of a git tree. */
 export interface TreeEntry {
@@ -13,7 +14,7 @@ export interface TreeEntry {
 /** Reads the entries of a tree object; throws not-found when it is missing. */
 export async function readTreeEntries(ctx: IsoContext, treeSha: string): Promise<TreeEntry[]> {
   try {
-    const { tree } = await git.readTree({ ...ctx, oid: treeSha });
+    const { tree } = await readTreeCached(ctx, treeSha);
     return tree.map((entry) => ({ name: entry.path, mode: entry.mode, type: entry.type, sha: entry.oid }));
   } catch (error) {
     if (isIsoNotFound(error)) throw new GitNotFoundError(`tree ${treeSha} does not exist`, { cause: error });

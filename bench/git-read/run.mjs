@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Read throughput of Kiln's repository API on a large repository (20,000 commits, 5,000 files),
+// against Kiln's own `GET /version` in the same run, with the server's peak memory; and
+// `commits?path=` against `git log -- path` on the same repository. Needs `pnpm build` first.
+//   node bench/git-read/run.mjs [--duration 5] [--connections 32] [--postgres]
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { dropPostgresSchema, testPostgresUrl } from "../../packages/storage/dist/testing/index.js";
+import { startKiln } from "../api/servers.mjs";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? fallback : process.argv[i + 1];
+};
+const DURATION = Number(arg("--duration", 5));
+const CONNECTIONS = Number(arg("--connections", 32));
+const POSTGRES = process.argv.includes("--postgres");
+const COMMITS = 20_000;
+const FILES = 5_000;
+/** The file `commits?path=` asks for: changed by every tenth commit. */
+const HOT = "src/hot.txt";
+
+/** Builds the repository with `git fast-import`: every file in the first commit, then one change per commit. */
+function buildRepository(dir) {
+  execFileSync("git", ["init", "-q", "--bare", "-b", "main", dir]);
+  const lines = [];
+  const when = 1_700_000_000;
+  const commit = (n, changes) => {
+    lines.push(
+      "commit refs/heads/main",
+      `mark :${n}`,
+      `committer Bench <bench@example.com> ${when + n} +0000`,
+    );
+    const message = `commit ${n}`;
+    lines.push(`data ${Buffer.byteLength(message)}`, message);
+    if (n > 1) lines.push(`from :${n - 1}`);
+    for (const [path, content] of changes)
+      lines.push(`M 100644 inline ${path}`, `data ${Buffer.byteLength(content)}`, content);
+  };
+  const first = [
+    ["README.md", "# big\n"],
+    [HOT, "hot 0\n"],
+  ];
+  for (let f = 0; f < FILES - 2; f++) first.push([`dir${f % 50}/file${f}.txt`, `file ${f}\n`]);
+  commit(1, first);
+  for (let n = 2; n <= COMMITS; n++) {
+    commit(
+      n,
+      n % 10 === 0
+        ? [[HOT, `hot ${n}\n`]]
+        : [[`dir${n % 50}/file${n % (FILES - 2)}.txt`, `file ${n % (FILES - 2)} v${n}\n`]],
+    );
+  }
+  execFileSync("git", ["--git-dir", dir, "fast-import", "--quiet"], { input: `${lines.join("\n")}\n` });
+  execFileSync("git", ["--git-dir", dir, "repack", "-adq"]);
+}
+
+function peakKb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+}
+
+async function measure(url, headers) {
+  const first = await fetch(url, { headers });
+  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${await first.text()}`);
+  await first.arrayBuffer();
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 });
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p99: r.latency.p99 };
+}
+
+/** Median wall time (ms) of `fn` over `n` runs. */
+async function median(n, fn) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(n / 2)];
+}
+
+const source = mkdtempSync(join(tmpdir(), "kiln-bench-git-read-"));
+const repoDir = join(source, "big.git");
+let started = performance.now();
+buildRepository(repoDir);
+console.log(`built ${COMMITS} commits, ${FILES} files in ${Math.round(performance.now() - started)} ms`);
+
+const schema = `kiln_bench_${Date.now()}`;
+const kiln = await startKiln({ ...(POSTGRES ? { postgres: { url: testPostgresUrl(), schema } } : {}) });
+try {
+  const auth = { Authorization: `token ${kiln.token}` };
+  const created = await fetch(`${kiln.url}/api/v1/user/repos`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "big" }),
+  });
+  if (created.status !== 201) throw new Error(`create repo: ${created.status}`);
+  const push = new URL(`${kiln.url}/bench/big.git`);
+  push.username = "bench";
+  push.password = kiln.token;
+  started = performance.now();
+  execFileSync("git", ["--git-dir", repoDir, "push", "-q", push.href, "main"], { stdio: "ignore" });
+  console.log(`pushed in ${Math.round(performance.now() - started)} ms`);
+
+  const api = `${kiln.url}/api/v1/repos/bench/big`;
+  const head = await (await fetch(`${api}/branches/main`, { headers: auth })).json();
+  const tree = head.commit.id;
+  const requests = [
+    ["GET /version", `${kiln.url}/api/v1/version`],
+    ["GET /contents/README.md", `${api}/contents/README.md`],
+    ["GET /raw/README.md", `${api}/raw/README.md`],
+    ["GET /branches", `${api}/branches`],
+    ["GET /commits?limit=30&stat=false", `${api}/commits?limit=30&stat=false`],
+    [`GET /commits?path=${HOT}&stat=false`, `${api}/commits?path=${HOT}&limit=30&stat=false`],
+    ["GET /git/trees/{sha}", `${api}/git/trees/${tree}`],
+    ["GET /contents/dir0 (100 entries)", `${api}/contents/dir0`],
+  ];
+  const results = [];
+  for (const [label, url] of requests) results.push([label, await measure(url, auth)]);
+  const version = results[0][1].rps;
+
+  const gitLog = await median(5, async () => {
+    await new Promise((resolve, reject) => {
+      const child = spawn("git", ["--git-dir", repoDir, "log", "--format=%H %an %s", "--", HOT], {
+        stdio: ["ignore", "ignore", "ignore"],
+      });
+      child.on("close", resolve);
+      child.on("error", reject);
+    });
+  });
+  const kilnLog = await median(5, async () => {
+    const res = await fetch(`${api}/commits?path=${HOT}&limit=30&stat=false`, { headers: auth });
+    await res.arrayBuffer();
+  });
+
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s per request after 1 s of warm-up; Kiln on ${POSTGRES ? "PostgreSQL" : "PGlite"}`,
+  );
+  console.log("| request | req/s | p99 ms | ratio to /version |");
+  console.log("|---|---:|---:|---:|");
+  for (const [label, m] of results) {
+    console.log(
+      `| ${label} | ${Math.round(m.rps).toLocaleString("en-US")} | ${m.p99} | ${(m.rps / version).toFixed(3)} |`,
+    );
+  }
+  console.log(
+    `\n\`commits?path=${HOT}\` (one request, median of 5): ${kilnLog.toFixed(1)} ms; \`git log -- ${HOT}\`: ${gitLog.toFixed(1)} ms; ratio ${(kilnLog / gitLog).toFixed(2)}`,
+  );
+  console.log(`server peak resident memory: ${Math.round(peakKb(kiln.pid) / 1024)} MiB`);
+} finally {
+  await kiln.close();
+  if (POSTGRES) await dropPostgresSchema(schema, testPostgresUrl());
+  rmSync(source, { recursive: true, force: true });
+}
