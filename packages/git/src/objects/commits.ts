@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import type { GitRepository } from "../storage/git-repository.js";
+import { runGitOk } from "../util/run-git.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { type ChangedFile, diffTrees } from "./diff-trees.js";
 import { isoContext } from "./iso.js";
@@ -25,10 +25,16 @@ export interface CommitPage {
   readonly total: number;
 }
 
+/** Commit counts remembered per start commit and path: the history behind a commit never changes. */
+const MAX_COUNTS = 10_000;
+const counts = new Map<string, number>();
+
 /**
- * Lists commits newest first from a start ref, optionally only those touching `path`: one native
- * `git rev-list` walk gives both the page's commits (in git's own order) and the total count, as
- * Forgejo's `rev-list --count`. Throws empty-repository on a repository without commits and
+ * Lists commits newest first from a start ref, optionally only those touching `path`, with the
+ * whole history's length (`X-Total-Count`, Forgejo's `rev-list --count`). Native git does both:
+ * `rev-list --skip --max-count` for the page, which stops once the page is full, and
+ * `rev-list --count`, remembered per start commit and path. Path-limited walks use the
+ * commit-graph's Bloom filters. Throws empty-repository on a repository without commits and
  * not-found for a missing ref.
  */
 export async function listCommits(
@@ -41,55 +47,32 @@ export async function listCommits(
   const start = await resolveCommit(ctx, options.sha ?? (await headBranch(ctx)));
   const path = options.path ? normalizeRepoPath(options.path) : "";
   const skip = (page - 1) * limit;
-  const { total, shas } = await revList(repo, start, path, skip, limit);
+  const pathspec = path ? ["--", path] : [];
+  const [listed, total] = await Promise.all([
+    revList(repo, [`--skip=${skip}`, `--max-count=${limit}`, start, ...pathspec]),
+    countCommits(repo, start, path),
+  ]);
+  const shas = listed.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line));
   const commits: CommitInfo[] = [];
   for (const sha of shas) commits.push(await readCommitInfo(ctx, sha));
   return { commits, hasMore: skip + shas.length < total, total };
 }
 
-/** Walks `git rev-list <start> [-- path]`, counting every commit and keeping `limit` after `skip`. */
-function revList(
-  repo: GitRepository,
-  start: string,
-  path: string,
-  skip: number,
-  limit: number,
-): Promise<{ total: number; shas: string[] }> {
-  return new Promise((resolve, reject) => {
-    const args = [
-      "--literal-pathspecs",
-      "--git-dir",
-      repo.gitdir,
-      "rev-list",
-      start,
-      ...(path ? ["--", path] : []),
-    ];
-    const child = spawn("git", args, { stdio: ["ignore", "pipe", "pipe"] });
-    const shas: string[] = [];
-    let total = 0;
-    let pending = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) {
-        if (!line) continue;
-        if (total >= skip && shas.length < limit) shas.push(line);
-        total++;
-      }
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code === 0) resolve({ total, shas });
-      else reject(new Error(`git rev-list failed (${code}): ${stderr.trim()}`));
-    });
-  });
+async function countCommits(repo: GitRepository, start: string, path: string): Promise<number> {
+  const key = `${repo.gitdir}\u0000${start}\u0000${path}`;
+  const known = counts.get(key);
+  if (known !== undefined) return known;
+  const count = Number((await revList(repo, ["--count", start, ...(path ? ["--", path] : [])])).trim());
+  counts.set(key, count);
+  if (counts.size > MAX_COUNTS) {
+    const oldest = counts.keys().next().value;
+    if (oldest !== undefined) counts.delete(oldest);
+  }
+  return count;
+}
+
+async function revList(repo: GitRepository, args: readonly string[]): Promise<string> {
+  return runGitOk(["--literal-pathspecs", "--git-dir", repo.gitdir, "rev-list", ...args]);
 }
 
 /** A commit with the files it changed against its first parent and the summed line stats. */
