@@ -1,32 +1,74 @@
-import { rm } from "node:fs/promises";
-import { isAbsolute } from "node:path";
+import { open, rm } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitMigrationError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import type { RepoStore } from "../storage/repo-store.js";
 import { runGit } from "../util/run-git.js";
+import { CheckedRemote, SOURCE_UNREADABLE_MESSAGE } from "./checked-remote.js";
+import { pinnedGitConfig } from "./pinned-config.js";
+
+// The package index re-exports this file only, so the migration API lives here.
+export type { AddressClass } from "./address-policy.js";
+export { classifyAddress } from "./address-policy.js";
+export type { CheckRemoteOptions, HostResolver } from "./checked-remote.js";
+export {
+  CheckedRemote,
+  checkRemote,
+  DISALLOWED_HOST_MESSAGE,
+  SOURCE_UNREADABLE_MESSAGE,
+} from "./checked-remote.js";
+export type { RemoteUrl } from "./remote-url.js";
+export { parseRemoteUrl } from "./remote-url.js";
 
 /** Options of {@link cloneRemote}. */
 export interface CloneRemoteOptions {
-  /** The source: an `http(s)://` URL, or with `allowLocal` an absolute path or `file://` URL on this server. */
-  readonly url: string;
+  /**
+   * The source: a remote that passed `checkRemote` (git is pinned to its checked addresses and
+   * follows no redirect), or an absolute path on this server, which the caller must have allowed.
+   */
+  readonly from: CheckedRemote | { readonly localPath: string };
   /** Basic-auth credentials for the source, sent as a header rather than in the URL. */
   readonly auth?: { readonly username: string; readonly password: string };
-  /** Accept local paths; off by default since they read the server's own disk. */
-  readonly allowLocal?: boolean;
   /** Give up after this many milliseconds (default 10 minutes). */
   readonly timeoutMs?: number;
 }
 
-function checkUrl(url: string, allowLocal: boolean): void {
-  if (/^https?:\/\//i.test(url)) return;
-  if (allowLocal && (url.startsWith("file://") || isAbsolute(url))) return;
-  throw new GitInvalidArgumentError(`unsupported clone URL: ${url}`);
+/** The source git is given, the configuration that goes with it, and whether it must speak smart HTTP. */
+async function sourceOf(
+  from: CloneRemoteOptions["from"],
+): Promise<{ url: string; config: [string, string][]; network: boolean }> {
+  if (CheckedRemote.is(from))
+    return { url: from.url.href, config: await pinnedGitConfig(from), network: true };
+  if ("localPath" in from && isAbsolute(from.localPath) && !from.localPath.startsWith("//")) {
+    return { url: from.localPath, config: [], network: false };
+  }
+  throw new GitInvalidArgumentError("a migration source must be a checked remote or an absolute local path");
+}
+
+/**
+ * Whether git's packet trace shows the source answering in pkt-lines, i.e. smart HTTP (the
+ * dumb protocol has none). Without them, git fell back to the
+ * "dumb" protocol, which takes any web page for an empty repository: refusing it keeps an open
+ * port that is not a git server indistinguishable from a closed one. Only the head of the trace is
+ * read (git stops tracing at the pack).
+ */
+async function spokeSmartHttp(trace: string): Promise<boolean> {
+  const file = await open(trace).catch(() => undefined);
+  if (!file) return false;
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return /packet:\s+\S+< /.test(head.subarray(0, bytesRead).toString("latin1"));
+  } finally {
+    await file.close();
+  }
 }
 
 /**
  * Clones a remote repository's branches and tags into a new bare repository `<owner>/<name>`
  * (a plain migration, not a mirror): cloned next to the store, hooks installed, then renamed into
- * place. On any failure nothing is left behind. Throws already-exists or migration-failed.
+ * place. On any failure nothing is left behind. Throws already-exists, or migration-failed with
+ * {@link SOURCE_UNREADABLE_MESSAGE} whatever went wrong (git's own words are in `cause`).
  */
 export async function cloneRemote(
   store: RepoStore,
@@ -34,37 +76,53 @@ export async function cloneRemote(
   name: string,
   options: CloneRemoteOptions,
 ): Promise<GitRepository> {
-  checkUrl(options.url, options.allowLocal ?? false);
+  const source = await sourceOf(options.from);
   if (await store.exists(owner, name))
     throw new GitAlreadyExistsError(`repository ${owner}/${name} already exists`);
+  const config = [...source.config];
+  if (options.auth) {
+    const token = Buffer.from(`${options.auth.username}:${options.auth.password}`).toString("base64");
+    config.push(["http.extraHeader", `Authorization: Basic ${token}`]);
+  }
   const temp = await store.tempDir();
-  const target = `${temp}/repo.git`;
+  const target = join(temp, "repo.git");
+  const trace = join(temp, "packets");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "true",
     GIT_LFS_SKIP_SMUDGE: "1",
+    ...(source.network ? { GIT_TRACE_PACKET: trace } : {}),
+    // Through the environment, so credentials never appear in a process listing.
+    GIT_CONFIG_COUNT: String(config.length),
+    ...Object.fromEntries(
+      config.flatMap(([key, value], i) => [
+        [`GIT_CONFIG_KEY_${i}`, key],
+        [`GIT_CONFIG_VALUE_${i}`, value],
+      ]),
+    ),
   };
-  if (options.auth) {
-    const token = Buffer.from(`${options.auth.username}:${options.auth.password}`).toString("base64");
-    Object.assign(env, {
-      GIT_CONFIG_COUNT: "1",
-      GIT_CONFIG_KEY_0: "http.extraHeader",
-      GIT_CONFIG_VALUE_0: `Authorization: Basic ${token}`,
-    });
-  }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 600_000);
   try {
-    const args = ["clone", "--bare", "--quiet", "--no-hardlinks", "--", options.url, target];
-    const clone = await runGit(args, { env, signal: controller.signal });
-    if (clone.code !== 0)
-      throw new GitMigrationError(`clone failed: ${clone.stderr.trim() || `exit ${clone.code}`}`);
+    const args = ["clone", "--bare", "--quiet", "--no-hardlinks", "--", source.url, target];
+    const clone = await runGit(args, { env, signal: controller.signal }).catch((error: unknown) => {
+      throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, { cause: error });
+    });
+    if (clone.code !== 0) {
+      throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, {
+        cause: new Error(clone.stderr.trim() || `git clone exited with ${clone.code}`),
+      });
+    }
+    if (source.network && !(await spokeSmartHttp(trace))) {
+      throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, {
+        cause: new Error(
+          "the source did not answer with git's smart HTTP protocol (a web page or a dumb server)",
+        ),
+      });
+    }
     await runGit(["remote", "remove", "origin"], { cwd: target });
     return await store.adopt(target, owner, name);
-  } catch (error) {
-    if (error instanceof GitAlreadyExistsError || error instanceof GitMigrationError) throw error;
-    throw new GitMigrationError(`clone failed: ${String(error)}`, { cause: error });
   } finally {
     clearTimeout(timer);
     await rm(temp, { recursive: true, force: true });

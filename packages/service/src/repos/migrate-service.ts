@@ -1,7 +1,13 @@
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { isAbsolute } from "node:path";
+import { fileURLToPath } from "node:url";
 import { InvalidArgumentError, PermissionDeniedError, type Repository, type User } from "@kiln/domain";
-import { cloneRemote } from "@kiln/git";
+import {
+  type CheckedRemote,
+  type CloneRemoteOptions,
+  checkRemote,
+  cloneRemote,
+  GitMigrationError,
+} from "@kiln/git";
 import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
@@ -19,26 +25,13 @@ export interface MigrateInput {
   readonly authToken?: string;
 }
 
-const LOCAL_NETWORKS = new BlockList();
-for (const [net, prefix] of [
-  ["127.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["169.254.0.0", 16],
-  ["0.0.0.0", 8],
-] as const) {
-  LOCAL_NETWORKS.addSubnet(net, prefix, "ipv4");
-}
-LOCAL_NETWORKS.addAddress("::1", "ipv6");
-LOCAL_NETWORKS.addSubnet("fc00::", 7, "ipv6");
-LOCAL_NETWORKS.addSubnet("fe80::", 10, "ipv6");
-
 /**
  * Migrations from another git server (Forgejo's routers/api/v1/repo/migrate.go, git parts only):
  * a new mirror is refused before anything is created while `[repository] DISABLE_MIRRORS` is set
- * (existing mirrors are untouched); loopback and private addresses need
- * `[migrations] ALLOW_LOCALNETWORKS`; local paths need a user allowed to import them.
+ * (existing mirrors are untouched); a remote must be an http(s) URL that git and WHATWG read
+ * alike, whose host resolves (once, and the clone is pinned to that answer) to public addresses,
+ * or loopback and private ones with `[migrations] ALLOW_LOCALNETWORKS`; local paths need a user
+ * allowed to import them. Every failure to read the source gets one message; the log has why.
  */
 export class MigrateService {
   constructor(
@@ -52,7 +45,7 @@ export class MigrateService {
     }
     checkRepoName(input.repoName);
     await this.repos.checkMayCreate(doer, owner);
-    const allowLocal = await this.checkAddress(doer, input.cloneAddr);
+    const from = await this.checkAddress(doer, input.cloneAddr);
     const auth =
       input.authToken || input.authUsername || input.authPassword
         ? {
@@ -74,48 +67,66 @@ export class MigrateService {
         async () => {
           await withGitErrors(() =>
             cloneRemote(this.repos.store, owner.name, input.repoName, {
-              url: input.cloneAddr,
+              from,
               ...(auth ? { auth } : {}),
-              allowLocal,
-            }),
+            }).catch((error: unknown) => this.logFailure(error, from)),
           );
         },
       )
       .then(async (repo) => this.repos.afterPush(repo, []));
   }
 
-  /** Validates the clone address; resolves with whether it is a local path the doer may import. */
-  private async checkAddress(doer: User, address: string): Promise<boolean> {
-    let url: URL;
-    try {
-      url = new URL(address);
-    } catch {
-      if (address.startsWith("/")) return this.allowLocalPath(doer);
-      throw new InvalidArgumentError(`Invalid url: ${address}`);
+  /**
+   * Validates the clone address and resolves what to clone: a remote checked (and resolved)
+   * once for the site's network policy, or a local path the doer may import.
+   */
+  private async checkAddress(doer: User, address: string): Promise<CloneRemoteOptions["from"]> {
+    if (address.startsWith("/")) return { localPath: this.allowLocalPath(doer, address) };
+    if (/^file:/i.test(address)) {
+      let path: string;
+      try {
+        path = fileURLToPath(address);
+      } catch {
+        throw new InvalidArgumentError("Invalid URL: not a local path.");
+      }
+      return { localPath: this.allowLocalPath(doer, path) };
     }
-    if (url.protocol === "file:") return this.allowLocalPath(doer);
-    if (!["http:", "https:", "git:"].includes(url.protocol))
-      throw new InvalidArgumentError(`Invalid url: ${address}`);
-    if (!this.ctx.settings.migrations.allowLocalNetworks && (await isLocalNetwork(url.hostname))) {
-      throw new InvalidArgumentError("You can not import from disallowed hosts.");
-    }
-    return false;
+    const allowLocalNetworks = this.ctx.settings.migrations.allowLocalNetworks;
+    return withGitErrors(() =>
+      checkRemote(address, { allowLocalNetworks }).catch((error: unknown) => this.logFailure(error, address)),
+    );
   }
 
-  private allowLocalPath(doer: User): boolean {
+  private allowLocalPath(doer: User, path: string): string {
     if (!doer.isAdmin && !doer.allowImportLocal) {
       throw new PermissionDeniedError("You don't have permission to import local repositories.");
     }
-    return true;
+    if (!isAbsolute(path))
+      throw new InvalidArgumentError("Invalid local path, it does not exist or not a directory.");
+    return path;
+  }
+
+  /** Logs why a source could not be read (the caller only ever sees one message), then rethrows. */
+  private logFailure(error: unknown, source: CheckedRemote | { localPath: string } | string): never {
+    if (error instanceof GitMigrationError) {
+      const where =
+        typeof source === "string" ? source : "localPath" in source ? source.localPath : source.url.href;
+      this.ctx.logger.warn(
+        { source: redact(where), cause: String(error.cause ?? "") },
+        "migration: the source could not be read",
+      );
+    }
+    throw error;
   }
 }
 
-/** Whether a host name resolves to a loopback, private or link-local address. */
-async function isLocalNetwork(hostname: string): Promise<boolean> {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host)
-    ? [{ address: host, family: isIP(host) }]
-    : await lookup(host, { all: true }).catch(() => []);
-  if (addresses.length === 0) throw new InvalidArgumentError(`cannot resolve host ${hostname}`);
-  return addresses.some((a) => LOCAL_NETWORKS.check(a.address, a.family === 6 ? "ipv6" : "ipv4"));
+/** A source without its password, for the log. */
+function redact(source: string): string {
+  try {
+    const url = new URL(source);
+    if (url.password) url.password = "***";
+    return url.href;
+  } catch {
+    return source;
+  }
 }

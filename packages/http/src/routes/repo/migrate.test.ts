@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usageOf } from "../../../test/repos.js";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import { listen, openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
 
 describe.each(DIALECTS)("repository migrations over HTTP on %s", (dialect) => {
   let t: TestApp;
@@ -118,5 +120,76 @@ describe.each(DIALECTS)("repository migrations over HTTP on %s", (dialect) => {
     expect(local.status).toBe(422);
     expect(local.json.message).toBe("You can not import from disallowed hosts.");
     expect((await t.call("GET", "/repos/alice/nope", { token: alice.token })).status).toBe(404);
+  });
+
+  it.each([
+    ["http://1.2.3.4\\@127.0.0.1:3000/o/r.git", "Invalid URL: backslashes are not allowed."],
+    ["http://a@b@127.0.0.1:3000/o/r.git", "Invalid URL: more than one '@' before the host is ambiguous."],
+    [
+      "http://exa mple.com/r.git",
+      "Invalid URL: whitespace, control and non-ASCII characters are not allowed.",
+    ],
+    ["git://example.com/r.git", "Invalid URL: only http:// and https:// URLs can be migrated."],
+    ["http://2130706433:3000/o/r.git", "You can not import from disallowed hosts."],
+    ["http://0x7f000001:3000/o/r.git", "You can not import from disallowed hosts."],
+    ["http://127.1:3000/o/r.git", "You can not import from disallowed hosts."],
+    ["http://[::1]:3000/o/r.git", "You can not import from disallowed hosts."],
+    ["http://[::ffff:127.0.0.1]:3000/o/r.git", "You can not import from disallowed hosts."],
+    ["http://localhost.:3000/o/r.git", "You can not import from disallowed hosts."],
+    ["http://169.254.169.254/latest", "You can not import from disallowed hosts."],
+  ])("refuses %s with 422, creating nothing", async (cloneAddr, message) => {
+    const res = await t.call("POST", "/repos/migrate", {
+      token: alice.token,
+      body: { clone_addr: cloneAddr, repo_name: "refused" },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toBe(message);
+    expect((await t.call("GET", "/repos/alice/refused", { token: alice.token })).status).toBe(404);
+    expect(existsSync(join(t.settings.repository.root, "alice", "refused.git"))).toBe(false);
+  });
+
+  it("with local networks allowed, answers a closed port and a web page alike, and migrates a real repository", async () => {
+    const open = await openTestApp(dialect, { migrations: { allowLocalNetworks: true } });
+    const served = await listen(open.app);
+    const web = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<p>hi</p>"),
+    );
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    try {
+      const u = await open.user({ name: "mover" });
+      const migrate = (clone_addr: string, repo_name: string) =>
+        open.call("POST", "/repos/migrate", { token: u.token, body: { clone_addr, repo_name } });
+      const answers = [
+        await migrate(`http://127.0.0.1:${closedPort}/o/r.git`, "from-closed"),
+        await migrate(`http://127.0.0.1:${(web.address() as AddressInfo).port}/o/r.git`, "from-web"),
+        await migrate(`${served.url}/mover/missing.git`, "from-missing"),
+      ];
+      for (const answer of answers) {
+        expect([answer.status, answer.json.message]).toEqual([
+          422,
+          "Migration failed: the remote repository could not be read.",
+        ]);
+      }
+      for (const name of ["from-closed", "from-web", "from-missing"]) {
+        expect((await open.call("GET", `/repos/mover/${name}`, { token: u.token })).status).toBe(404);
+        expect(existsSync(join(open.settings.repository.root, "mover", `${name}.git`))).toBe(false);
+      }
+      const source = await open.call("POST", "/user/repos", {
+        token: u.token,
+        body: { name: "src", auto_init: true },
+      });
+      expect(source.status).toBe(201);
+      const copy = await migrate(`${served.url}/mover/src.git`, "copy");
+      expect(copy.status, JSON.stringify(copy.json)).toBe(201);
+      expect(copy.json).toMatchObject({ full_name: "mover/copy", empty: false });
+    } finally {
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+      await served.close();
+      await open.close();
+    }
   });
 });

@@ -1,0 +1,81 @@
+import { lookup } from "node:dns/promises";
+import { GitInvalidArgumentError, GitMigrationError } from "../errors/git-error.js";
+import { classifyAddress, isAddressLiteral, isLocalhostName } from "./address-policy.js";
+import { parseRemoteUrl, type RemoteUrl } from "./remote-url.js";
+
+/** Forgejo's answer for a source on a host the site does not allow. */
+export const DISALLOWED_HOST_MESSAGE = "You can not import from disallowed hosts.";
+
+/**
+ * The one answer for every failure to read a source (DNS, refused or timed-out connection, TLS,
+ * HTTP status, redirect, not a git repository), so the migration endpoint cannot be used to scan
+ * ports or hosts; the detail goes to the server log through the error's `cause`.
+ */
+export const SOURCE_UNREADABLE_MESSAGE = "Migration failed: the remote repository could not be read.";
+
+/** Resolves a host name to every address getaddrinfo gives for it (what libcurl would use). */
+export type HostResolver = (host: string) => Promise<readonly string[]>;
+
+/** Options of {@link checkRemote}. */
+export interface CheckRemoteOptions {
+  /** `[migrations] ALLOW_LOCALNETWORKS`: also accept loopback and private addresses. */
+  readonly allowLocalNetworks: boolean;
+  /** The resolver (default: the system's, through `dns.lookup`); tests may pass their own. */
+  readonly resolve?: HostResolver;
+}
+
+const systemResolver: HostResolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * A migration source that passed {@link checkRemote}: its canonical URL and the addresses its host
+ * resolved to when it was checked. Only a value of this class opens a network clone, and the clone
+ * connects to exactly these addresses.
+ */
+export class CheckedRemote {
+  readonly #checked = true;
+
+  /** @internal built only by {@link checkRemote}. */
+  constructor(
+    readonly url: RemoteUrl,
+    /** The checked addresses git is pinned to; empty when the host is an address literal (no lookup). */
+    readonly addresses: readonly string[],
+  ) {}
+
+  /** Whether this value came from {@link checkRemote} (a structural look-alike did not). */
+  static is(value: unknown): value is CheckedRemote {
+    return typeof value === "object" && value !== null && #checked in value;
+  }
+}
+
+/**
+ * Parses a migration source as git will read it and resolves its host once: refuses (invalid
+ * argument) malformed or ambiguous URLs and hosts whose addresses are not allowed — any one
+ * disallowed address refuses the host; a host that does not resolve fails like an unreachable one.
+ */
+export async function checkRemote(raw: string, options: CheckRemoteOptions): Promise<CheckedRemote> {
+  const url = parseRemoteUrl(raw);
+  const allowed = (address: string) => {
+    const where = classifyAddress(address);
+    return where === "external" || (where === "local" && options.allowLocalNetworks);
+  };
+  if (isAddressLiteral(url.host)) {
+    if (!allowed(url.host)) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
+    return new CheckedRemote(url, []);
+  }
+  if (isLocalhostName(url.host)) {
+    if (!options.allowLocalNetworks) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
+    return new CheckedRemote(url, ["127.0.0.1", "::1"]);
+  }
+  let addresses: readonly string[];
+  try {
+    addresses = await (options.resolve ?? systemResolver)(url.host);
+  } catch (error) {
+    throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, { cause: error });
+  }
+  if (addresses.length === 0) {
+    throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, { cause: new Error(`${url.host}: no address`) });
+  }
+  if (!addresses.every(allowed)) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
+  return new CheckedRemote(url, addresses);
+}
