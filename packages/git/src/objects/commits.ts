@@ -1,6 +1,7 @@
+import git from "isomorphic-git";
 import type { GitRepository } from "../storage/git-repository.js";
 import { runGitOk } from "../util/run-git.js";
-import { type CommitInfo, readCommitInfo } from "./commit-info.js";
+import { type CommitInfo, readCommitInfo, toCommitInfo } from "./commit-info.js";
 import { type ChangedFile, diffTrees } from "./diff-trees.js";
 import { isoContext } from "./iso.js";
 import { headBranch, resolveCommit } from "./resolve.js";
@@ -31,10 +32,10 @@ const counts = new Map<string, number>();
 
 /**
  * Lists commits newest first from a start ref, optionally only those touching `path`, with the
- * whole history's length (`X-Total-Count`, Forgejo's `rev-list --count`). Native git does both:
- * `rev-list --skip --max-count` for the page, which stops once the page is full, and
- * `rev-list --count`, remembered per start commit and path. Path-limited walks use the
- * commit-graph's Bloom filters. Throws empty-repository on a repository without commits and
+ * whole history's length (`X-Total-Count`, Forgejo's `rev-list --count`, remembered per start
+ * commit and path). A path-limited page comes from native `rev-list --skip --max-count` (which
+ * uses the commit-graph's Bloom filters and stops once the page is full); an unlimited one from
+ * the in-process walk. Throws empty-repository on a repository without commits and
  * not-found for a missing ref.
  */
 export async function listCommits(
@@ -48,14 +49,21 @@ export async function listCommits(
   const path = options.path ? normalizeRepoPath(options.path) : "";
   const skip = (page - 1) * limit;
   const pathspec = path ? ["--", path] : [];
-  const [listed, total] = await Promise.all([
-    revList(repo, [`--skip=${skip}`, `--max-count=${limit}`, start, ...pathspec]),
-    countCommits(repo, start, path),
-  ]);
-  const shas = listed.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line));
-  const commits: CommitInfo[] = [];
-  for (const sha of shas) commits.push(await readCommitInfo(ctx, sha));
-  return { commits, hasMore: skip + shas.length < total, total };
+  const total = await countCommits(repo, start, path);
+  let commits: CommitInfo[];
+  if (path) {
+    const listed = await revList(repo, [`--skip=${skip}`, `--max-count=${limit}`, start, ...pathspec]);
+    commits = [];
+    for (const sha of listed.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))) {
+      commits.push(await readCommitInfo(ctx, sha));
+    }
+  } else {
+    // Without a path the page is the first commits of the walk: read in process from the cached
+    // packs, without starting git (a process start costs more than reading a page of commits).
+    const walked = await git.log({ ...ctx, ref: start, depth: skip + limit });
+    commits = walked.slice(skip).map(toCommitInfo);
+  }
+  return { commits, hasMore: skip + commits.length < total, total };
 }
 
 async function countCommits(repo: GitRepository, start: string, path: string): Promise<number> {
