@@ -137,7 +137,7 @@ try {
     });
   });
   const kilnLog = await median(5, async () => {
-    const res = await fetch(`${api}/commits?path=${HOT}&limit=30&stat=false`, { headers: auth });
+    const res = await fetch(`${api}/commits?path=${HOT}&limit=30&stat=false&files=false`, { headers: auth });
     await res.arrayBuffer();
   });
 
