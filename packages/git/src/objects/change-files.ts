@@ -6,7 +6,7 @@ import {
   GitShaMismatchError,
 } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
-import { isValidRefName } from "../util/ref-names.js";
+import { isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";
 import { headBranch, isEmptyRepository, readRef } from "./resolve.js";
@@ -142,7 +142,7 @@ export async function changeFiles(
     const baseSha = empty ? undefined : await readRef(ctx, `refs/heads/${base}`);
     if (!empty && !baseSha) throw new GitNotFoundError(`branch ${base} does not exist`);
     const target = options.newBranch || base;
-    if (!isValidRefName(target)) throw new GitInvalidArgumentError(`invalid branch name: ${target}`);
+    if (!isValidBranchName(target)) throw new GitInvalidArgumentError(`invalid branch name: ${target}`);
     const expected = options.newBranch ? undefined : baseSha;
     if (options.newBranch && (await readRef(ctx, `refs/heads/${target}`))) {
       throw new GitAlreadyExistsError(`branch ${target} already exists`);
