@@ -84,5 +84,7 @@ describe("checkRemote", () => {
       checkRemote("http://1.2.3.4\\@127.0.0.1:3000/o/r.git", { allowLocalNetworks: true, resolve }),
     ).rejects.toThrow("Invalid URL: backslashes are not allowed.");
     expect(CheckedRemote.is({ url: {}, addresses: [] })).toBe(false);
+    const forged = new CheckedRemote((await checkRemote("http://8.8.8.8/r.git", strict)).url, ["127.0.0.1"]);
+    expect(CheckedRemote.is(forged)).toBe(false);
   });
 });

@@ -27,25 +27,31 @@ export interface CheckRemoteOptions {
 const systemResolver: HostResolver = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
+/** The values {@link checkRemote} made: only these open a network clone. */
+const issued = new WeakSet<object>();
+
 /**
  * A migration source that passed {@link checkRemote}: its canonical URL and the addresses its host
- * resolved to when it was checked. Only a value of this class opens a network clone, and the clone
- * connects to exactly these addresses.
+ * resolved to when it was checked. Only a value made by `checkRemote` opens a network clone, and
+ * the clone connects to exactly these addresses.
  */
 export class CheckedRemote {
-  readonly #checked = true;
-
-  /** @internal built only by {@link checkRemote}. */
   constructor(
     readonly url: RemoteUrl,
     /** The checked addresses git is pinned to; empty when the host is an address literal (no lookup). */
     readonly addresses: readonly string[],
   ) {}
 
-  /** Whether this value came from {@link checkRemote} (a structural look-alike did not). */
+  /** Whether this value came from {@link checkRemote} (one built otherwise, or a look-alike, did not). */
   static is(value: unknown): value is CheckedRemote {
-    return typeof value === "object" && value !== null && #checked in value;
+    return typeof value === "object" && value !== null && issued.has(value);
   }
+}
+
+function checked(url: RemoteUrl, addresses: readonly string[]): CheckedRemote {
+  const remote = new CheckedRemote(Object.freeze({ ...url }), Object.freeze([...addresses]));
+  issued.add(remote);
+  return remote;
 }
 
 /**
@@ -61,11 +67,11 @@ export async function checkRemote(raw: string, options: CheckRemoteOptions): Pro
   };
   if (isAddressLiteral(url.host)) {
     if (!allowed(url.host)) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
-    return new CheckedRemote(url, []);
+    return checked(url, []);
   }
   if (isLocalhostName(url.host)) {
     if (!options.allowLocalNetworks) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
-    return new CheckedRemote(url, ["127.0.0.1", "::1"]);
+    return checked(url, ["127.0.0.1", "::1"]);
   }
   let addresses: readonly string[];
   try {
@@ -77,5 +83,5 @@ export async function checkRemote(raw: string, options: CheckRemoteOptions): Pro
     throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, { cause: new Error(`${url.host}: no address`) });
   }
   if (!addresses.every(allowed)) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
-  return new CheckedRemote(url, addresses);
+  return checked(url, addresses);
 }
