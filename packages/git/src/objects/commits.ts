@@ -1,4 +1,5 @@
 import git from "isomorphic-git";
+import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { runGitOk } from "../util/run-git.js";
 import { type CommitInfo, readCommitInfo, toCommitInfo } from "./commit-info.js";
@@ -81,6 +82,21 @@ async function countCommits(repo: GitRepository, start: string, path: string): P
 
 async function revList(repo: GitRepository, args: readonly string[]): Promise<string> {
   return runGitOk(["--literal-pathspecs", "--git-dir", repo.gitdir, "rev-list", ...args]);
+}
+
+/**
+ * Reads commits by their full ids (as history walks and listings give them), from the parsed
+ * commits kept in memory: no ref resolution, no diff. Throws not-found for an id that is not a
+ * commit of the repository.
+ */
+export async function getCommitInfos(repo: GitRepository, shas: readonly string[]): Promise<CommitInfo[]> {
+  const ctx = isoContext(repo);
+  const infos: CommitInfo[] = [];
+  for (const sha of shas) {
+    if (!/^[0-9a-f]{40}$/.test(sha)) throw new GitNotFoundError(`commit ${sha} does not exist`);
+    infos.push(await readCommitInfo(ctx, sha));
+  }
+  return infos;
 }
 
 /** A commit with the files it changed against its first parent and the summed line stats. */

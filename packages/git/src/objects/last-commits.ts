@@ -28,7 +28,24 @@ function remember(key: string, sha: string): void {
  * changes, so answers are remembered (the last {@link REMEMBERED}). Entries never changed in that
  * history (none, in practice) are missing from the result.
  */
-export async function lastCommitsOf(
+export function lastCommitsOf(
+  repo: Pick<GitRepository, "gitdir">,
+  commitSha: string,
+  dir: string,
+  names: readonly string[],
+): Promise<Map<string, string>> {
+  // Requests for the same listing at the same time (a popular page) share one computation.
+  const key = `${repo.gitdir}\u0000${commitSha}\u0000${dir}\u0000${names.join("\u0000")}`;
+  const running = inflight.get(key);
+  if (running) return running;
+  const computed = compute(repo, commitSha, dir, names).finally(() => inflight.delete(key));
+  inflight.set(key, computed);
+  return computed;
+}
+
+const inflight = new Map<string, Promise<Map<string, string>>>();
+
+async function compute(
   repo: Pick<GitRepository, "gitdir">,
   commitSha: string,
   dir: string,

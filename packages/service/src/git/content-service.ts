@@ -3,7 +3,7 @@ import {
   type ContentEntry,
   type FileContent,
   type GitSignature,
-  getCommit,
+  getCommitInfos,
   getContents,
   openRawFile,
 } from "@kiln/git";
@@ -69,21 +69,17 @@ export class ContentService {
     );
     const kind = await refKind(git, name);
     const refPath = kind === "commit" ? result.commitSha : name;
-    const dates = new Map<string, GitSignature>();
-    const lastCommit = async (sha: string | undefined) => {
-      if (!sha) return undefined;
-      let committer = dates.get(sha);
-      if (!committer) {
-        committer = (await withGitErrors(() => getCommit(git, sha, { files: false }))).committer;
-        dates.set(sha, committer);
-      }
-      return { sha, committer };
-    };
     const entries = result.kind === "dir" ? result.entries : [result.entry];
+    const shas = [...new Set(entries.flatMap((entry) => (entry.lastCommitSha ? [entry.lastCommitSha] : [])))];
+    const commits = await withGitErrors(() => getCommitInfos(git, shas));
+    const committers = new Map(commits.map((commit) => [commit.sha, commit.committer] as const));
     const items: ContentItem[] = [];
     for (const entry of entries) {
-      const last = await lastCommit(entry.lastCommitSha);
-      items.push({ entry, ...(last ? { lastCommit: last } : {}) });
+      const committer = entry.lastCommitSha ? committers.get(entry.lastCommitSha) : undefined;
+      items.push({
+        entry,
+        ...(committer && entry.lastCommitSha ? { lastCommit: { sha: entry.lastCommitSha, committer } } : {}),
+      });
     }
     return { kind: result.kind, ref: { name, kind, path: refPath }, items };
   }
