@@ -131,9 +131,10 @@ export class RepoService {
       await setDefaultBranch(git, next);
       await repositories.updateRepository(this.ctx.db, repo.id, { defaultBranch: next });
     }
-    // The history index is brought up to date after the push has been answered: it only speeds
-    // up path-limited history queries, and a stale one is never wrong.
-    void writeCommitGraph(git).catch((err: unknown) =>
+    // The history index is brought up to date before the size is measured (it is part of the
+    // repository on disk). It only speeds up path-limited history queries and a stale one is never
+    // wrong, so a failure is logged, not fatal.
+    await writeCommitGraph(git).catch((err: unknown) =>
       this.ctx.logger.warn({ err: (err as Error).message, repo: repo.id }, "commit-graph not updated"),
     );
     return this.refreshSize(repo.id);
