@@ -70,8 +70,16 @@ async function measure(url, headers) {
   await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 });
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
   if (r.non2xx || r.errors) {
-    const answers = await Promise.all(Array.from({ length: CONNECTIONS }, () => fetch(url, { headers }).then(async (res) => `${res.status} ${res.status === 200 ? "" : await res.text()}`)));
-    throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors; now: ${[...new Set(answers)].join(" | ")}`);
+    const answers = await Promise.all(
+      Array.from({ length: CONNECTIONS }, () =>
+        fetch(url, { headers }).then(
+          async (res) => `${res.status} ${res.status === 200 ? "" : await res.text()}`,
+        ),
+      ),
+    );
+    throw new Error(
+      `${url}: ${r.non2xx} non-2xx, ${r.errors} errors; now: ${[...new Set(answers)].join(" | ")}`,
+    );
   }
   return { rps: r.requests.average, p99: r.latency.p99 };
 }
@@ -119,7 +127,10 @@ try {
     ["GET /raw/README.md", `${api}/raw/README.md`],
     ["GET /branches", `${api}/branches`],
     ["GET /commits?limit=30&stat=false&files=false", `${api}/commits?limit=30&stat=false&files=false`],
-    [`GET /commits?path=${HOT}&stat=false&files=false`, `${api}/commits?path=${HOT}&limit=30&stat=false&files=false`],
+    [
+      `GET /commits?path=${HOT}&stat=false&files=false`,
+      `${api}/commits?path=${HOT}&limit=30&stat=false&files=false`,
+    ],
     ["GET /git/trees/{sha}", `${api}/git/trees/${tree}`],
     ["GET /contents/dir0 (100 entries)", `${api}/contents/dir0`],
   ];

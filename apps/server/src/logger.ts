@@ -14,7 +14,11 @@ const FLUSH_EVERY_MS = 100;
  * returns. A `kill -9` may lose the last 100 ms of lines, never data.
  */
 export function createLogger(level: KilnEnvironment["logLevel"], stream: "stdout" | "stderr" = "stdout") {
-  const destination = pino.destination({ fd: stream === "stdout" ? 1 : 2, sync: true, minLength: BATCH_BYTES });
+  const destination = pino.destination({
+    fd: stream === "stdout" ? 1 : 2,
+    sync: true,
+    minLength: BATCH_BYTES,
+  });
   setInterval(() => {
     try {
       destination.flush();

@@ -1,4 +1,3 @@
-import git from "isomorphic-git";
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
 import { readTreeCached } from "./object-cache.js";

@@ -11,10 +11,10 @@ import {
   type GitRepository,
   type LfsStore,
   listBranches,
-  writeCommitGraph,
   type RefUpdate,
   RepoStore,
   setDefaultBranch,
+  writeCommitGraph,
 } from "@kiln/git";
 import { type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
