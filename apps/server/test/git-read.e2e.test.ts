@@ -24,7 +24,7 @@ async function writeRandomFile(path: string, size: number): Promise<string> {
   for (let written = 0; written < size; written += MIB) {
     const chunk = randomBytes(Math.min(MIB, size - written));
     hash.update(chunk);
-    if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),
@@ -144,7 +144,7 @@ describe("reading repositories through the API (real git client, large files)", 
     });
     expect(first.status).toBe(200);
     expect(first.headers.get("X-Total-Count")).toBe("5");
-    expect((await first.json()).length).toBe(2);
+    expect(((await first.json()) as unknown[]).length).toBe(2);
     const byPath = await fetch(`${base()}/commits?limit=1&path=large.bin&stat=false`, {
       headers: { Authorization: `token ${token}` },
     });
@@ -153,6 +153,6 @@ describe("reading repositories through the API (real git client, large files)", 
       headers: { Authorization: `token ${token}` },
     });
     expect(readme.headers.get("X-Total-Count")).toBe("5");
-    expect((await readme.json()).length).toBe(2);
+    expect(((await readme.json()) as unknown[]).length).toBe(2);
   });
 });
