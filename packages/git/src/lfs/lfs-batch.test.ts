@@ -101,6 +101,58 @@ describe("lfsBatch", () => {
     expect(alreadyStored).toEqual([{ oid: stored, size: 100 }]);
   });
 
+  it("links a stored object only through linkStored, with the stored size, and otherwise asks for an upload", async () => {
+    const asked: [string, number][] = [];
+    const linking: LfsBatchContext = {
+      ...context,
+      linkStored: async (oid, size) => {
+        asked.push([oid, size]);
+        return oid === hidden;
+      },
+    };
+    const other = "d".repeat(64);
+    const { response, alreadyStored } = await lfsBatch(
+      {
+        operation: "upload",
+        objects: [
+          { oid: hidden, size: 100 },
+          { oid: hidden, size: 7 },
+          { oid: missing, size: 5 },
+          { oid: other, size: 100 },
+        ],
+      },
+      { ...linking, storedSize: async (oid) => (oid === missing ? undefined : 100) },
+    );
+    expect(asked).toEqual([
+      [hidden, 100],
+      [other, 100],
+    ]);
+    expect(response.objects[0]).toEqual({ oid: hidden, size: 100, authenticated: true });
+    for (const object of response.objects.slice(1)) {
+      expect(object.error).toBeUndefined();
+      expect(Object.keys(object.actions ?? {})).toEqual(["upload", "verify"]);
+    }
+    expect(alreadyStored).toEqual([{ oid: hidden, size: 100 }]);
+  });
+
+  it("answers an object another repository holds exactly like a missing one, whatever size is asked", async () => {
+    for (const operation of ["download", "upload"] as const) {
+      const { response } = await lfsBatch(
+        {
+          operation,
+          objects: [
+            { oid: hidden, size: 1 },
+            { oid: missing, size: 1 },
+          ],
+        },
+        context,
+      );
+      const [a, b] = response.objects;
+      expect({ ...a, oid: "x", actions: undefined }).toEqual({ ...b, oid: "x", actions: undefined });
+      expect(JSON.stringify(response)).not.toContain("100");
+    }
+  });
+
   it("answers 422 per object for invalid oids or sizes and a size that disagrees with the store", async () => {
     const { response } = await lfsBatch(
       {
@@ -114,5 +166,6 @@ describe("lfsBatch", () => {
       context,
     );
     expect(response.objects.map((object) => object.error?.code)).toEqual([422, 422, 422]);
+    expect(response.objects[2]?.error?.message).toBe(`Object ${stored} is not 99 bytes`);
   });
 });

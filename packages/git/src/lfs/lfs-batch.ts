@@ -34,8 +34,15 @@ export interface LfsBatchRequest {
 export interface LfsBatchContext {
   /** The stored size of an object, undefined when the store does not have it. */
   readonly storedSize: (oid: string) => Promise<number | undefined>;
-  /** Whether this repository may see an already stored object (it references it, or the user can read a repository that does). */
+  /** Whether this repository references an object (one it does not reference does not exist for it). */
   readonly visible: (oid: string) => boolean | Promise<boolean>;
+  /**
+   * For an upload of an object that is stored with this size but not referenced by this
+   * repository: links it without upload when the caller may (it can read a repository that
+   * references it) and resolves true; false asks the client to upload it, verified. Without it,
+   * every such object must be uploaded.
+   */
+  readonly linkStored?: (oid: string, size: number) => Promise<boolean>;
   /** Base of the action links, e.g. `https://host/owner/repo.git/info/lfs`. */
   readonly hrefBase: string;
   /** Headers the client must send with each action (e.g. Authorization). */
@@ -44,10 +51,10 @@ export interface LfsBatchContext {
   readonly expiresIn?: number;
 }
 
-/** The batch response plus the stored objects this repository should now reference. */
+/** The batch response plus the objects of an upload that need no upload. */
 export interface LfsBatchResult {
   readonly response: LfsBatchResponse;
-  /** Objects of an upload that are stored and visible already: record them for the repository, no upload follows. */
+  /** Objects of an upload that this repository references already, or that `linkStored` just linked. */
   readonly alreadyStored: readonly { readonly oid: string; readonly size: number }[];
 }
 
@@ -94,26 +101,24 @@ function action(context: LfsBatchContext, path: string): LfsAction {
 }
 
 /**
- * Answers an LFS batch request as Forgejo does: download links for stored, visible objects
- * (404 per object otherwise), upload and verify links for objects the store lacks, 422 per
- * object for an invalid oid or size or a size that differs from the stored one.
+ * Answers an LFS batch request as Forgejo's BatchHandler does: download links for stored objects
+ * this repository references (404 "Object does not exist" otherwise, whether or not another
+ * repository has it); for uploads, nothing to do for referenced objects or objects `linkStored`
+ * links, upload and verify links for the rest; 422 per object for an invalid oid or size, or a
+ * size that differs from the referenced object's (naming only the size the client sent).
  */
 export async function lfsBatch(request: LfsBatchRequest, context: LfsBatchContext): Promise<LfsBatchResult> {
   const objects: LfsBatchObject[] = [];
   const alreadyStored: { oid: string; size: number }[] = [];
   for (const { oid, size } of request.objects) {
     if (!isValidLfsOid(oid) || !isValidLfsSize(size)) {
-      objects.push({
-        oid,
-        size,
-        error: { code: 422, message: "Oid or size are invalid" },
-      });
+      objects.push({ oid, size, error: { code: 422, message: "Oid or size are invalid" } });
       continue;
     }
     const stored = await context.storedSize(oid);
     const visible = stored !== undefined && (await context.visible(oid));
     if (visible && stored !== size) {
-      objects.push({ oid, size, error: { code: 422, message: `Object ${oid} is not valid` } });
+      objects.push({ oid, size, error: { code: 422, message: `Object ${oid} is not ${size} bytes` } });
       continue;
     }
     if (request.operation === "download") {
@@ -124,7 +129,10 @@ export async function lfsBatch(request: LfsBatchRequest, context: LfsBatchContex
       );
       continue;
     }
-    if (visible) {
+    const present =
+      visible ||
+      (stored === size && context.linkStored !== undefined && (await context.linkStored(oid, size)));
+    if (present) {
       alreadyStored.push({ oid, size });
       objects.push({ oid, size, authenticated: true });
       continue;

@@ -29,8 +29,9 @@ export async function handleLfsBatch(
 }
 
 /**
- * Answers `PUT …/info/lfs/objects/{oid}/{size}`: streams the body into the store, verified.
- * Returns 200 with what was stored (the caller records the reference and size), 422 on a bad upload.
+ * Answers `PUT …/info/lfs/objects/{oid}/{size}`: streams the body into the store, verified by
+ * size and sha256 even when the object is stored already. Returns 200 with what was uploaded
+ * (the caller records the reference and size), 422 on a bad upload (nothing to record).
  */
 export async function handleLfsUpload(
   request: Request,
@@ -40,9 +41,9 @@ export async function handleLfsUpload(
 ): Promise<{ response: Response; stored?: LfsPutResult }> {
   if (!isValidLfsOid(oid) || !isValidLfsSize(size))
     return { response: lfsError(422, "Oid or size are invalid") };
-  if (!request.body) return { response: lfsError(422, "missing body") };
   try {
-    const stored = await store.put(oid, size, request.body);
+    // No body is an empty one: it verifies only as the empty object.
+    const stored = await store.put(oid, size, request.body ?? noBytes());
     return { response: new Response(null, { status: 200 }), stored };
   } catch (error) {
     if (error instanceof GitError && error.kind === "lfs_verify_failed")
@@ -63,15 +64,24 @@ export async function handleLfsDownload(oid: string, store: LfsStore): Promise<R
 
 /**
  * Answers `POST …/info/lfs/verify` for its parsed JSON body (`{"oid","size"}`; the caller reads
- * it within its size limit): 200 when stored with that size, 404 or 422 otherwise.
+ * it within its size limit): 200 when the object is stored with that size, 404 when it is not
+ * stored — or, given `referenced`, when this repository does not reference it, exactly as if it
+ * did not exist — and 422 for an invalid body or another size (naming only the size sent).
  */
-export async function handleLfsVerify(json: unknown, store: LfsStore): Promise<Response> {
+export async function handleLfsVerify(
+  json: unknown,
+  store: LfsStore,
+  referenced?: (oid: string) => Promise<boolean>,
+): Promise<Response> {
   const body =
     typeof json === "object" && json !== null ? (json as { oid?: unknown; size?: unknown }) : undefined;
   if (!body || !isValidLfsOid(body.oid) || !isValidLfsSize(body.size))
     return lfsError(422, "Oid or size are invalid");
   const stored = await store.sizeOf(body.oid);
-  if (stored === undefined) return lfsError(404, "Object does not exist");
-  if (stored !== body.size) return lfsError(422, `Object ${body.oid} is not valid`);
+  if (stored === undefined || (referenced && !(await referenced(body.oid))))
+    return lfsError(404, "Object does not exist");
+  if (stored !== body.size) return lfsError(422, `Object ${body.oid} is not ${body.size} bytes`);
   return new Response(null, { status: 200 });
 }
+
+async function* noBytes(): AsyncGenerator<Uint8Array> {}

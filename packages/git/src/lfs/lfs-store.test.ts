@@ -59,6 +59,29 @@ describe("LfsStore", () => {
     await expect(store.get(oid)).rejects.toBeInstanceOf(GitNotFoundError);
   });
 
+  it("checks the body of an object it already holds, keeping the stored bytes whatever was sent", async () => {
+    const data = Buffer.from("already here");
+    const oid = sha256(data);
+    await store.put(oid, data.length, chunks(data));
+    for (const [size, body] of [
+      [data.length, Buffer.from("ALREADY HERE")],
+      [data.length, Buffer.alloc(0)],
+      [1, Buffer.from("a")],
+      [data.length + 5, Buffer.concat([data, Buffer.from("extra")])],
+    ] as const) {
+      const refused = store.put(oid, size, chunks(body));
+      await expect(refused).rejects.toBeInstanceOf(LfsVerifyError);
+      await expect(refused).rejects.not.toThrow(String(data.length));
+    }
+    expect(await store.put(oid, data.length, chunks(data, 3))).toEqual({
+      oid,
+      size: data.length,
+      created: false,
+    });
+    expect(await readFile(store.pathOf(oid))).toEqual(data);
+    expect(await readdir(join(root.dir, "lfs", "tmp"))).toEqual([]);
+  });
+
   it("refuses malformed oids and sizes", async () => {
     await expect(store.put("abc", 1, chunks(Buffer.from("a")))).rejects.toBeInstanceOf(
       GitInvalidArgumentError,

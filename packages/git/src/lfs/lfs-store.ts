@@ -5,6 +5,9 @@ import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { GitInvalidArgumentError, GitNotFoundError, LfsVerifyError } from "../errors/git-error.js";
 import { isValidLfsOid, isValidLfsSize } from "./lfs-oid.js";
+import type { LfsReferences } from "./lfs-references.js";
+
+export type { LfsReferences, LfsViewer } from "./lfs-references.js";
 
 /** What {@link LfsStore.put} stored. */
 export interface LfsPutResult {
@@ -20,14 +23,18 @@ function requireOid(oid: string): void {
 
 /**
  * A content-addressed store of LFS objects at `<root>/ab/cd/<oid>`, shared by all repositories
- * (which repository references which object is the database's business). Uploads are verified
- * and renamed into place atomically, so a partial upload is never visible.
+ * (which repository references which object is the database's business: `references`, when the
+ * store's owner attaches them). Uploads are verified and renamed into place atomically, so a
+ * partial upload is never visible.
  */
 export class LfsStore {
   readonly root: string;
+  /** Which repository references which object, when the store's owner keeps track of it. */
+  readonly references: LfsReferences | undefined;
 
-  constructor(root: string) {
+  constructor(root: string, options: { readonly references?: LfsReferences } = {}) {
     this.root = root;
+    this.references = options.references;
   }
 
   /** Where an object lives on disk. */
@@ -49,7 +56,8 @@ export class LfsStore {
   /**
    * Streams an upload into the store, checking while it streams that it is exactly
    * `expectedSize` bytes hashing to `oid`; throws LfsVerifyError otherwise and keeps nothing.
-   * An object already stored is not written again.
+   * The body is checked even when the object is already stored (then it is hashed and
+   * discarded): knowing an oid proves nothing, only its content does.
    */
   async put(
     oid: string,
@@ -58,37 +66,25 @@ export class LfsStore {
   ): Promise<LfsPutResult> {
     requireOid(oid);
     if (!isValidLfsSize(expectedSize)) throw new GitInvalidArgumentError(`invalid LFS size: ${expectedSize}`);
-    const existing = await this.sizeOf(oid);
-    if (existing !== undefined) {
-      if (existing !== expectedSize)
-        throw new LfsVerifyError(`object ${oid} is stored with size ${existing}`);
-      return { oid, size: existing, created: false };
+    const source = (
+      body instanceof ReadableStream ? Readable.fromWeb(body as never) : body
+    ) as AsyncIterable<Uint8Array>;
+    if ((await this.sizeOf(oid)) !== undefined) {
+      await verifyStream(oid, expectedSize, source);
+      return { oid, size: expectedSize, created: false };
     }
     const tempDir = join(this.root, "tmp");
     await mkdir(tempDir, { recursive: true });
     const temp = join(tempDir, randomUUID());
     const file = await open(temp, "wx");
-    const hash = createHash("sha256");
-    let size = 0;
     try {
-      const source = body instanceof ReadableStream ? Readable.fromWeb(body as never) : body;
-      for await (const chunk of source as AsyncIterable<Uint8Array>) {
-        size += chunk.length;
-        if (size > expectedSize)
-          throw new LfsVerifyError(`object ${oid} is larger than ${expectedSize} bytes`);
-        hash.update(chunk);
-        await file.write(chunk);
-      }
-      if (size !== expectedSize)
-        throw new LfsVerifyError(`object ${oid} has ${size} bytes, expected ${expectedSize}`);
-      const actual = hash.digest("hex");
-      if (actual !== oid) throw new LfsVerifyError(`object content hashes to ${actual}, not ${oid}`);
+      await verifyStream(oid, expectedSize, source, (chunk) => file.write(chunk));
       await file.sync();
       await file.close();
       const target = this.pathOf(oid);
       await mkdir(dirname(target), { recursive: true });
       await rename(temp, target);
-      return { oid, size, created: true };
+      return { oid, size: expectedSize, created: true };
     } catch (error) {
       await file.close().catch(() => {});
       await rm(temp, { force: true });
@@ -117,4 +113,27 @@ export class LfsStore {
     if (existed) await rm(this.pathOf(oid), { force: true });
     return existed;
   }
+}
+
+/**
+ * Reads `source` to its end (or until it is too long), handing each chunk to `sink`, and throws
+ * LfsVerifyError unless it was exactly `size` bytes hashing to `oid`. The messages are Forgejo's
+ * and name nothing but what the client sent.
+ */
+async function verifyStream(
+  oid: string,
+  size: number,
+  source: AsyncIterable<Uint8Array>,
+  sink?: (chunk: Uint8Array) => Promise<unknown>,
+): Promise<void> {
+  const hash = createHash("sha256");
+  let read = 0;
+  for await (const chunk of source) {
+    read += chunk.length;
+    if (read > size) throw new LfsVerifyError("content size does not match");
+    hash.update(chunk);
+    if (sink) await sink(chunk);
+  }
+  if (read !== size) throw new LfsVerifyError("content size does not match");
+  if (hash.digest("hex") !== oid) throw new LfsVerifyError("content hash does not match OID");
 }
