@@ -1,4 +1,5 @@
 import type { Db } from "../database.js";
+import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
 
 /**
  * Records that a repository references an LFS object. Returns true when the reference is new (so
@@ -48,4 +49,27 @@ export async function sumLfsSize(db: Db, repoId: number): Promise<number> {
     .where("repoId", "=", repoId)
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/**
+ * Whether the viewer can see some repository that references the object with this size
+ * (Forgejo's `LFSObjectAccessible`), judged by the same visibility fragment as every list, so a
+ * `public-only` token or a restricted user sees no more here than anywhere else.
+ */
+export async function lfsObjectVisibleTo(
+  db: Db,
+  viewer: RepoViewer,
+  oid: string,
+  size: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("lfsMetaObject")
+    .innerJoin("repository", "repository.id", "lfsMetaObject.repoId")
+    .select("lfsMetaObject.id")
+    .where("lfsMetaObject.oid", "=", oid)
+    .where("lfsMetaObject.size", "=", size)
+    .where(repoVisibleTo(viewer))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
