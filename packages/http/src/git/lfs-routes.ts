@@ -1,4 +1,4 @@
-import { isKilnError } from "@kiln/domain";
+import { isKilnError, type User } from "@kiln/domain";
 import {
   GitError,
   handleLfsBatch,
@@ -7,9 +7,12 @@ import {
   handleLfsVerify,
   isValidLfsOid,
   type LfsBatchRequest,
+  type LfsViewer,
   lfsError,
   parseLfsBatchRequest,
 } from "@kiln/git";
+import { actorOf, type Credentials, viewerOf } from "@kiln/service";
+import { parseAuthorization } from "../auth.js";
 import { readBoundedText } from "../bounded-body.js";
 import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
@@ -19,8 +22,10 @@ import { repoOf } from "./git-routes.js";
  * Git LFS at `/{owner}/{repo}.git/info/lfs/…`: the batch API, uploads, downloads and verify,
  * with the same access rules as git itself. Objects live once in a content-addressed store;
  * which repository references which object (and so the repository's `lfs_size` and its owner's
- * `sizelfs` usage) is recorded when an upload completes. JSON bodies are read only after the
- * caller may read the repository, and within `[api] MAX_BODY_SIZE`.
+ * `sizelfs` usage) is recorded when a verified upload completes, or when a batch upload names a
+ * stored object the caller can see in another repository (Forgejo's BatchHandler). An object
+ * this repository does not reference is answered exactly like one that does not exist. JSON
+ * bodies are read only after the caller may read the repository, and within `[api] MAX_BODY_SIZE`.
  */
 export function mountLfs(mount: Mount): void {
   const enabled = (c: AppContext) => c.get("settings").lfs.enabled;
@@ -50,19 +55,28 @@ export function mountLfs(mount: Mount): void {
     }
     const { repo } = access;
     const oids = [...new Set(request.objects.map((object) => object.oid).filter(isValidLfsOid))];
-    const referenced = await c.get("services").repositories.lfsObjectsOf(repo, oids);
+    const services = c.get("services");
+    const referenced = await services.repositories.lfsObjectsOf(repo, oids);
+    const references = services.repositories.lfs.references;
+    let viewer: Promise<LfsViewer> | undefined;
     const authorization = c.req.header("Authorization");
-    const { response, result } = await handleLfsBatch(
+    const { response } = await handleLfsBatch(
       request,
       {
         visible: (oid) => referenced.has(oid),
+        ...(request.operation === "upload" && references
+          ? {
+              linkStored: async (oid: string, size: number) => {
+                viewer ??= lfsViewerOf(c, access.user);
+                return references.linkVisible(repo.id, await viewer, oid, size);
+              },
+            }
+          : {}),
         hrefBase: `${c.get("settings").server.rootUrl}${repo.ownerName}/${repo.name}.git/info/lfs`,
         ...(authorization ? { actionHeaders: { Authorization: authorization } } : {}),
       },
-      c.get("services").repositories.lfs,
+      services.repositories.lfs,
     );
-    for (const object of result.alreadyStored)
-      await c.get("services").repositories.addLfsObject(repo, object.oid, object.size);
     return response;
   });
 
@@ -73,7 +87,8 @@ export function mountLfs(mount: Mount): void {
     const access = await checkGitAccess(c, at.owner, at.name, "write");
     if (!access.ok) return access.response;
     const size = Number(c.req.param("size"));
-    // The body streams into the store, checked against the size in the path.
+    // The body streams into the store, checked against the oid and size in the path even when the
+    // store has the object already: only a verified body gets this repository a reference.
     const { response, stored } = await handleLfsUpload(
       c.req.raw,
       c.req.param("oid") ?? "",
@@ -105,8 +120,46 @@ export function mountLfs(mount: Mount): void {
     if (!access.ok) return access.response;
     const json = await readLfsJson(c);
     if (!json.ok) return json.response;
-    return handleLfsVerify(json.value, c.get("services").repositories.lfs);
+    const { repositories } = c.get("services");
+    return handleLfsVerify(json.value, repositories.lfs, async (oid) =>
+      (await repositories.lfsObjectsOf(access.repo, [oid])).has(oid),
+    );
   });
+}
+
+/**
+ * The caller as repository visibility sees it, to decide whether it can see another repository
+ * that holds an object. checkGitAccess authenticated the request but hands back only the user,
+ * and only a token can be `public-only`, so the credential is resolved again as a token (from the
+ * credential cache) and never again as a password (its TOTP passcode is single-use); a password
+ * is never public-only. Anything unexpected counts as public-only, which can only mean an upload.
+ */
+async function lfsViewerOf(c: AppContext, user: User | null): Promise<LfsViewer> {
+  if (!user) return null;
+  const cautious = { id: user.id, isAdmin: user.isAdmin, isRestricted: user.isRestricted, publicOnly: true };
+  let credentials: Credentials;
+  try {
+    credentials = parseAuthorization(c.req.header("Authorization") ?? "", undefined);
+  } catch {
+    return cautious;
+  }
+  const tokenInUsername =
+    credentials.kind === "basic" && (credentials.password === "" || credentials.password === "x-oauth-basic");
+  const token =
+    credentials.kind === "token"
+      ? credentials.token
+      : tokenInUsername
+        ? credentials.username
+        : credentials.password;
+  try {
+    const principal = await c.get("services").auth.authenticate({ kind: "token", token });
+    return principal.user.id === user.id ? viewerOf(actorOf(principal)) : cautious;
+  } catch (error) {
+    const password = credentials.kind === "basic" && !tokenInUsername;
+    if (password && isKilnError(error) && error.kind === "unauthorized")
+      return { ...cautious, publicOnly: false };
+    return cautious;
+  }
 }
 
 /** An LFS request's JSON body read within `[api] MAX_BODY_SIZE`, or the LFS error to answer (413, 400). */
