@@ -32,7 +32,7 @@ describe.each(E2E_DATABASES)("LFS objects cannot be claimed by oid (%s)", (name)
 
   const basic = (user: string) => `Basic ${Buffer.from(`${user}:password1`).toString("base64")}`;
   /** A plain HTTP request to a git/LFS path of the server as `user`. */
-  const lfs = (user: string, path: string, method: string, body?: BodyInit) =>
+  const lfs = (user: string, path: string, method: string, body?: string | Uint8Array) =>
     fetch(`${server.url}/${path}`, {
       method,
       headers: { ...LFS, Authorization: basic(user) },

@@ -23,7 +23,7 @@ describe.each(DIALECTS)("verified LFS on %s", (dialect) => {
   let claim: TestRepo;
 
   /** A request to a git/LFS path with a token (or `Basic` with the token as password). */
-  const send = (user: TestUser | string | null, method: string, path: string, body?: BodyInit) => {
+  const send = (user: TestUser | string | null, method: string, path: string, body?: string | Uint8Array) => {
     const token = typeof user === "string" ? user : user?.token;
     return t.app.request(`http://kiln.test${path}`, {
       method,
