@@ -3,7 +3,14 @@ import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneUrl, gitOk, scratch } from "./git-clients.js";
-import { api, databaseEnv, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
+import {
+  api,
+  createUserWithToken,
+  databaseEnv,
+  type ServerProcess,
+  startServer,
+  tempWorkPath,
+} from "./kiln-process.js";
 
 const MIB = 1024 * 1024;
 /** The large file: as large as the four concurrent downloads. */
@@ -59,30 +66,7 @@ describe("reading repositories through the API (real git client, large files)", 
 
   beforeAll(async () => {
     server = await startServer(work, env);
-    const created = await kiln(
-      [
-        "admin",
-        "user",
-        "create",
-        "-w",
-        work,
-        "--username",
-        "owner",
-        "--password",
-        "password1",
-        "--email",
-        "owner@example.com",
-        "--must-change-password=false",
-      ],
-      env,
-    );
-    expect(created.code, created.stderr).toBe(0);
-    token = (
-      await api(server.url, "POST", "/users/owner/tokens", {
-        basic: ["owner", "password1"],
-        body: { name: "all", scopes: ["all"] },
-      })
-    ).json.sha1;
+    token = await createUserWithToken(server, work, env, "owner");
     expect(
       (await api(server.url, "POST", "/user/repos", { token, body: { name: "big", private: true } })).status,
     ).toBe(201);

@@ -218,3 +218,39 @@ export function databaseEnv(
     dispose: () => dropPostgresSchema(schema),
   };
 }
+
+/**
+ * Creates an ordinary user with the CLI (`kiln admin user create`, password `password1`) and gives
+ * it a token with every scope through the API; returns the token.
+ */
+export async function createUserWithToken(
+  server: Pick<ServerProcess, "url">,
+  workPath: string,
+  env: Readonly<Record<string, string>>,
+  username: string,
+): Promise<string> {
+  const created = await kiln(
+    [
+      "admin",
+      "user",
+      "create",
+      "-w",
+      workPath,
+      "--username",
+      username,
+      "--password",
+      "password1",
+      "--email",
+      `${username}@example.com`,
+      "--must-change-password=false",
+    ],
+    env,
+  );
+  if (created.code !== 0) throw new Error(`kiln admin user create ${username}: ${created.stderr}`);
+  const token = await api(server.url, "POST", `/users/${username}/tokens`, {
+    basic: [username, "password1"],
+    body: { name: "all", scopes: ["all"] },
+  });
+  if (token.status !== 201) throw new Error(`token for ${username}: ${token.status}`);
+  return token.json.sha1 as string;
+}

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneUrl, gitOk, scratch } from "./git-clients.js";
 import {
   api,
+  createUserWithToken,
   databaseEnv,
   E2E_DATABASES,
   freePort,
-  kiln,
   startServer,
   tempWorkPath,
 } from "./kiln-process.js";
@@ -22,40 +22,17 @@ async function kilnWithSource(name: (typeof E2E_DATABASES)[number], extra: Recor
   const { env, dispose } = databaseEnv(name, extra);
   const work = tempWorkPath();
   const server = await startServer(work, env);
-  const created = await kiln(
-    [
-      "admin",
-      "user",
-      "create",
-      "-w",
-      work,
-      "--username",
-      "mover",
-      "--password",
-      "password1",
-      "--email",
-      "mover@example.com",
-      "--must-change-password=false",
-    ],
-    env,
-  );
-  expect(created.code, created.stderr).toBe(0);
-  const token = await api(server.url, "POST", "/users/mover/tokens", {
-    basic: ["mover", "password1"],
-    body: { name: "all", scopes: ["all"] },
-  });
+  const token = await createUserWithToken(server, work, env, "mover");
   const src = await api(server.url, "POST", "/user/repos", {
-    token: token.json.sha1,
+    token,
     body: { name: "src", auto_init: true },
   });
   expect(src.status).toBe(201);
   const migrate = (clone_addr: string, repo_name: string) =>
-    api(server.url, "POST", "/repos/migrate", { token: token.json.sha1, body: { clone_addr, repo_name } });
+    api(server.url, "POST", "/repos/migrate", { token, body: { clone_addr, repo_name } });
   /** Neither a repository row nor a directory on disk. */
   const absent = async (repo: string) => {
-    expect((await api(server.url, "GET", `/repos/mover/${repo}`, { token: token.json.sha1 })).status).toBe(
-      404,
-    );
+    expect((await api(server.url, "GET", `/repos/mover/${repo}`, { token })).status).toBe(404);
     expect(existsSync(join(work, "data", "repositories", "mover", `${repo}.git`))).toBe(false);
   };
   const stop = async () => {
@@ -65,7 +42,7 @@ async function kilnWithSource(name: (typeof E2E_DATABASES)[number], extra: Recor
     }
     await dispose();
   };
-  return { server, token: token.json.sha1 as string, migrate, absent, stop };
+  return { server, token, migrate, absent, stop };
 }
 
 function listening(server: Server): Promise<number> {

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneUrl, gitOk, scratch } from "./git-clients.js";
 import {
   api,
+  createUserWithToken,
   databaseEnv,
   E2E_DATABASES,
-  kiln,
   type ServerProcess,
   startServer,
   tempWorkPath,
@@ -50,29 +50,7 @@ describe.each(E2E_DATABASES)("ref names stay inside their repository (%s)", (dat
   beforeAll(async () => {
     server = await startServer(work, env);
     for (const user of ["alice", "bob"]) {
-      const created = await kiln(
-        [
-          "admin",
-          "user",
-          "create",
-          "-w",
-          work,
-          "--username",
-          user,
-          "--password",
-          "password1",
-          "--email",
-          `${user}@example.com`,
-          "--must-change-password=false",
-        ],
-        env,
-      );
-      expect(created.code, created.stderr).toBe(0);
-      const token = await api(server.url, "POST", `/users/${user}/tokens`, {
-        basic: [user, "password1"],
-        body: { name: "all", scopes: ["all"] },
-      });
-      tokens[user] = token.json.sha1;
+      tokens[user] = await createUserWithToken(server, work, env, user);
     }
     const secret = await api(server.url, "POST", "/user/repos", {
       token: tokens.alice,
