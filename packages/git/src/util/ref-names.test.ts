@@ -57,6 +57,13 @@ const NAMES = [
 ];
 
 describe("isValidRefName", () => {
+  it("rejects a lone surrogate, which no file name can hold, and accepts a real astral character", () => {
+    expect(isValidRefName("tag-\ud800")).toBe(false);
+    expect(isValidBranchName("\udc00x")).toBe(false);
+    expect(isValidTagName("\ud800")).toBe(false);
+    expect(isValidRefName("release-\u{1F680}")).toBe(true);
+  });
+
   it("accepts ordinary branch and tag names", () => {
     for (const name of ["main", "feature/x", "v1.2.3", "release-2024_01", "a/b/c"])
       expect(isValidRefName(name)).toBe(true);

@@ -40,6 +40,8 @@ export function isReadableRef(ref: string): boolean {
 
 function followsRefFormat(name: string): boolean {
   if (name.length === 0 || name === "@") return false;
+  // A lone surrogate cannot be written as UTF-8, so it can name no file and no ref.
+  if (!/^[^\uD800-\uDFFF]*$/u.test(name)) return false;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   if (name.includes("..") || name.includes("@{") || name.includes("//")) return false;
