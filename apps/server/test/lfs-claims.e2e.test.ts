@@ -174,6 +174,26 @@ describe.each(E2E_DATABASES)("LFS objects cannot be claimed by oid (%s)", (name)
     expect(data.equals(content)).toBe(false);
     expect(data.toString()).toContain(`oid sha256:${oid}`);
     expect(await lfsUsage("bob")).toBe(0);
+    // /media serves an LFS object only for a repository that references it: here, the pointer.
+    const media = await fetch(`${server.url}/api/v1/repos/bob/claim/media/stolen.bin`);
+    expect(media.status).toBe(200);
+    expect(await media.text()).toBe(pointer);
+  });
+
+  it("serves the object itself through /media of the repository that holds it, the pointer through /raw", async () => {
+    const auth = { Authorization: `token ${tokens.alice}` };
+    const media = await fetch(`${server.url}/api/v1/repos/alice/vault/media/secret.bin`, { headers: auth });
+    expect(media.status).toBe(200);
+    expect(media.headers.get("Content-Length")).toBe(String(size));
+    expect(Buffer.from(await media.arrayBuffer()).equals(content)).toBe(true);
+    const raw = await fetch(`${server.url}/api/v1/repos/alice/vault/raw/secret.bin`, { headers: auth });
+    expect(await raw.text()).toContain(`oid sha256:${oid}`);
+    // The repository is private: neither answers anonymous callers or outsiders.
+    expect((await fetch(`${server.url}/api/v1/repos/alice/vault/media/secret.bin`)).status).toBe(404);
+    const outsider = { Authorization: `token ${tokens.bob}` };
+    expect(
+      (await fetch(`${server.url}/api/v1/repos/alice/vault/media/secret.bin`, { headers: outsider })).status,
+    ).toBe(404);
   });
 
   it("takes the outsider's push of the real content, verified", async () => {

@@ -7,6 +7,7 @@ export * from "./hooks/push-policy.js";
 export * from "./lfs/lfs-batch.js";
 export * from "./lfs/lfs-http.js";
 export * from "./lfs/lfs-oid.js";
+export * from "./lfs/lfs-pointer.js";
 export * from "./lfs/lfs-store.js";
 export * from "./migrate/clone-remote.js";
 export * from "./objects/blobs.js";

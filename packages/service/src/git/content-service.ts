@@ -5,7 +5,9 @@ import {
   type GitSignature,
   getCommitInfos,
   getContents,
+  LFS_POINTER_MAX_SIZE,
   openRawFile,
+  parseLfsPointer,
 } from "@kiln/git";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -102,6 +104,28 @@ export class ContentService {
       type: file.mode === "120000" ? "symlink" : "file",
       size: file.size,
       open: () => file.open(),
+    };
+  }
+
+  /**
+   * Forgejo's `/media/{filepath}`: the file at `path`, or, when it is an LFS pointer to an object
+   * this repository references (with that size) and the store holds, that object's bytes.
+   */
+  async media(repo: Repository, path: string, ref?: string): Promise<RawFile> {
+    const file = await this.raw(repo, path, ref);
+    if (file.type !== "file" || file.size > LFS_POINTER_MAX_SIZE) return file;
+    const pointer = parseLfsPointer(new Uint8Array(await new Response(await file.open()).arrayBuffer()));
+    if (!pointer) return file;
+    const referenced = await this.repos.lfsObjectsOf(repo, [pointer.oid]);
+    if (referenced.get(pointer.oid) !== pointer.size) return file;
+    const stored = await this.repos.lfs.sizeOf(pointer.oid);
+    if (stored !== pointer.size) return file;
+    return {
+      sha: file.sha,
+      name: file.name,
+      type: "file",
+      size: pointer.size,
+      open: async () => (await this.repos.lfs.get(pointer.oid)).stream,
     };
   }
 }

@@ -1,4 +1,5 @@
 import { api } from "@kiln/domain";
+import type { RawFile } from "@kiln/service";
 import * as v from "valibot";
 import { toContentsResponse } from "../../convert/contents.js";
 import { repoLinks } from "../../convert/git.js";
@@ -52,40 +53,72 @@ export const repoGetRawFile = route({
     ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
-    const file = await c.get("services").contents.raw(ctx.repo, params.filepath, query.ref || undefined);
-    // The bytes stream from git as the client reads them; the type is judged on the first chunk.
-    const reader = (await file.open()).getReader();
-    const first = await reader.read();
-    const head = first.value ?? new Uint8Array();
-    // HEAD: Hono answers it with this GET's headers and drops the body, so stop git now.
-    if (c.req.method === "HEAD") await reader.cancel();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (head.length > 0) controller.enqueue(head);
-        if (first.done) controller.close();
-      },
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "Content-Type": contentType(head),
-        "Content-Length": String(file.size),
-        "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-        "X-Content-Type-Options": "nosniff",
-        ETag: `"${file.sha}"`,
-        "X-Gitea-Object-Type": file.type,
-        "X-Forgejo-Object-Type": file.type,
-        "Access-Control-Expose-Headers": "X-Gitea-Object-Type, X-Forgejo-Object-Type",
-      },
-    });
+    return serveFile(
+      c,
+      await c.get("services").contents.raw(ctx.repo, params.filepath, query.ref || undefined),
+    );
   },
 });
+
+export const repoGetRawFileOrLFS = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/media/{filepath*}",
+  operationId: "repoGetRawFileOrLFS",
+  tags: ["repository"],
+  summary: "Get a file or it's LFS object from a repository",
+  access: "public",
+  repo: { read: "repo.code" },
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, filepath: qs.string("filepath of the file to get") }),
+  query: v.object(refQuery),
+  responses: {
+    200: { description: "Returns raw file content.", schema: "file" },
+    ...notFound,
+  },
+  async handler(c, { params, query, repo: ctx }) {
+    return serveFile(
+      c,
+      await c.get("services").contents.media(ctx.repo, params.filepath, query.ref || undefined),
+    );
+  },
+});
+
+/**
+ * Answers a file's bytes as a stream, read from git (or the LFS store) as the client reads them;
+ * the type is judged on the first chunk.
+ */
+async function serveFile(c: AppContext, file: RawFile): Promise<Response> {
+  const reader = (await file.open()).getReader();
+  const first = await reader.read();
+  const head = first.value ?? new Uint8Array();
+  // HEAD: Hono answers it with this GET's headers and drops the body, so stop reading now.
+  if (c.req.method === "HEAD") await reader.cancel();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (head.length > 0) controller.enqueue(head);
+      if (first.done) controller.close();
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "Content-Type": contentType(head),
+      "Content-Length": String(file.size),
+      "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "X-Content-Type-Options": "nosniff",
+      ETag: `"${file.sha}"`,
+      "X-Gitea-Object-Type": file.type,
+      "X-Forgejo-Object-Type": file.type,
+      "Access-Control-Expose-Headers": "X-Gitea-Object-Type, X-Forgejo-Object-Type",
+    },
+  });
+}
 
 async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
   const limit = c.get("settings").api.defaultMaxBlobSize;
@@ -146,4 +179,4 @@ export const repoGetContents = route({
   },
 });
 
-export const fileReadRoutes = [repoGetRawFile, repoGetContentsList, repoGetContents];
+export const fileReadRoutes = [repoGetRawFile, repoGetRawFileOrLFS, repoGetContentsList, repoGetContents];
