@@ -140,14 +140,15 @@ export async function startServer(
 }
 
 /**
- * Creates a site administrator with the CLI (through the running server) and an `all` token for
- * it through the API: each test makes its own, so none depends on another's leftovers.
+ * Creates a user with the CLI (through the running server; password `password1`) and an `all`
+ * token for it through the API: each test makes its own, so none depends on another's leftovers.
  */
-export async function createAdmin(
-  server: ServerProcess,
+export async function createUser(
+  server: Pick<ServerProcess, "url">,
   workPath: string,
   username: string,
   env: Readonly<Record<string, string>> = {},
+  options: { readonly admin?: boolean } = {},
 ): Promise<{ username: string; basic: readonly [string, string]; token: string }> {
   const created = await kiln(
     [
@@ -162,19 +163,29 @@ export async function createAdmin(
       "password1",
       "--email",
       `${username}@example.com`,
-      "--admin",
+      ...(options.admin ? ["--admin"] : []),
       "--must-change-password=false",
     ],
     env,
   );
-  if (created.code !== 0) throw new Error(`kiln admin user create failed: ${created.stderr}`);
+  if (created.code !== 0) throw new Error(`kiln admin user create ${username} failed: ${created.stderr}`);
   const basic = [username, "password1"] as const;
   const token = await api(server.url, "POST", `/users/${username}/tokens`, {
     basic,
     body: { name: `${username}-token`, scopes: ["all"] },
   });
-  if (token.status !== 201) throw new Error(`token creation answered ${token.status}`);
+  if (token.status !== 201) throw new Error(`token creation for ${username} answered ${token.status}`);
   return { username, basic, token: token.json.sha1 as string };
+}
+
+/** A site administrator made by {@link createUser}. */
+export function createAdmin(
+  server: ServerProcess,
+  workPath: string,
+  username: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ username: string; basic: readonly [string, string]; token: string }> {
+  return createUser(server, workPath, username, env, { admin: true });
 }
 
 /** Calls the API like a plain HTTP client. */
@@ -219,38 +230,12 @@ export function databaseEnv(
   };
 }
 
-/**
- * Creates an ordinary user with the CLI (`kiln admin user create`, password `password1`) and gives
- * it a token with every scope through the API; returns the token.
- */
+/** An ordinary user made by {@link createUser}; returns its token. */
 export async function createUserWithToken(
   server: Pick<ServerProcess, "url">,
   workPath: string,
   env: Readonly<Record<string, string>>,
   username: string,
 ): Promise<string> {
-  const created = await kiln(
-    [
-      "admin",
-      "user",
-      "create",
-      "-w",
-      workPath,
-      "--username",
-      username,
-      "--password",
-      "password1",
-      "--email",
-      `${username}@example.com`,
-      "--must-change-password=false",
-    ],
-    env,
-  );
-  if (created.code !== 0) throw new Error(`kiln admin user create ${username}: ${created.stderr}`);
-  const token = await api(server.url, "POST", `/users/${username}/tokens`, {
-    basic: [username, "password1"],
-    body: { name: "all", scopes: ["all"] },
-  });
-  if (token.status !== 201) throw new Error(`token for ${username}: ${token.status}`);
-  return token.json.sha1 as string;
+  return (await createUser(server, workPath, username, env)).token;
 }

@@ -37,12 +37,9 @@ function contentType(bytes: Uint8Array): string {
   }
 }
 
-export const repoGetRawFile = route({
-  method: "get",
-  path: "/repos/{owner}/{repo}/raw/{filepath*}",
-  operationId: "repoGetRawFile",
+/** What `/raw` and `/media` share: a file's bytes at a ref, for readers of the code. */
+const fileRoute = {
   tags: ["repository"],
-  summary: "Get a file from a repository",
   access: "public",
   repo: { read: "repo.code" },
   scopes: ["repository"],
@@ -52,6 +49,14 @@ export const repoGetRawFile = route({
     200: { description: "Returns raw file content.", schema: "file" },
     ...notFound,
   },
+} as const;
+
+export const repoGetRawFile = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/raw/{filepath*}",
+  operationId: "repoGetRawFile",
+  summary: "Get a file from a repository",
+  ...fileRoute,
   async handler(c, { params, query, repo: ctx }) {
     return serveFile(
       c,
@@ -64,17 +69,8 @@ export const repoGetRawFileOrLFS = route({
   method: "get",
   path: "/repos/{owner}/{repo}/media/{filepath*}",
   operationId: "repoGetRawFileOrLFS",
-  tags: ["repository"],
   summary: "Get a file or it's LFS object from a repository",
-  access: "public",
-  repo: { read: "repo.code" },
-  scopes: ["repository"],
-  params: v.object({ ...repoParams, filepath: qs.string("filepath of the file to get") }),
-  query: v.object(refQuery),
-  responses: {
-    200: { description: "Returns raw file content.", schema: "file" },
-    ...notFound,
-  },
+  ...fileRoute,
   async handler(c, { params, query, repo: ctx }) {
     return serveFile(
       c,
