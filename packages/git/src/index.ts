@@ -19,6 +19,7 @@ export * from "./objects/commits.js";
 export * from "./objects/contents.js";
 export type { ChangedFile } from "./objects/diff-trees.js";
 export { languageOf, languageStats } from "./objects/languages.js";
+export { type ObjectEngine, objectEngine, setObjectEngine } from "./objects/object-cache.js";
 export * from "./objects/refs.js";
 export type { ObjectType } from "./objects/resolve.js";
 export * from "./objects/signature.js";

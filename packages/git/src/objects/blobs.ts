@@ -1,8 +1,7 @@
-import git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
-import { objectHeaders } from "./cat-file.js";
 import { isoContext } from "./iso.js";
+import { objectInfo, readBlobCached } from "./object-cache.js";
 
 /**
  * A blob as Forgejo's `/git/blobs/{sha}` shows it: its bytes base64-encoded, or no content at all
@@ -24,9 +23,10 @@ export async function getBlob(
   maxSize = Number.POSITIVE_INFINITY,
 ): Promise<BlobInfo> {
   if (!/^[0-9a-f]{40}$/.test(sha)) throw new GitNotFoundError(`blob ${sha} does not exist`);
-  const [header] = await objectHeaders(repo, [sha]);
+  const ctx = isoContext(repo);
+  const header = await objectInfo(ctx, sha);
   if (header?.type !== "blob") throw new GitNotFoundError(`blob ${sha} does not exist`);
   if (header.size > maxSize) return { sha, size: header.size, encoding: null, content: null };
-  const { blob } = await git.readBlob({ ...isoContext(repo), oid: sha });
+  const blob = await readBlobCached(ctx, sha);
   return { sha, size: blob.length, encoding: "base64", content: Buffer.from(blob).toString("base64") };
 }

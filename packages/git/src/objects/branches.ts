@@ -10,7 +10,8 @@ import type { GitRepository } from "../storage/git-repository.js";
 import { isReadableRef, isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";
-import { headBranch, isEmptyRepository, readRef, resolveCommit } from "./resolve.js";
+import { lookupRef, refSnapshot, refsChanged } from "./repo-state.js";
+import { headBranch, isEmptyRepository, readRef, refValue, resolveCommit } from "./resolve.js";
 import { compareAndSetRef } from "./update-ref.js";
 
 export { isValidBranchName } from "../util/ref-names.js";
@@ -27,10 +28,12 @@ export interface BranchInfo {
 export async function listBranches(repo: GitRepository): Promise<BranchInfo[]> {
   const ctx = isoContext(repo);
   const head = await headBranch(ctx);
-  const names = (await git.listBranches({ fs: ctx.fs, gitdir: ctx.gitdir })).sort();
+  const snapshot = await refSnapshot(ctx.gitdir);
   const branches: BranchInfo[] = [];
-  for (const name of names) {
-    const sha = await readRef(ctx, `refs/heads/${name}`);
+  for (const ref of snapshot.names) {
+    if (!ref.startsWith("refs/heads/")) continue;
+    const name = ref.slice("refs/heads/".length);
+    const sha = lookupRef(snapshot, ref);
     if (sha) branches.push({ name, commit: await readCommitInfo(ctx, sha), isDefault: name === head });
   }
   return branches;
@@ -39,7 +42,7 @@ export async function listBranches(repo: GitRepository): Promise<BranchInfo[]> {
 /** Reads one branch; throws not-found when it does not exist. */
 export async function getBranch(repo: GitRepository, name: string): Promise<BranchInfo> {
   const ctx = isoContext(repo);
-  const sha = await readRef(ctx, `refs/heads/${name}`);
+  const sha = await refValue(ctx, `refs/heads/${name}`);
   if (!sha) throw new GitNotFoundError(`branch ${name} does not exist`);
   return { name, commit: await readCommitInfo(ctx, sha), isDefault: name === (await headBranch(ctx)) };
 }
@@ -81,7 +84,11 @@ export async function deleteBranch(repo: GitRepository, name: string): Promise<s
     const sha = await readRef(ctx, `refs/heads/${name}`);
     if (!sha) throw new GitNotFoundError(`branch ${name} does not exist`);
     if (name === (await headBranch(ctx))) throw new GitDefaultBranchError(name);
-    await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/heads/${name}` });
+    try {
+      await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/heads/${name}` });
+    } finally {
+      refsChanged(ctx.gitdir);
+    }
     return sha;
   });
 }
@@ -115,5 +122,6 @@ export async function setDefaultBranch(repo: GitRepository, branch: string): Pro
       symbolic: true,
       force: true,
     });
+    refsChanged(ctx.gitdir);
   });
 }

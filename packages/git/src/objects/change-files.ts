@@ -9,6 +9,7 @@ import type { GitRepository } from "../storage/git-repository.js";
 import { isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";
+import { objectInfo } from "./object-cache.js";
 import { headBranch, isEmptyRepository, readRef } from "./resolve.js";
 import { type SignatureInput, toIsoSignature } from "./signature.js";
 import { TreeEditor } from "./tree-editor.js";
@@ -120,7 +121,7 @@ async function apply(
   }
   const content = change.content;
   const sha = content ? await writeBlob(content) : current.sha;
-  const size = content ? content.length : (await git.readBlob({ ...isoContext(repo), oid: sha })).blob.length;
+  const size = content ? content.length : ((await objectInfo(isoContext(repo), sha))?.size ?? 0);
   await editor.set(path, current.mode, sha);
   return { path, sha, mode: current.mode, size };
 }

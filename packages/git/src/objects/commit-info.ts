@@ -1,7 +1,7 @@
-import type git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
 import { readCommitCached } from "./object-cache.js";
+import type { ParsedCommit } from "./parse-objects.js";
 import { fromIsoSignature, type GitSignature } from "./signature.js";
 
 /** A commit as the API shows it. */
@@ -16,10 +16,8 @@ export interface CommitInfo {
   readonly signed: boolean;
 }
 
-type IsoCommit = Awaited<ReturnType<typeof git.readCommit>>;
-
-/** Converts isomorphic-git's commit result to a {@link CommitInfo}. */
-export function toCommitInfo(result: Pick<IsoCommit, "oid" | "commit">): CommitInfo {
+/** Converts a parsed commit (ours or isomorphic-git's, which have the same shape) to a {@link CommitInfo}. */
+export function toCommitInfo(result: ParsedCommit): CommitInfo {
   const { commit } = result;
   return {
     sha: result.oid,

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
 import { GitEmptyRepositoryError, GitNotFoundError } from "../errors/git-error.js";
@@ -88,5 +89,45 @@ describe("commits", () => {
     const empty = await fx.store.create("alice", "empty-commits");
     await expect(listCommits(empty)).rejects.toBeInstanceOf(GitEmptyRepositoryError);
     await expect(getCommit(empty, "main")).rejects.toBeInstanceOf(GitEmptyRepositoryError);
+  });
+
+  it("pages a long history with merges in git's order, in process and past the in-process walk", async () => {
+    const repo = await fx.store.create("alice", "long");
+    // Two lines of 350 commits each, merged, with committer dates that interleave the lines.
+    const lines: string[] = [];
+    const commit = (mark: number, ref: string, when: number, from?: number, merge?: number) => {
+      lines.push(
+        `commit ${ref}`,
+        `mark :${mark}`,
+        `committer C <c@example.com> ${when} +0000`,
+        "data 1",
+        "x",
+      );
+      if (from) lines.push(`from :${from}`);
+      if (merge) lines.push(`merge :${merge}`);
+      lines.push(`M 100644 inline f${mark}`, "data 1", "y");
+    };
+    for (let n = 1; n <= 350; n++)
+      commit(n, "refs/heads/main", 1_700_000_000 + n * 2, n > 1 ? n - 1 : undefined);
+    for (let n = 1; n <= 350; n++) {
+      commit(1000 + n, "refs/heads/side", 1_700_000_001 + n * 2, n > 1 ? 999 + n : 100);
+    }
+    commit(5000, "refs/heads/main", 1_700_001_000, 350, 1350);
+    execFileSync("git", ["--git-dir", repo.gitdir, "fast-import", "--quiet"], {
+      input: `${lines.join("\n")}\n`,
+    });
+    const expected = execFileSync("git", ["--git-dir", repo.gitdir, "rev-list", "main"])
+      .toString()
+      .trim()
+      .split("\n");
+    expect(expected.length).toBe(701);
+    const listed: string[] = [];
+    for (let page = 1; page <= 15; page++) {
+      const { commits, total, hasMore } = await listCommits(repo, { page, limit: 50 });
+      expect(total).toBe(701);
+      expect(hasMore).toBe(page * 50 < 701);
+      listed.push(...commits.map((c) => c.sha));
+    }
+    expect(listed).toEqual(expected);
   });
 });

@@ -1,10 +1,11 @@
-import git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { runGitOk } from "../util/run-git.js";
 import { type CommitInfo, readCommitInfo, toCommitInfo } from "./commit-info.js";
 import { type ChangedFile, diffTrees } from "./diff-trees.js";
-import { isoContext } from "./iso.js";
+import { type IsoContext, isIsoNotFound, isoContext } from "./iso.js";
+import { readCommitCached } from "./object-cache.js";
+import type { ParsedCommit } from "./parse-objects.js";
 import { headBranch, resolveCommit } from "./resolve.js";
 import { normalizeRepoPath } from "./tree-entries.js";
 
@@ -27,6 +28,9 @@ export interface CommitPage {
   readonly total: number;
 }
 
+/** Pages reaching deeper than this many commits come from `git rev-list`, which walks faster than reading one commit at a time. */
+const MAX_IN_PROCESS_WALK = 500;
+
 /** Commit counts remembered per start commit and path: the history behind a commit never changes. */
 const MAX_COUNTS = 10_000;
 const counts = new Map<string, number>();
@@ -34,9 +38,10 @@ const counts = new Map<string, number>();
 /**
  * Lists commits newest first from a start ref, optionally only those touching `path`, with the
  * whole history's length (`X-Total-Count`, Forgejo's `rev-list --count`, remembered per start
- * commit and path). A path-limited page comes from native `rev-list --skip --max-count` (which
- * uses the commit-graph's Bloom filters and stops once the page is full); an unlimited one from
- * the in-process walk. Throws empty-repository on a repository without commits and
+ * commit and path). A path-limited page, or one deeper than {@link MAX_IN_PROCESS_WALK} commits,
+ * comes from native `rev-list --skip --max-count` (which uses the commit-graph and its Bloom
+ * filters and stops once the page is full); the first pages of an unlimited history from the
+ * in-process walk (the same order: newest committer date first). Throws empty-repository on a repository without commits and
  * not-found for a missing ref.
  */
 export async function listCommits(
@@ -52,19 +57,51 @@ export async function listCommits(
   const pathspec = path ? ["--", path] : [];
   const total = await countCommits(repo, start, path);
   let commits: CommitInfo[];
-  if (path) {
+  if (path || skip + limit > MAX_IN_PROCESS_WALK) {
     const listed = await revList(repo, [`--skip=${skip}`, `--max-count=${limit}`, start, ...pathspec]);
     commits = [];
     for (const sha of listed.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))) {
       commits.push(await readCommitInfo(ctx, sha));
     }
   } else {
-    // Without a path the page is the first commits of the walk: read in process from the cached
-    // packs, without starting git (a process start costs more than reading a page of commits).
-    const walked = await git.log({ ...ctx, ref: start, depth: skip + limit });
+    // The first pages of an unlimited history are read in process, from the parsed commits
+    // kept in memory, without starting git (a process start costs more than such a page).
+    const walked = await walkHistory(ctx, start, skip + limit);
     commits = walked.slice(skip).map(toCommitInfo);
   }
   return { commits, hasMore: skip + commits.length < total, total };
+}
+
+/**
+ * The first `count` commits of the history of `start`, newest committer date first (git log's
+ * default order), from the parsed commits kept in memory. A parent that is not in the repository
+ * (a shallow clone) ends its line of history.
+ */
+async function walkHistory(ctx: IsoContext, start: string, count: number): Promise<ParsedCommit[]> {
+  const walked: ParsedCommit[] = [];
+  const seen = new Set([start]);
+  const queue = [await readCommitCached(ctx, start)];
+  while (queue.length > 0 && walked.length < count) {
+    let newest = 0;
+    for (let index = 1; index < queue.length; index++) {
+      const candidate = queue[index] as ParsedCommit;
+      if (candidate.commit.committer.timestamp > (queue[newest] as ParsedCommit).commit.committer.timestamp) {
+        newest = index;
+      }
+    }
+    const [commit] = queue.splice(newest, 1) as [ParsedCommit];
+    walked.push(commit);
+    for (const parent of commit.commit.parent) {
+      if (seen.has(parent)) continue;
+      seen.add(parent);
+      try {
+        queue.push(await readCommitCached(ctx, parent));
+      } catch (error) {
+        if (!isIsoNotFound(error)) throw error;
+      }
+    }
+  }
+  return walked;
 }
 
 async function countCommits(repo: GitRepository, start: string, path: string): Promise<number> {

@@ -1,11 +1,10 @@
-import git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
-import { objectHeaders, streamBlob } from "./cat-file.js";
+import { streamBlob } from "./cat-file.js";
 import { parseGitmodules } from "./gitmodules.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { lastCommitsOf } from "./last-commits.js";
-import { readCommitCached } from "./object-cache.js";
+import { objectInfo, objectInfos, readBlobCached, readCommitCached } from "./object-cache.js";
 import { headBranch, resolveCommit } from "./resolve.js";
 import { entryAtPath, normalizeRepoPath, readTreeEntries, type TreeEntry } from "./tree-entries.js";
 
@@ -50,6 +49,11 @@ export interface GetContentsOptions {
   readonly maxContentSize?: number;
 }
 
+/** A symlink's target is read only up to this size (a longer one is no usable path). */
+const MAX_LINK_TARGET = 4096;
+/** A `.gitmodules` larger than this is not read (submodules then have no URL). */
+const MAX_GITMODULES = 1024 * 1024;
+
 function typeOf(entry: TreeEntry): ContentType {
   if (entry.type === "tree") return "dir";
   if (entry.type === "commit") return "submodule";
@@ -72,8 +76,8 @@ async function describeAll(
   options: GetContentsOptions & { readonly withContent?: boolean },
 ): Promise<(ContentEntry & { content?: Uint8Array })[]> {
   const blobs = entries.filter(({ entry }) => entry.type === "blob");
-  const headers = await objectHeaders(
-    repo,
+  const headers = await objectInfos(
+    ctx,
     blobs.map(({ entry }) => entry.sha),
   );
   const sizes = new Map(blobs.map(({ entry }, index) => [entry.sha, headers[index]?.size ?? 0]));
@@ -81,8 +85,8 @@ async function describeAll(
   if (entries.some(({ entry }) => entry.type === "commit")) {
     const file = await entryAtPath(ctx, rootTree, ".gitmodules");
     modules =
-      file?.type === "blob"
-        ? parseGitmodules(Buffer.from((await git.readBlob({ ...ctx, oid: file.sha })).blob).toString("utf8"))
+      file?.type === "blob" && ((await objectInfo(ctx, file.sha))?.size ?? 0) <= MAX_GITMODULES
+        ? parseGitmodules(Buffer.from(await readBlobCached(ctx, file.sha)).toString("utf8"))
         : [];
   }
   const last = options.lastCommit
@@ -99,9 +103,9 @@ async function describeAll(
     const name = path.split("/").pop() ?? "";
     const size = sizes.get(entry.sha) ?? 0;
     const readable =
-      type === "symlink" ||
+      (type === "symlink" && size <= MAX_LINK_TARGET) ||
       (type === "file" && options.withContent && size <= (options.maxContentSize ?? Infinity));
-    const bytes = readable ? (await git.readBlob({ ...ctx, oid: entry.sha })).blob : undefined;
+    const bytes = readable ? await readBlobCached(ctx, entry.sha) : undefined;
     const submoduleUrl =
       type === "submodule" ? modules?.find((module) => module.path === path)?.url : undefined;
     const lastCommitSha = last?.get(name);
@@ -190,7 +194,7 @@ export async function openRawFile(
   const rootTree = (await readCommitCached(ctx, commitSha)).commit.tree;
   const entry = await entryAtPath(ctx, rootTree, normalized);
   if (entry?.type !== "blob") throw new GitNotFoundError(`file ${normalized} does not exist`);
-  const [header] = await objectHeaders(repo, [entry.sha]);
+  const header = await objectInfo(ctx, entry.sha);
   if (!header) throw new GitNotFoundError(`file ${normalized} does not exist`);
   return {
     sha: entry.sha,
@@ -198,7 +202,7 @@ export async function openRawFile(
     size: header.size,
     async open() {
       if (header.size > READ_WHOLE_MAX) return streamBlob(repo, entry.sha);
-      const { blob } = await git.readBlob({ ...ctx, oid: entry.sha });
+      const blob = await readBlobCached(ctx, entry.sha);
       return new ReadableStream<Uint8Array>({
         start(controller) {
           if (blob.length > 0) controller.enqueue(blob);

@@ -1,6 +1,6 @@
 import { diffLines } from "diff";
-import git from "isomorphic-git";
 import type { IsoContext } from "./iso.js";
+import { objectInfo, readBlobCached } from "./object-cache.js";
 import { readTreeEntries, type TreeEntry } from "./tree-entries.js";
 
 /** A file a commit changed, with its line counts (zero for binary or very large files). */
@@ -15,8 +15,9 @@ const MAX_DIFF_BYTES = 1024 * 1024;
 
 async function blobText(ctx: IsoContext, sha: string | undefined): Promise<string | undefined> {
   if (!sha) return "";
-  const { blob } = await git.readBlob({ ...ctx, oid: sha });
-  if (blob.length > MAX_DIFF_BYTES || blob.includes(0)) return undefined;
+  if (((await objectInfo(ctx, sha))?.size ?? 0) > MAX_DIFF_BYTES) return undefined;
+  const blob = await readBlobCached(ctx, sha);
+  if (blob.includes(0)) return undefined;
   return Buffer.from(blob).toString("utf8");
 }
 

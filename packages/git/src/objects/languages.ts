@@ -1,9 +1,9 @@
-import git from "isomorphic-git";
 import type { GitRepository } from "../storage/git-repository.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { LANGUAGE_BY_EXTENSION, LANGUAGE_BY_FILENAME } from "./language-table.js";
 import { isExcludedFromLanguageStats } from "./linguist-filters.js";
-import { headBranch, readRef } from "./resolve.js";
+import { objectInfos, readCommitCached } from "./object-cache.js";
+import { headBranch, refValue } from "./resolve.js";
 import { readTreeEntries } from "./tree-entries.js";
 
 /** The language linguist would name for a file path, counting only programming and markup kinds. */
@@ -19,7 +19,9 @@ export function languageOf(path: string): string | undefined {
   return kind === "programming" || kind === "markup" ? language : undefined;
 }
 
+/** Adds up blob sizes per language below `tree`; sizes come from the object headers, never the contents. */
 async function tally(ctx: IsoContext, tree: string, prefix: string, sizes: Map<string, number>) {
+  const counted: { readonly sha: string; readonly language: string }[] = [];
   for (const entry of await readTreeEntries(ctx, tree)) {
     const path = `${prefix}${entry.name}`;
     if (entry.type === "tree") {
@@ -28,10 +30,15 @@ async function tally(ctx: IsoContext, tree: string, prefix: string, sizes: Map<s
     }
     if (entry.type !== "blob" || entry.mode === "120000" || isExcludedFromLanguageStats(path)) continue;
     const language = languageOf(path);
-    if (!language) continue;
-    const { blob } = await git.readBlob({ ...ctx, oid: entry.sha });
-    sizes.set(language, (sizes.get(language) ?? 0) + blob.length);
+    if (language) counted.push({ sha: entry.sha, language });
   }
+  const headers = await objectInfos(
+    ctx,
+    counted.map(({ sha }) => sha),
+  );
+  counted.forEach(({ language }, index) => {
+    sizes.set(language, (sizes.get(language) ?? 0) + (headers[index]?.size ?? 0));
+  });
 }
 
 /**
@@ -40,9 +47,9 @@ async function tally(ctx: IsoContext, tree: string, prefix: string, sizes: Map<s
  */
 export async function languageStats(repo: GitRepository): Promise<Record<string, number>> {
   const ctx = isoContext(repo);
-  const head = await readRef(ctx, `refs/heads/${await headBranch(ctx)}`);
+  const head = await refValue(ctx, `refs/heads/${await headBranch(ctx)}`);
   if (!head) return {};
-  const { commit } = await git.readCommit({ ...ctx, oid: head });
+  const { commit } = await readCommitCached(ctx, head);
   const sizes = new Map<string, number>();
   await tally(ctx, commit.tree, "", sizes);
   return Object.fromEntries([...sizes].sort((a, b) => b[1] - a[1]));

@@ -1,7 +1,10 @@
-import git from "isomorphic-git";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isoContext } from "./iso.js";
-import { type ObjectType, objectType, readRef } from "./resolve.js";
+import { lookupRef, refSnapshot } from "./repo-state.js";
+import { type ObjectType, objectType } from "./resolve.js";
+
+/** The namespaces `/git/refs` lists (Forgejo's), each with its trailing slash. */
+const LISTED = ["refs/heads/", "refs/tags/", "refs/notes/", "refs/pull/"];
 
 /** A ref and the object it points at (Forgejo's `Reference`). */
 export interface RefInfo {
@@ -19,16 +22,11 @@ export interface RefInfo {
 export async function listRefs(repo: GitRepository, prefix = ""): Promise<RefInfo[]> {
   const ctx = isoContext(repo);
   const wanted = prefix.startsWith("refs/") ? prefix : `refs/${prefix}`;
-  const names = new Set<string>();
-  for (const dir of ["refs/heads", "refs/tags", "refs/notes", "refs/pull"]) {
-    for (const name of await git.listRefs({ fs: ctx.fs, gitdir: ctx.gitdir, filepath: dir })) {
-      names.add(`${dir}/${name}`);
-    }
-  }
+  const snapshot = await refSnapshot(ctx.gitdir);
   const refs: RefInfo[] = [];
-  for (const ref of [...names].sort()) {
-    if (!ref.startsWith(wanted)) continue;
-    const sha = await readRef(ctx, ref);
+  for (const ref of snapshot.names) {
+    if (!ref.startsWith(wanted) || !LISTED.some((dir) => ref.startsWith(dir))) continue;
+    const sha = lookupRef(snapshot, ref);
     const type = sha ? await objectType(ctx, sha) : undefined;
     if (sha && type) refs.push({ ref, sha, type });
   }

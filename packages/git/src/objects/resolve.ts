@@ -3,6 +3,8 @@ import git from "isomorphic-git";
 import { GitEmptyRepositoryError, GitNotFoundError } from "../errors/git-error.js";
 import { isReadableRef } from "../util/ref-names.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
+import { objectInfo, readTagCached } from "./object-cache.js";
+import { lookupRef, refSnapshot } from "./repo-state.js";
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
 const SHORT_SHA = /^[0-9a-f]{4,39}$/;
@@ -10,15 +12,9 @@ const SHORT_SHA = /^[0-9a-f]{4,39}$/;
 /** The type of a git object. */
 export type ObjectType = "commit" | "tree" | "blob" | "tag";
 
-/** Reads an object's type, or undefined when the object does not exist. */
+/** Reads an object's type, or undefined when the object does not exist (its content is not read). */
 export async function objectType(ctx: IsoContext, oid: string): Promise<ObjectType | undefined> {
-  try {
-    const { type } = await git.readObject({ ...ctx, oid, format: "content" });
-    return type as ObjectType;
-  } catch (error) {
-    if (isIsoNotFound(error)) return undefined;
-    throw error;
-  }
+  return (await objectInfo(ctx, oid))?.type;
 }
 
 /** Follows annotated tags from `oid` down to the object they point at. */
@@ -28,7 +24,7 @@ export async function peel(ctx: IsoContext, oid: string): Promise<{ oid: string;
     const type = await objectType(ctx, current);
     if (!type) throw new GitNotFoundError(`object ${current} does not exist`);
     if (type !== "tag") return { oid: current, type };
-    current = (await git.readTag({ ...ctx, oid: current })).tag.object;
+    current = (await readTagCached(ctx, current)).tag.object;
   }
   throw new GitNotFoundError(`tag chain from ${oid} is too deep`);
 }
@@ -37,7 +33,17 @@ export async function peel(ctx: IsoContext, oid: string): Promise<{ oid: string;
 const MAX_SYMREF_DEPTH = 5;
 
 /**
- * Reads a full ref (`refs/heads/main`) to its object id, or undefined when it does not exist.
+ * The object id a full ref (`refs/heads/main`) or `HEAD` points at, as of the repository's ref
+ * snapshot ({@link refSnapshot}: read once, dropped on every change Kiln makes), or undefined.
+ * For reads; a write comparing a ref before changing it uses {@link readRef}.
+ */
+export async function refValue(ctx: IsoContext, ref: string): Promise<string | undefined> {
+  return lookupRef(await refSnapshot(ctx.gitdir), ref);
+}
+
+/**
+ * Reads a full ref (`refs/heads/main`) to its object id from disk, now, or undefined when it
+ * does not exist.
  * Only that exact name is looked at, loose or packed (never isomorphic-git's guesses such as
  * `refs/tags/<ref>`), symbolic refs are followed only to names that pass the same check, and a
  * name git's rules refuse (NUL, `.` or `..` segments, …) names no ref, so it is undefined too
@@ -81,14 +87,14 @@ async function readPackedRefs(ctx: IsoContext): Promise<Map<string, string>> {
 
 /** The branch HEAD points at (the repository's default branch), e.g. `main`. */
 export async function headBranch(ctx: IsoContext): Promise<string> {
-  const head = (await ctx.fs.promises.readFile(join(ctx.gitdir, "HEAD"), "utf8")).trim();
+  const head = (await refSnapshot(ctx.gitdir)).head;
   const target = head.startsWith("ref: ") ? head.slice("ref: ".length) : head;
   return target.startsWith("refs/heads/") ? target.slice("refs/heads/".length) : target;
 }
 
 /** Whether the repository has no branch at all (Forgejo's `IsEmpty`). */
 export async function isEmptyRepository(ctx: IsoContext): Promise<boolean> {
-  return (await git.listBranches({ fs: ctx.fs, gitdir: ctx.gitdir })).length === 0;
+  return !(await refSnapshot(ctx.gitdir)).names.some((name) => name.startsWith("refs/heads/"));
 }
 
 /**
@@ -104,11 +110,11 @@ export async function resolveCommit(ctx: IsoContext, name: string): Promise<stri
     `refs/tags/${name}`,
     ...(name.startsWith("refs/") ? [name] : []),
   ]) {
-    const oid = await readRef(ctx, ref);
+    const oid = await refValue(ctx, ref);
     if (oid) candidates.push(oid);
   }
   if (name === "HEAD") {
-    const oid = await readRef(ctx, "HEAD");
+    const oid = await refValue(ctx, "HEAD");
     if (oid) candidates.push(oid);
   }
   if (candidates.length === 0 && SHORT_SHA.test(name)) {
@@ -130,7 +136,7 @@ export async function resolveCommit(ctx: IsoContext, name: string): Promise<stri
 
 /** Resolves a branch name to its tip commit; throws not-found when the branch does not exist. */
 export async function resolveBranch(ctx: IsoContext, branch: string): Promise<string> {
-  const oid = await readRef(ctx, `refs/heads/${branch}`);
+  const oid = await refValue(ctx, `refs/heads/${branch}`);
   if (!oid) throw new GitNotFoundError(`branch ${branch} does not exist`);
   return oid;
 }

@@ -4,7 +4,9 @@ import type { GitRepository } from "../storage/git-repository.js";
 import { isValidTagName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { type IsoContext, isoContext } from "./iso.js";
-import { headBranch, objectType, peel, readRef, resolveCommit } from "./resolve.js";
+import { readTagCached } from "./object-cache.js";
+import { lookupRef, refSnapshot, refsChanged } from "./repo-state.js";
+import { headBranch, objectType, peel, readRef, refValue, resolveCommit } from "./resolve.js";
 import { fromIsoSignature, type GitSignature, type SignatureInput, toIsoSignature } from "./signature.js";
 import { compareAndSetRef } from "./update-ref.js";
 
@@ -26,24 +28,26 @@ async function describeTag(ctx: IsoContext, name: string, sha: string): Promise<
   const peeled = await peel(ctx, sha);
   const commit = peeled.type === "commit" ? await readCommitInfo(ctx, peeled.oid) : undefined;
   if (type !== "tag") return { name, sha, annotated: false, ...(commit ? { commit } : {}) };
-  const { tag } = await git.readTag({ ...ctx, oid: sha });
+  const { tag } = await readTagCached(ctx, sha);
   return {
     name,
     sha,
     annotated: true,
     ...(commit ? { commit } : {}),
     message: tag.message,
-    tagger: fromIsoSignature(tag.tagger),
+    ...(tag.tagger ? { tagger: fromIsoSignature(tag.tagger) } : {}),
   };
 }
 
 /** Lists all tags, newest-named last (sorted by name). */
 export async function listTags(repo: GitRepository): Promise<TagInfo[]> {
   const ctx = isoContext(repo);
+  const snapshot = await refSnapshot(ctx.gitdir);
   const tags: TagInfo[] = [];
-  for (const name of (await git.listTags({ fs: ctx.fs, gitdir: ctx.gitdir })).sort()) {
-    const sha = await readRef(ctx, `refs/tags/${name}`);
-    if (sha) tags.push(await describeTag(ctx, name, sha));
+  for (const ref of snapshot.names) {
+    if (!ref.startsWith("refs/tags/")) continue;
+    const sha = lookupRef(snapshot, ref);
+    if (sha) tags.push(await describeTag(ctx, ref.slice("refs/tags/".length), sha));
   }
   return tags;
 }
@@ -51,7 +55,7 @@ export async function listTags(repo: GitRepository): Promise<TagInfo[]> {
 /** Reads one tag; throws not-found when it does not exist. */
 export async function getTag(repo: GitRepository, name: string): Promise<TagInfo> {
   const ctx = isoContext(repo);
-  const sha = await readRef(ctx, `refs/tags/${name}`);
+  const sha = await refValue(ctx, `refs/tags/${name}`);
   if (!sha) throw new GitNotFoundError(`tag ${name} does not exist`);
   return describeTag(ctx, name, sha);
 }
@@ -104,7 +108,11 @@ export async function deleteTag(repo: GitRepository, name: string): Promise<stri
     const ctx = isoContext(repo);
     const sha = await readRef(ctx, `refs/tags/${name}`);
     if (!sha) throw new GitNotFoundError(`tag ${name} does not exist`);
-    await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/tags/${name}` });
+    try {
+      await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/tags/${name}` });
+    } finally {
+      refsChanged(ctx.gitdir);
+    }
     return sha;
   });
 }

@@ -1,7 +1,7 @@
-import git from "isomorphic-git";
 import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { type IsoContext, isoContext } from "./iso.js";
+import { objectInfos, readCommitCached } from "./object-cache.js";
 import { objectType, peel, resolveCommit } from "./resolve.js";
 import { readTreeEntries } from "./tree-entries.js";
 
@@ -35,11 +35,11 @@ async function treeOf(ctx: IsoContext, name: string): Promise<string> {
   if (/^[0-9a-f]{40}$/.test(name) && (await objectType(ctx, name))) {
     const peeled = await peel(ctx, name);
     if (peeled.type === "tree") return peeled.oid;
-    if (peeled.type === "commit") return (await git.readCommit({ ...ctx, oid: peeled.oid })).commit.tree;
+    if (peeled.type === "commit") return (await readCommitCached(ctx, peeled.oid)).commit.tree;
     throw new GitNotFoundError(`${name} is not a tree`);
   }
   const commit = await resolveCommit(ctx, name);
-  return (await git.readCommit({ ...ctx, oid: commit })).commit.tree;
+  return (await readCommitCached(ctx, commit)).commit.tree;
 }
 
 async function collect(
@@ -73,10 +73,13 @@ export async function getTree(
   const perPage = Math.max(1, Math.floor(options.perPage ?? 1000));
   const start = (page - 1) * perPage;
   const slice = all.slice(start, start + perPage);
-  const entries: TreeListingEntry[] = [];
-  for (const entry of slice) {
-    if (entry.type !== "blob") entries.push(entry);
-    else entries.push({ ...entry, size: (await git.readBlob({ ...ctx, oid: entry.sha })).blob.length });
-  }
+  const headers = await objectInfos(
+    ctx,
+    slice.filter((entry) => entry.type === "blob").map((entry) => entry.sha),
+  );
+  let blob = 0;
+  const entries = slice.map((entry) =>
+    entry.type === "blob" ? { ...entry, size: headers[blob++]?.size ?? 0 } : entry,
+  );
   return { sha, entries, truncated: start + perPage < all.length, page, totalCount: all.length };
 }

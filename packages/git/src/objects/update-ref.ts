@@ -2,6 +2,7 @@ import git from "isomorphic-git";
 import { GitConflictError, GitInvalidArgumentError } from "../errors/git-error.js";
 import { isReadableRef, isValidBranchName, isValidTagName } from "../util/ref-names.js";
 import type { IsoContext } from "./iso.js";
+import { refsChanged } from "./repo-state.js";
 import { readRef } from "./resolve.js";
 
 /**
@@ -21,7 +22,11 @@ export async function compareAndSetRef(
   }
   const current = await readRef(ctx, ref);
   if (current !== expected) throw new GitConflictError(`${ref} was changed concurrently; try again`);
-  await git.writeRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref, value: newSha, force: true });
+  try {
+    await git.writeRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref, value: newSha, force: true });
+  } finally {
+    refsChanged(ctx.gitdir);
+  }
 }
 
 function isCreatable(ref: string): boolean {

@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
+import { stopBatchProcesses } from "../objects/cat-file.js";
 import { changeFiles } from "../objects/change-files.js";
+import { forgetRepositoryCache } from "../objects/iso.js";
+import { forgetRepository } from "../objects/repo-state.js";
 import type { SignatureInput } from "../objects/signature.js";
 import { KeyedMutex } from "../util/keyed-mutex.js";
 import { isValidRefName } from "../util/ref-names.js";
@@ -39,10 +42,23 @@ export interface CreateRepositoryOptions {
  * Forgejo lays them out. Creation, deletion and moves take the per-repository write lock and
  * either complete or leave nothing behind.
  */
+/**
+ * Forgets what reads keep of the repository at `gitdir` (its ref snapshot, its object cache
+ * incarnation, its parsed packs and its `cat-file` processes): after a create, adopt, delete or
+ * move, whatever is at that path now is another repository.
+ */
+function forgetRepositoryState(gitdir: string): void {
+  forgetRepository(gitdir);
+  forgetRepositoryCache(gitdir);
+  stopBatchProcesses(gitdir);
+}
+
 export class RepoStore {
   readonly root: string;
   readonly #nodePath: string;
   readonly #locks = new KeyedMutex();
+  /** Repositories {@link open} found, until {@link delete} or {@link move} takes them away. */
+  readonly #opened = new Set<string>();
 
   constructor(options: RepoStoreOptions) {
     this.root = options.root;
@@ -74,10 +90,18 @@ export class RepoStore {
     );
   }
 
-  /** A handle on an existing repository; throws not-found when there is none. */
+  /**
+   * A handle on an existing repository; throws not-found when there is none. A repository once
+   * found is remembered until this store deletes or moves it, so opening it again costs no
+   * file-system lookup.
+   */
   async open(owner: string, name: string): Promise<GitRepository> {
-    if (!(await this.exists(owner, name)))
-      throw new GitNotFoundError(`repository ${owner}/${name} does not exist`);
+    const gitdir = this.pathOf(owner, name);
+    if (!this.#opened.has(gitdir)) {
+      if (!(await this.exists(owner, name)))
+        throw new GitNotFoundError(`repository ${owner}/${name} does not exist`);
+      this.#opened.add(gitdir);
+    }
     return this.#handle(owner, name);
   }
 
@@ -111,6 +135,7 @@ export class RepoStore {
         }
         await mkdir(dirname(handle.gitdir), { recursive: true });
         await rename(temp, handle.gitdir);
+        forgetRepositoryState(handle.gitdir);
       } catch (error) {
         await rm(temp, { recursive: true, force: true });
         throw error;
@@ -131,6 +156,7 @@ export class RepoStore {
       await installHooks(dir, this.#nodePath);
       await mkdir(dirname(handle.gitdir), { recursive: true });
       await rename(dir, handle.gitdir);
+      forgetRepositoryState(handle.gitdir);
       return handle;
     });
   }
@@ -144,6 +170,8 @@ export class RepoStore {
       const trash = await this.tempDir();
       await rm(trash, { recursive: true, force: true });
       await rename(handle.gitdir, trash);
+      this.#opened.delete(handle.gitdir);
+      forgetRepositoryState(handle.gitdir);
       await rm(trash, { recursive: true, force: true });
     });
   }
@@ -168,6 +196,9 @@ export class RepoStore {
         }
         await mkdir(dirname(target.gitdir), { recursive: true });
         await rename(source.gitdir, target.gitdir);
+        this.#opened.delete(source.gitdir);
+        forgetRepositoryState(source.gitdir);
+        forgetRepositoryState(target.gitdir);
       }
       await installHooks(target.gitdir, this.#nodePath);
       return target;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseRefUpdateLines } from "../hooks/parse-push.js";
 import { PUSH_POLICY_ENV, PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
+import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { runGit } from "../util/run-git.js";
 import { feedStdin, type GitProcess, spawnGit, stdoutStream } from "./git-process.js";
@@ -136,7 +137,12 @@ export async function handleServiceRpc(
             { status: 200, headers },
           ),
         );
-        await reportFailure(proc);
+        try {
+          await reportFailure(proc);
+        } finally {
+          // git has applied the pushed ref updates (or none): reads see them from now on.
+          refsChanged(repo.gitdir);
+        }
       })
       .then(async () => {
         const updates = await readReport(reportPath);
