@@ -15,7 +15,7 @@ import { findBranchRule } from "@kiln/git";
 import { isUniqueViolation, protectedBranches, teams, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
-import { canRead, canWrite } from "../permissions/repo-permission.js";
+import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 import {
   type BranchProtectionOptions,
   type PusherFacts,
@@ -62,6 +62,11 @@ export class BranchProtectionService {
   /** The repository's rules by priority. */
   async list(repo: Repository): Promise<ProtectedBranch[]> {
     return protectedBranches.listProtectedBranches(this.ctx.db, repo.id);
+  }
+
+  /** The rules, possibly as cached a moment ago: for showing them, never for enforcing them. */
+  async listForDisplay(repo: Repository): Promise<readonly ProtectedBranch[]> {
+    return protectedBranches.listProtectedBranchesForDisplay(this.ctx.db, repo.id);
   }
 
   /** The rules with their whitelists by name. */
@@ -121,12 +126,22 @@ export class BranchProtectionService {
     }
   }
 
-  /** What `user` is to the repository's rules: write access and team memberships. */
-  async pusherFacts(repo: Repository, user: User): Promise<PusherFacts> {
-    const permission = await this.permissions.forRepository(user, repo);
-    const owner = await users.findUserById(this.ctx.db, repo.ownerId);
+  /**
+   * What `user` is to the repository's rules: write access and team memberships. The owner and
+   * permission the request already resolved are reused when given; team memberships are looked
+   * up only when one of `rules` (all rules when absent) whitelists a team.
+   */
+  async pusherFacts(
+    repo: Repository,
+    user: User,
+    known?: { readonly owner: User; readonly permission: RepoPermission },
+    rules?: readonly ProtectedBranch[],
+  ): Promise<PusherFacts> {
+    const permission = known?.permission ?? (await this.permissions.forRepository(user, repo));
+    const owner = known?.owner ?? (await users.findUserById(this.ctx.db, repo.ownerId));
+    const needsTeams = owner?.type === "organization" && (rules === undefined || rules.some(whitelistsTeams));
     const teamIds =
-      owner?.type === "organization"
+      owner && needsTeams
         ? new Set((await this.permissions.inOrganization(owner, user)).teams.map((t) => t.id))
         : new Set<number>();
     return { userId: user.id, canWriteCode: canWrite(permission, "repo.code"), teamIds };
@@ -230,4 +245,10 @@ export class BranchProtectionService {
 /** Forgejo's mustNotBeArchived: changes to an archived repository are refused with 423. */
 export function assertNotArchived(repo: Repository): void {
   if (repo.isArchived) throw new LockedError("repo is archived");
+}
+
+/** Whether a rule names any team (so the pusher's team memberships matter to it). */
+function whitelistsTeams(rule: ProtectedBranch): boolean {
+  const s = rule.settings;
+  return s.whitelistTeamIds.length + s.mergeWhitelistTeamIds.length + s.approvalsWhitelistTeamIds.length > 0;
 }

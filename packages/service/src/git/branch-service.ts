@@ -22,12 +22,13 @@ import {
   listBranches,
   listRefs,
 } from "@kiln/git";
+import type { RepoPermission } from "../permissions/repo-permission.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { UserService } from "../users/user-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
 import { type CommitUsers, commitUsers } from "./commit-users.js";
-import { mayMerge, mayPush, type PusherFacts } from "./protection-rules.js";
+import { mayMerge, mayPush } from "./protection-rules.js";
 
 /** A branch as the API shows it to one viewer: its head, its rule, and what the viewer may do. */
 export interface BranchView {
@@ -62,6 +63,17 @@ function checkCreateInput(input: CreateBranchInput): void {
   if (input.oldRefName && !isValidRefName(input.oldRefName)) throw bad("OldRefName");
 }
 
+/**
+ * The repository as a request sees it: the viewer (null when anonymous) and, when the access
+ * module already resolved them, the owner and the viewer's permission (else they are looked up).
+ */
+export interface ViewerAccess {
+  readonly repo: Repository;
+  readonly viewer: User | null;
+  readonly owner?: User;
+  readonly permission?: RepoPermission;
+}
+
 /** Branches (Forgejo's branch.go): listing with protection facts, creation and deletion with the UI's checks. */
 export class BranchService {
   constructor(
@@ -70,27 +82,28 @@ export class BranchService {
     private readonly protections: BranchProtectionService,
   ) {}
 
-  /** One page of branches, newest head commit first, then by name. */
-  async list(repo: Repository, viewer: User | null, page: PageRequest): Promise<Paged<BranchView>> {
+  /**
+   * One page of branches, newest head commit first, then by name, as `access` (the request's
+   * repository, owner, viewer and permission) sees them. The rules come from one query and the
+   * commits' accounts from another, whatever the page size.
+   */
+  async list(access: ViewerAccess, page: PageRequest): Promise<Paged<BranchView>> {
+    const { repo } = access;
     if (repo.isEmpty) return { items: [], total: 0 };
     const git = await this.repos.git(repo);
     const all = (await withGitErrors(() => listBranches(git))).sort(
       (a, b) => b.commit.committer.timestamp - a.commit.committer.timestamp || compare(a.name, b.name),
     );
     const slice = all.slice(offsetOf(page), offsetOf(page) + page.limit);
-    const rules = await this.protections.list(repo);
-    const facts = viewer ? await this.protections.pusherFacts(repo, viewer) : undefined;
-    const items: BranchView[] = [];
-    for (const branch of slice) items.push(await this.view(branch, rules, facts));
-    return { items, total: all.length };
+    return { items: await this.views(access, slice), total: all.length };
   }
 
-  /** One branch (names may contain slashes); 404 when it does not exist. */
-  async get(repo: Repository, viewer: User | null, name: string): Promise<BranchView> {
-    const git = await this.repos.git(repo);
+  /** One branch (names may contain slashes) as `access` sees it; 404 when it does not exist. */
+  async get(access: ViewerAccess, name: string): Promise<BranchView> {
+    const git = await this.repos.git(access.repo);
     const branch = await withGitErrors(() => getBranch(git, name), { empty_repository: emptyRepository });
-    const facts = viewer ? await this.protections.pusherFacts(repo, viewer) : undefined;
-    return this.view(branch, await this.protections.list(repo), facts);
+    const [view] = await this.views(access, [branch]);
+    return view as BranchView;
   }
 
   /**
@@ -120,8 +133,8 @@ export class BranchService {
       conflict: () => new AlreadyExistsError("The branch already exists."),
     });
     await this.repos.refreshSize(repo.id);
-    const facts = await this.protections.pusherFacts(repo, doer);
-    return this.view(branch, await this.protections.list(repo), facts);
+    const [view] = await this.views({ repo, viewer: doer }, [branch]);
+    return view as BranchView;
   }
 
   /**
@@ -157,21 +170,28 @@ export class BranchService {
     }
   }
 
-  private async view(
-    branch: BranchInfo,
-    rules: readonly ProtectedBranch[],
-    facts: PusherFacts | undefined,
-  ): Promise<BranchView> {
-    const rule = findBranchRule(rules, branch.name);
-    const users = await commitUsers(this.users, [branch.commit.author.email, branch.commit.committer.email]);
+  /** The branches with their effective rules, what the viewer may do to them, and their commits' accounts. */
+  private async views(access: ViewerAccess, branches: readonly BranchInfo[]): Promise<BranchView[]> {
+    const { repo, viewer } = access;
+    const rules = await this.protections.listForDisplay(repo);
+    const known =
+      access.owner && access.permission ? { owner: access.owner, permission: access.permission } : undefined;
+    const facts = viewer ? await this.protections.pusherFacts(repo, viewer, known, rules) : undefined;
+    const users = await commitUsers(
+      this.users,
+      branches.flatMap((branch) => [branch.commit.author.email, branch.commit.committer.email]),
+    );
     const canWrite = facts?.canWriteCode ?? false;
-    return {
-      branch,
-      ...(rule ? { rule } : {}),
-      userCanPush: facts ? (rule ? mayPush(rule.settings, facts) : canWrite) : false,
-      userCanMerge: facts ? (rule ? mayMerge(rule.settings, facts) : canWrite) : false,
-      users,
-    };
+    return branches.map((branch) => {
+      const rule = findBranchRule(rules, branch.name);
+      return {
+        branch,
+        ...(rule ? { rule } : {}),
+        userCanPush: facts ? (rule ? mayPush(rule.settings, facts) : canWrite) : false,
+        userCanMerge: facts ? (rule ? mayMerge(rule.settings, facts) : canWrite) : false,
+        users,
+      };
+    });
   }
 }
 

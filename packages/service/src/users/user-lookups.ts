@@ -33,6 +33,11 @@ export class UserLookups {
     return address ? users.findUserById(this.ctx.db, address.userId) : undefined;
   }
 
+  /** The accounts owning these addresses, by lower-cased address, from one query. */
+  async findByEmails(addresses: Iterable<string>): Promise<ReadonlyMap<string, User>> {
+    return users.findUsersByEmails(this.ctx.db, addresses);
+  }
+
   /** The account with this id, or undefined. */
   async findById(id: number): Promise<User | undefined> {
     return users.findUserById(this.ctx.db, id);

@@ -5,6 +5,7 @@ import {
 } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db, ProtectedBranchRow } from "../database.js";
+import { cachedRead } from "../read-cache.js";
 
 /** Stored settings over the defaults, so rules written before a setting existed read as Forgejo's default. */
 function toProtectedBranch(row: ProtectedBranchRow): ProtectedBranch {
@@ -30,6 +31,14 @@ export async function listProtectedBranches(db: Db, repoId: number): Promise<Pro
     .orderBy("id")
     .execute();
   return rows.map(toProtectedBranch);
+}
+
+/**
+ * {@link listProtectedBranches} through the read cache: for showing rules (branch listings), never
+ * for enforcing them, since another process's change may go unseen for the cache's TTL.
+ */
+export function listProtectedBranchesForDisplay(db: Db, repoId: number): Promise<readonly ProtectedBranch[]> {
+  return cachedRead(db, `protected-branches:${repoId}`, () => listProtectedBranches(db, repoId));
 }
 
 /** The rule with exactly this name, or undefined. */

@@ -1,6 +1,7 @@
 import type { AccountType, Paged, PageRequest, User, Visibility } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db, NewUserRow, UserUpdate } from "../database.js";
+import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
 import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { USER_COLUMNS } from "./user-columns.js";
@@ -13,6 +14,36 @@ export async function insertUser(db: Db, values: NewUserRow): Promise<User> {
 /** The account with this id, or undefined. */
 export async function findUserById(db: Db, id: number): Promise<User | undefined> {
   return db.selectFrom("users").select(USER_COLUMNS).where("id", "=", id).executeTakeFirst();
+}
+
+/** Most addresses {@link findUsersByEmails} looks up at once (a bound on the query's parameters). */
+const MAX_EMAILS_PER_LOOKUP = 1000;
+
+/**
+ * The accounts owning these e-mail addresses (primary or not, case-insensitively), by lower-cased
+ * address, from one query per {@link MAX_EMAILS_PER_LOOKUP} addresses; unknown addresses are absent.
+ * Goes through the read cache (it names commit authors; nothing is decided by it).
+ */
+export function findUsersByEmails(db: Db, addresses: Iterable<string>): Promise<ReadonlyMap<string, User>> {
+  const wanted = [...new Set([...addresses].map((email) => email.toLowerCase()))]
+    .filter((email) => email !== "" && !email.includes("\0"))
+    .sort();
+  return cachedRead(db, `users-by-email:${JSON.stringify(wanted)}`, () => loadUsersByEmails(db, wanted));
+}
+
+async function loadUsersByEmails(db: Db, wanted: readonly string[]): Promise<Map<string, User>> {
+  const found = new Map<string, User>();
+  for (let start = 0; start < wanted.length; start += MAX_EMAILS_PER_LOOKUP) {
+    const rows = await db
+      .selectFrom("emailAddress")
+      .innerJoin("users", "users.id", "emailAddress.userId")
+      .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+      .select("emailAddress.lowerEmail")
+      .where("emailAddress.lowerEmail", "in", wanted.slice(start, start + MAX_EMAILS_PER_LOOKUP))
+      .execute();
+    for (const { lowerEmail, ...user } of rows) found.set(lowerEmail, user as User);
+  }
+  return found;
 }
 
 /** The account with this name (case-insensitive), or undefined. */

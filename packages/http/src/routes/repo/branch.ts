@@ -36,7 +36,7 @@ export const repoListBranches = route({
   },
   async handler(c, { query, repo: ctx }) {
     const page = pageRequest(query, c.get("settings").api);
-    const list = await c.get("services").branches.list(ctx.repo, ctx.viewer, page);
+    const list = await c.get("services").branches.list(ctx, page);
     setPagingHeaders(c, page, list.total);
     const links = repoLinks(ctx.repo, c.get("settings"));
     return c.json(list.items.map((b) => toApiBranch(b, links, seesRuleNames(ctx))));
@@ -58,7 +58,7 @@ export const repoGetBranch = route({
     ...notFound,
   },
   async handler(c, { params, repo: ctx }) {
-    const branch = await c.get("services").branches.get(ctx.repo, ctx.viewer, params.branch);
+    const branch = await c.get("services").branches.get(ctx, params.branch);
     return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.get("settings")), seesRuleNames(ctx)));
   },
 });
