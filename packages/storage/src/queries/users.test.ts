@@ -30,6 +30,23 @@ describe.each(DIALECTS)("users on %s", (dialect) => {
     expect(await users.findUserByName(t.db, "nobody-by-this-name")).toBeUndefined();
   });
 
+  it("finds the accounts of several addresses at once, primary or not, whatever their case", async () => {
+    const name = uniqueName("carol");
+    const carol = await users.insertUser(t.db, { name, lowerName: name, email: `${name}@example.com` });
+    await emails.insertEmail(t.db, { userId: carol.id, email: `${name}@example.com`, isPrimary: true });
+    await emails.insertEmail(t.db, { userId: carol.id, email: `Work.${name}@Example.org`, isPrimary: false });
+    const found = await users.findUsersByEmails(t.db, [
+      `${name.toUpperCase()}@EXAMPLE.COM`,
+      `work.${name}@example.org`,
+      "nobody@example.com",
+      "nul\0@example.com",
+      "",
+    ]);
+    expect([...found.keys()].sort()).toEqual([`${name}@example.com`, `work.${name}@example.org`].sort());
+    expect(found.get(`work.${name}@example.org`)).toEqual(carol);
+    expect((await users.findUsersByEmails(t.db, [])).size).toBe(0);
+  });
+
   it("refuses a second account with the same name in another case, as a unique violation", async () => {
     const name = uniqueName("bob");
     await users.insertUser(t.db, { name, lowerName: name });
