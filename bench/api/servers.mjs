@@ -26,8 +26,12 @@ export const PIN = (() => {
   }
 })();
 
+/** Extra node flags for the servers under test, e.g. `BENCH_NODE_ARGS=--cpu-prof` to profile them. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+
 /** Spawns a node process, on the server core when pinning. */
-function spawnNode(args, options) {
+function spawnNode(script, options) {
+  const args = [...NODE_ARGS, ...script];
   return PIN
     ? spawn("taskset", ["-c", "1", process.execPath, ...args], options)
     : spawn(process.execPath, args, options);

@@ -2,14 +2,19 @@
 // Read throughput of Kiln's repository API on a large repository (20,000 commits, 5,000 files),
 // against Kiln's own `GET /version` in the same run, with the server's peak memory; and
 // `commits?path=` against `git log -- path` on the same repository. Needs `pnpm build` first.
-//   node bench/git-read/run.mjs [--duration 5] [--connections 32] [--postgres]
+//   node bench/git-read/run.mjs [--duration 5] [--connections 32] [--postgres] [--only raw,branches]
+//                               [--no-engines] [--rounds 3]
+// Ends with the two object engines compared on cold reads (engines.mjs).
+// The repository is built once and kept in $TMPDIR/kiln-bench-git-read/. Profile the server
+// with BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { dropPostgresSchema, testPostgresUrl } from "../../packages/storage/dist/testing/index.js";
 import { startKiln } from "../api/servers.mjs";
+import { compareEngines } from "./engines.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -18,6 +23,8 @@ const arg = (name, fallback) => {
 const DURATION = Number(arg("--duration", 5));
 const CONNECTIONS = Number(arg("--connections", 32));
 const POSTGRES = process.argv.includes("--postgres");
+/** Only the requests whose label contains one of these (GET /version always runs). */
+const ONLY = arg("--only", "").split(",").filter(Boolean);
 const COMMITS = 20_000;
 const FILES = 5_000;
 /** The file `commits?path=` asks for: changed by every tenth commit. */
@@ -95,11 +102,17 @@ async function median(n, fn) {
   return times.sort((a, b) => a - b)[Math.floor(n / 2)];
 }
 
-const source = mkdtempSync(join(tmpdir(), "kiln-bench-git-read-"));
-const repoDir = join(source, "big.git");
+const source = join(tmpdir(), "kiln-bench-git-read");
+const repoDir = join(source, `big-${COMMITS}-${FILES}.git`);
 let started = performance.now();
-buildRepository(repoDir);
-console.log(`built ${COMMITS} commits, ${FILES} files in ${Math.round(performance.now() - started)} ms`);
+if (!existsSync(repoDir)) {
+  mkdirSync(source, { recursive: true });
+  const building = `${repoDir}.${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  buildRepository(building);
+  renameSync(building, repoDir);
+  console.log(`built ${COMMITS} commits, ${FILES} files in ${Math.round(performance.now() - started)} ms`);
+}
 
 const schema = `kiln_bench_${Date.now()}`;
 const kiln = await startKiln({ ...(POSTGRES ? { postgres: { url: testPostgresUrl(), schema } } : {}) });
@@ -135,7 +148,10 @@ try {
     ["GET /contents/dir0 (100 entries)", `${api}/contents/dir0`],
   ];
   const results = [];
-  for (const [label, url] of requests) results.push([label, await measure(url, auth)]);
+  for (const [label, url] of requests) {
+    if (results.length > 0 && ONLY.length > 0 && !ONLY.some((part) => label.includes(part))) continue;
+    results.push([label, await measure(url, auth)]);
+  }
   const version = results[0][1].rps;
 
   const gitLog = await median(5, async () => {
@@ -169,5 +185,5 @@ try {
 } finally {
   await kiln.close();
   if (POSTGRES) await dropPostgresSchema(schema, testPostgresUrl());
-  rmSync(source, { recursive: true, force: true });
 }
+if (!process.argv.includes("--no-engines")) await compareEngines(repoDir, Number(arg("--rounds", 3)));
