@@ -1,6 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { requestLogOf } from "../src/logger.js";
+
+const LOGGER = fileURLToPath(new URL("../dist/logger.js", import.meta.url));
 
 function capture(level: "info" | "warn") {
   const lines: string[] = [];
@@ -32,5 +36,36 @@ describe("the request log line", () => {
     const { logger, lines } = capture("warn");
     requestLogOf(logger)("GET", "/api/v1/version", 200, 0.1);
     expect(lines).toEqual([]);
+  });
+
+  it("keeps pino's lines and request lines in order across batches, and writes the rest at exit", () => {
+    // A child process: 5,000 request lines with a pino line every 1,000, then exit at once (no
+    // flush by hand, no timer tick): every line must arrive, in the order it was logged.
+    const script = `
+      import { createLogger, requestLogOf } from ${JSON.stringify(LOGGER)};
+      const logger = createLogger("info");
+      const log = requestLogOf(logger);
+      for (let i = 0; i < 5000; i++) {
+        if (i % 1000 === 0) logger.info({ i }, "milestone");
+        log("GET", "/n/" + i, 200, 0.1);
+      }
+      process.exit(0);
+    `;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    const lines = output
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg: string; path?: string; i?: number });
+    expect(lines).toHaveLength(5005);
+    const expected: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      if (i % 1000 === 0) expected.push(`milestone ${i}`);
+      expected.push(`/n/${i}`);
+    }
+    expect(lines.map((line) => (line.msg === "milestone" ? `milestone ${line.i}` : line.path))).toEqual(
+      expected,
+    );
   });
 });
