@@ -1,7 +1,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createAdmin, kiln, type ServerProcess, startServer, tempWorkPath } from "./kiln-process.js";
+import {
+  api,
+  createAdmin,
+  createUser,
+  kiln,
+  type ServerProcess,
+  startServer,
+  tempWorkPath,
+} from "./kiln-process.js";
 
 describe("kiln web on the embedded database, driven like a user would", () => {
   let work: string;
@@ -64,6 +73,32 @@ describe("kiln web on the embedded database, driven like a user would", () => {
     }
   });
 
+  it("reads credentials and Sudo from the request's headers whatever their case", async () => {
+    const admin = await createUser(server, work, "sudoadmin", {}, { admin: true });
+    const other = await createUser(server, work, "sudotarget");
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(`${server.url}/api/v1/user`);
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const asAdmin = await get({ AUTHORIZATION: `token ${admin.token}` });
+    expect([asAdmin.status, JSON.parse(asAdmin.body).login]).toEqual([200, "sudoadmin"]);
+    const asOther = await get({ authorization: `token ${admin.token}`, SUDO: "sudotarget" });
+    expect([asOther.status, JSON.parse(asOther.body).login]).toEqual([200, "sudotarget"]);
+    const refused = await get({ Authorization: `token ${other.token}`, sudo: "sudoadmin" });
+    expect(refused.status).toBe(403);
+    expect((await get({ authorization: `token ${"0".repeat(40)}` })).status).toBe(401);
+  });
+
   it("answers 401 without a token or with an invalid one", async () => {
     expect((await api(server.url, "GET", "/user")).status).toBe(401);
     expect((await api(server.url, "GET", "/user", { token: "f".repeat(40) })).status).toBe(401);
@@ -84,7 +119,7 @@ describe("kiln web on the embedded database, driven like a user would", () => {
   });
 
   it("rejects a duplicate token name with 400 and deletes a token by name", async () => {
-    const { basic, token } = await createAdmin(server, work, "tokens");
+    const { basic } = await createAdmin(server, work, "tokens");
     const first = await api(server.url, "POST", "/users/tokens/tokens", {
       basic,
       body: { name: "second", scopes: ["read:user"] },

@@ -7,6 +7,7 @@ import {
 } from "@kiln/domain";
 import { actorOf, type Credentials, type Principal } from "@kiln/service";
 import type { AppContext } from "./env.js";
+import { requestHeader } from "./request-header.js";
 import type { AnyRoute } from "./route.js";
 
 /**
@@ -19,7 +20,7 @@ import type { AnyRoute } from "./route.js";
  */
 export function identify(c: AppContext): Promise<void> | undefined {
   const credentials = readCredentials(c);
-  const sudo = (c.req.url.includes("sudo=") ? c.req.query("sudo") : undefined) || c.req.header("Sudo");
+  const sudo = (c.req.url.includes("sudo=") ? c.req.query("sudo") : undefined) || requestHeader(c, "sudo");
   return credentials || sudo ? signIn(c, credentials, sudo) : undefined;
 }
 
@@ -41,9 +42,9 @@ async function signIn(
 }
 
 function readCredentials(c: AppContext): Credentials | null {
-  const header = c.req.header("Authorization");
+  const header = requestHeader(c, "authorization");
   if (!header) return null;
-  return parseAuthorization(header, c.req.header("X-Forgejo-OTP") ?? c.req.header("X-Gitea-OTP"));
+  return parseAuthorization(header, requestHeader(c, "x-forgejo-otp") ?? requestHeader(c, "x-gitea-otp"));
 }
 
 /**
