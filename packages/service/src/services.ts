@@ -2,6 +2,7 @@ import { enableReadCache } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
+import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
 import { CommitService } from "./git/commit-service.js";
@@ -50,6 +51,7 @@ export interface Services {
   readonly commits: CommitService;
   readonly gitObjects: GitObjectService;
   readonly contents: ContentService;
+  readonly archives: ArchiveService;
   readonly files: FileService;
   readonly branches: BranchService;
   readonly branchProtections: BranchProtectionService;
@@ -92,6 +94,7 @@ export function createServices(ctx: ServiceContext): Services {
     commits: new CommitService(repos, users),
     gitObjects: new GitObjectService(repos),
     contents,
+    archives: new ArchiveService(repos),
     files: new FileService(ctx, repos, protections, contents),
     branches: new BranchService(repos, users, protections),
     branchProtections: protections,

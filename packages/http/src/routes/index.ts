@@ -8,6 +8,7 @@ import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
+import { archiveRoutes } from "./repo/archive.js";
 import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
 import { branchProtectionRoutes } from "./repo/branch-protection.js";
@@ -55,6 +56,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...treeRoutes,
   ...blobRoutes,
   ...fileReadRoutes,
+  ...archiveRoutes,
   ...fileWriteRoutes,
   ...branchRoutes,
   ...branchProtectionRoutes,

@@ -105,6 +105,7 @@ function commonValue(name: string, world: World): string | undefined {
     branch: "main",
     ref: "main",
     filepath: "README.md",
+    archive: "main.zip",
     tag: "v1",
     name: "main",
     token: String(world.victimTokenId),
