@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// Hot-path throughput of Kiln's API against a bare Hono app, in one run: bare Hono, `kiln
-// web` on PGlite, bare Hono again, Kiln on PostgreSQL, bare Hono a third time, each a separate
-// process measured alone, driven by autocannon (32 connections). Prints req/s, p99 latency and the ratio to bare Hono's
-// /version side by side. Needs `pnpm build` first.
-//   node bench/api/run.mjs [--duration 5] [--rounds 2] [--connections 32] [--no-postgres]
+// Hot-path throughput of Kiln's API against a bare Hono app, in one run. Bare Hono, `kiln web` on
+// PGlite and `kiln web` on PostgreSQL run side by side as separate processes (an idle server costs
+// nothing), and each request is measured on every server back to back, round after round, so that
+// every Kiln figure has a bare Hono figure taken seconds before it. The ratio of each round is
+// Kiln's req/s over the bare /version req/s of the same round; the table shows the median ratio
+// over the rounds (and its range), so the machine's drift, which moved bare Hono between 19,000
+// and 36,000 req/s within one earlier run, cancels out instead of landing on one side.
+// Needs `pnpm build` first.
+//   node bench/api/run.mjs [--duration 2] [--rounds 5] [--connections 32] [--no-postgres]
 //                          [--log-level warn] [--pin]
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
@@ -14,11 +18,11 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i === -1 ? fallback : process.argv[i + 1];
 };
-const DURATION = Number(arg("--duration", 5));
+const DURATION = Number(arg("--duration", 2));
 const CONNECTIONS = Number(arg("--connections", 32));
 const LOG_LEVEL = arg("--log-level", undefined);
 const POSTGRES = !process.argv.includes("--no-postgres");
-const ROUNDS = Number(arg("--rounds", 2));
+const ROUNDS = Number(arg("--rounds", 5));
 
 /** The requests measured, as [label, path, with token]. */
 const REQUESTS = [
@@ -29,93 +33,91 @@ const REQUESTS = [
   ["GET /repos/search?q= (token)", "/api/v1/repos/search?q=", true],
 ];
 
-async function measure(url, headers = {}) {
-  const first = await fetch(url, { headers });
-  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${await first.text()}`);
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+async function measure(url, headers = {}, duration = DURATION) {
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration });
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p99: r.latency.p99 };
 }
 
-async function measureKiln(name, options) {
-  const kiln = await startKiln(options);
-  try {
-    const headers = (withToken) => (withToken ? { Authorization: `token ${kiln.token}` } : {});
-    for (const [, path, withToken] of REQUESTS) {
-      await autocannon({
-        url: kiln.url + path,
-        headers: headers(withToken),
-        connections: CONNECTIONS,
-        duration: 1,
-      });
-    }
-    // Every request is measured in each round, the rounds one after another, and the best round
-    // counts: a burst of other work on the machine (PostgreSQL's autovacuum after the seeding, a
-    // neighbour) lowers one round, never raises one.
-    const results = {};
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [label, path, withToken] of REQUESTS) {
-        const m = await measure(kiln.url + path, headers(withToken));
-        if (!results[label] || m.rps > results[label].rps) results[label] = m;
-      }
-    }
-    return [name, results];
-  } finally {
-    await kiln.close();
-  }
-}
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
-/**
- * Bare Hono's /version, measured before, between and after the Kiln runs: the machine's speed
- * drifts over a run, and the best of the three is the reference the ratios divide by (the same
- * rule as Kiln's rounds, and at least as many tries).
- */
-const bareRuns = [];
-async function measureBare() {
+const servers = [];
+const schema = `kiln_bench_${randomBytes(4).toString("hex")}`;
+const pgUrl = testPostgresUrl();
+try {
   const bare = await startBareHono();
-  try {
-    await autocannon({ url: `${bare.url}/api/v1/version`, connections: CONNECTIONS, duration: 1 }); // warm-up
-    bareRuns.push(await measure(`${bare.url}/api/v1/version`));
-  } finally {
-    await bare.close();
+  servers.push(bare);
+  /** The Kiln servers, as [column name, server]. */
+  const kilns = [["Kiln, PGlite", await startKiln({ logLevel: LOG_LEVEL })]];
+  servers.push(kilns[0][1]);
+  if (POSTGRES) {
+    const kiln = await startKiln({ logLevel: LOG_LEVEL, postgres: { url: pgUrl, schema } });
+    servers.push(kiln);
+    kilns.push(["Kiln, PostgreSQL", kiln]);
   }
-}
+  const headers = (kiln, withToken) => (withToken ? { Authorization: `token ${kiln.token}` } : {});
+  const bareUrl = `${bare.url}/api/v1/version`;
 
-await measureBare();
-const kilnColumns = [await measureKiln("Kiln, PGlite", { logLevel: LOG_LEVEL })];
-await measureBare();
-if (POSTGRES) {
-  const schema = `kiln_bench_${randomBytes(4).toString("hex")}`;
-  const url = testPostgresUrl();
-  try {
-    kilnColumns.push(
-      await measureKiln("Kiln, PostgreSQL", { logLevel: LOG_LEVEL, postgres: { url, schema } }),
-    );
-  } finally {
-    await dropPostgresSchema(schema, url);
+  // Every request answers 200 on every server, then everything is warmed up for 1 s.
+  for (const [, kiln] of kilns) {
+    for (const [, path, withToken] of REQUESTS) {
+      const first = await fetch(kiln.url + path, { headers: headers(kiln, withToken) });
+      if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
+      await measure(kiln.url + path, headers(kiln, withToken), 1);
+    }
   }
-}
-await measureBare();
-const reference = bareRuns.reduce((best, r) => (r.rps > best.rps ? r : best));
-const columns = [
-  ["bare Hono", Object.fromEntries(REQUESTS.map(([label]) => [label, reference]))],
-  ...kilnColumns,
-];
+  await measure(bareUrl, {}, 1);
 
-const fmt = (n) => Math.round(n).toLocaleString("en-US");
-console.log(
-  `\n${CONNECTIONS} connections, ${DURATION} s per request after a 1 s warm-up of every request; ${PIN ? "servers pinned to core 1, load generator to core 0" : "unpinned"}; best of ${ROUNDS} rounds; ratio = req/s ÷ bare Hono's /version req/s (the best of ${bareRuns.map((r) => fmt(r.rps)).join(", ")}: before, between and after the Kiln runs)`,
-);
-const header = ["request", ...columns.slice(1).flatMap(([n]) => [`${n} req/s`, "p99 ms", "ratio"])];
-console.log(`| ${header.join(" | ")} |`);
-console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
-console.log(
-  `| bare Hono GET /version | ${fmt(reference.rps)} | ${reference.p99} | 1.00 |${" | | |".repeat(columns.length - 2)}`,
-);
-for (const [label] of REQUESTS) {
-  const cells = columns.slice(1).flatMap(([, results]) => {
-    const m = results[label];
-    return [fmt(m.rps), String(m.p99), (m.rps / reference.rps).toFixed(3)];
-  });
-  console.log(`| ${label} | ${cells.join(" | ")} |`);
+  /** results[column][label] = [{ rps, p99, ratio }, …], one entry per round. */
+  const results = Object.fromEntries(
+    [["bare Hono"], ...kilns].map(([name]) => [name, Object.fromEntries(REQUESTS.map(([l]) => [l, []]))]),
+  );
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [label, path, withToken] of REQUESTS) {
+      // Bare Hono first in even rounds and last in odd ones, so neither side always goes first.
+      const order = round % 2 === 0 ? ["bare", ...kilns] : [...kilns, "bare"];
+      const kilnRuns = [];
+      let reference;
+      for (const entry of order) {
+        if (entry === "bare") reference = await measure(bareUrl);
+        else kilnRuns.push([entry[0], await measure(entry[1].url + path, headers(entry[1], withToken))]);
+      }
+      results["bare Hono"][label].push({ ...reference, ratio: 1 });
+      for (const [name, m] of kilnRuns) results[name][label].push({ ...m, ratio: m.rps / reference.rps });
+    }
+    process.stderr.write(`round ${round + 1} of ${ROUNDS} done\n`);
+  }
+
+  const fmt = (n) => Math.round(n).toLocaleString("en-US");
+  const bareAll = REQUESTS.flatMap(([label]) => results["bare Hono"][label].map((m) => m.rps));
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} rounds; ${PIN ? "servers pinned to core 1, load generator to core 0" : "unpinned"}; each request measured on bare Hono (/version) and on each Kiln back to back in every round; ratio = median over the rounds of Kiln's req/s ÷ bare Hono's in the same round (lowest–highest in brackets); req/s and p99 are medians. Bare Hono ranged over ${fmt(Math.min(...bareAll))}–${fmt(Math.max(...bareAll))} req/s during the run.`,
+  );
+  const header = ["request", ...kilns.flatMap(([n]) => [`${n} req/s`, "p99 ms", "ratio"])];
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
+  const bareVersion = results["bare Hono"]["GET /version"];
+  console.log(
+    `| bare Hono GET /version | ${fmt(median(bareVersion.map((m) => m.rps)))} | ${median(bareVersion.map((m) => m.p99))} | 1.00 |${" | | |".repeat(kilns.length - 1)}`,
+  );
+  for (const [label] of REQUESTS) {
+    const cells = kilns.flatMap(([name]) => {
+      const runs = results[name][label];
+      const ratios = runs.map((m) => m.ratio);
+      const range = `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
+      return [
+        fmt(median(runs.map((m) => m.rps))),
+        String(median(runs.map((m) => m.p99))),
+        `${median(ratios).toFixed(3)} ${range}`,
+      ];
+    });
+    console.log(`| ${label} | ${cells.join(" | ")} |`);
+  }
+} finally {
+  await Promise.allSettled(servers.map((s) => s.close()));
+  if (POSTGRES) await dropPostgresSchema(schema, pgUrl);
 }
