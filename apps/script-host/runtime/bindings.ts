@@ -1,29 +1,31 @@
 /**
- * The host's bindings, taken from the global object before any script runs and removed from it,
- * so scripts cannot reach them: `send` (a message, no answer), `request` (a message that blocks
- * until the host answers), `print` (console output), and `install` (our message handler).
+ * The host's bindings, handed to the runtime once by `__kiln_attach` (see main.ts) and kept in
+ * this module only, so scripts cannot reach them: `send` (a batch of framed messages, no answer),
+ * `request` (one message that blocks until the host answers) and `print` (console output). The
+ * runtime may be loaded from a startup snapshot before any binding exists, so every call goes
+ * through the slots below, filled at attach time.
  */
 interface RawBindings {
-  __kiln_send(bytes: Uint8Array): void;
-  __kiln_request(bytes: Uint8Array): Uint8Array;
-  __kiln_print(text: string, stream: number): void;
-  __kiln_install(handler: (bytes: Uint8Array) => unknown): void;
+  send(bytes: Uint8Array): void;
+  request(bytes: Uint8Array): Uint8Array;
+  print(text: string, stream: number): void;
 }
 
-const raw = globalThis as unknown as Partial<RawBindings>;
-const { __kiln_send, __kiln_request, __kiln_print, __kiln_install } = raw;
-if (!__kiln_send || !__kiln_request || !__kiln_print || !__kiln_install) {
-  throw new Error("kiln runtime: started without the host's bindings");
-}
-delete raw.__kiln_send;
-delete raw.__kiln_request;
-delete raw.__kiln_print;
+const missing = () => {
+  throw new Error("kiln runtime: the host's bindings are not attached");
+};
+const raw: RawBindings = { send: missing, request: missing, print: missing };
 
-/** Sends encoded BaseMsg bytes to the host without waiting. */
-export const sendBytes: (bytes: Uint8Array) => void = __kiln_send;
-/** Sends encoded BaseMsg bytes and blocks until the host's answer (also BaseMsg bytes). */
-export const requestBytes: (bytes: Uint8Array) => Uint8Array = __kiln_request;
+/** Fills the binding slots; called once by the boot code with the host's functions. */
+export function attachBindings(bindings: RawBindings): void {
+  raw.send = bindings.send;
+  raw.request = bindings.request;
+  raw.print = bindings.print;
+}
+
+/** Sends a batch of length-prefixed BaseMsg frames to the host without waiting for an answer. */
+export const sendBytes = (bytes: Uint8Array): void => raw.send(bytes);
+/** Sends one encoded BaseMsg and blocks until the host's answer (also one BaseMsg). */
+export const requestBytes = (bytes: Uint8Array): Uint8Array => raw.request(bytes);
 /** Writes text to stdout (1) or stderr (2). */
-export const print: (text: string, stream: 1 | 2) => void = __kiln_print;
-/** Installs the function that receives every message from the host. */
-export const installHandler: (handler: (bytes: Uint8Array) => unknown) => void = __kiln_install;
+export const print = (text: string, stream: 1 | 2): void => raw.print(text, stream);

@@ -1,6 +1,6 @@
 import "./globals/encoding-first.js";
 import { Channel, Command, error, type Msg } from "@kiln/protocol";
-import { installHandler, print } from "./bindings.js";
+import { attachBindings, print } from "./bindings.js";
 import { reportUncaught } from "./errors/report.js";
 import { installStackTraces } from "./errors/stack.js";
 import { installGlobals } from "./globals/install.js";
@@ -34,14 +34,36 @@ function onOs(msg: Msg): void {
     send(Channel.os, error({ error: `ProtocolError: the runtime does not accept ${Command[msg.command]}` }));
 }
 
+// Everything up to here runs when the bundle is evaluated, which may be while the host builds
+// its startup snapshot, before any binding exists: nothing above calls the host.
 installGlobals();
 installStackTraces();
 onChannel(Channel.start, onStart);
 onChannel(Channel.os, onOs);
-installHandler((bytes) => {
-  try {
-    return receive(bytes);
-  } catch (thrown) {
-    return reportUncaught(thrown);
-  }
+
+/**
+ * The boot code's way in: takes the host's bindings (once) and returns the function that receives
+ * every batch of messages from the host.
+ */
+Object.defineProperty(globalThis, "__kiln_attach", {
+  configurable: true,
+  enumerable: false,
+  value(
+    send: (bytes: Uint8Array) => void,
+    request: (bytes: Uint8Array) => Uint8Array,
+    printText: (text: string, stream: number) => void,
+  ) {
+    delete (globalThis as { __kiln_attach?: unknown }).__kiln_attach;
+    attachBindings({ send, request, print: printText });
+    // Not while the snapshot is made: V8 adds Error.stackTraceLimit to every new context itself,
+    // and finding it already in the snapshot's context is a fatal error.
+    Error.stackTraceLimit = 30;
+    return (batch: Uint8Array) => {
+      try {
+        return receive(batch, reportUncaught);
+      } catch (thrown) {
+        return reportUncaught(thrown);
+      }
+    };
+  },
 });

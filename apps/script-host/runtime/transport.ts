@@ -4,22 +4,65 @@ import {
   DecodeError,
   decodeEnvelope,
   encodeEnvelope,
+  encodeFrame,
   error,
+  FrameDecoder,
   type Msg,
 } from "@kiln/protocol";
 import { requestBytes, sendBytes } from "./bindings.js";
 import { errorFromText } from "./errors/from-text.js";
 
-/** Sends a message to the host on a channel, without waiting for an answer. */
+// Taken before any script runs: a script that replaces these cannot delay or reorder messages.
+const NativePromise = Promise;
+const resolved = NativePromise.resolve();
+const then = NativePromise.prototype.then;
+const apply = Reflect.apply;
+
+/** A batch flushes early once it holds this many bytes. */
+const FLUSH_BYTES = 256 * 1024;
+
+let queue: Uint8Array[] = [];
+let queuedBytes = 0;
+let scheduled = false;
+
+/**
+ * Sends everything queued as one batch: the frames one after another, each a BaseMsg prefixed
+ * with its length. One crossing of the isolate boundary carries all the messages a burst of
+ * script code produced (10,000 setTimeout calls in a loop are one call into the host).
+ */
+export function flush(): void {
+  scheduled = false;
+  if (queue.length === 0) return;
+  const batch = new Uint8Array(queuedBytes);
+  let offset = 0;
+  for (const frame of queue) {
+    batch.set(frame, offset);
+    offset += frame.byteLength;
+  }
+  queue = [];
+  queuedBytes = 0;
+  sendBytes(batch);
+}
+
+/** Queues a message to the host on a channel; it leaves with the batch at the next microtask. */
 export function send(channel: string, msg: Msg): void {
-  sendBytes(encodeEnvelope(channel, msg));
+  const frame = encodeFrame(encodeEnvelope(channel, msg));
+  queue.push(frame);
+  queuedBytes += frame.byteLength;
+  if (queuedBytes >= FLUSH_BYTES) flush();
+  else if (!scheduled) {
+    scheduled = true;
+    apply(then, resolved, [flush]);
+  }
 }
 
 /**
- * Sends a request on the `os` channel and returns the host's answer. An ERROR answer is thrown
- * as an Error named after its kind ("NotFound: …" becomes an Error named NotFound).
+ * Sends a request on the `os` channel and returns the host's answer, after everything queued
+ * before it. An ERROR answer is thrown as an Error named after its kind ("NotFound: …" becomes an
+ * Error named NotFound).
  */
 export function request(msg: Msg): Msg {
+  flush();
   const answer = decodeEnvelope(requestBytes(encodeEnvelope(Channel.os, msg))).msg;
   if (answer.command === Command.ERROR) throw errorFromText(answer.error);
   return answer;
@@ -35,11 +78,8 @@ export function onChannel(channel: string, handler: ChannelHandler): void {
   handlers.set(channel, handler);
 }
 
-/**
- * Receives one message from the host. Bytes that do not decode, or a channel nobody handles, are
- * answered with ERROR on the `os` channel (or the message's channel) and otherwise ignored.
- */
-export function receive(bytes: Uint8Array): unknown {
+/** Receives one message from the host and hands it to its channel's handler. */
+function receiveOne(bytes: Uint8Array): unknown {
   let channel: string;
   let msg: Msg;
   try {
@@ -55,4 +95,31 @@ export function receive(bytes: Uint8Array): unknown {
     return undefined;
   }
   return handler(msg);
+}
+
+/**
+ * Receives a batch from the host: frames, each one BaseMsg. Bytes that do not decode, or a
+ * channel nobody handles, are answered with ERROR on the `os` channel and otherwise ignored.
+ * Returns what the last message's handler returned (START's: the main module's evaluation).
+ */
+export function receive(batch: Uint8Array, onError: (thrown: unknown) => void): unknown {
+  let frames: Uint8Array[];
+  try {
+    const decoder = new FrameDecoder();
+    frames = decoder.push(batch);
+    decoder.end();
+  } catch (failure) {
+    if (!(failure instanceof DecodeError)) throw failure;
+    send(Channel.os, error({ error: `ProtocolError: ${failure.message}` }));
+    return undefined;
+  }
+  let result: unknown;
+  for (const frame of frames) {
+    try {
+      result = receiveOne(frame);
+    } catch (thrown) {
+      onError(thrown);
+    }
+  }
+  return result;
 }

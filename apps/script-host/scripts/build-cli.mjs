@@ -2,7 +2,8 @@
 // Bundles the host side of kiln-run (dist/cli/main.js, compiled by tsc, with @kiln/protocol and
 // @bufbuild/protobuf) into dist/kiln-run.js, the one file bin/kiln-run.js loads: loading one
 // module instead of some eighty ESM files saves tens of milliseconds of every start-up.
-// isolated-vm is a native addon and stays external.
+// isolated-vm and @swc/core are native addons and stay external (SWC is loaded only on a
+// compile-cache miss).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -15,7 +16,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["isolated-vm"],
+  external: ["isolated-vm", "@swc/core"],
   sourcemap: true,
   logLevel: "warning",
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the runtime that runs inside the isolate (runtime/main.ts and what it imports: the
-// protocol codec, sucrase, whatwg-url, trace-mapping) into one script, dist/runtime/main.js, with
+// protocol codec, whatwg-url, trace-mapping; modules arrive compiled by the host) into one script, dist/runtime/main.js, with
 // its source map main.js.map; the host sends both in START (start_main_js, start_main_map).
 // manifest.json holds a hash of the bundle: the compile cache keeps output per compiler.
 import { createHash } from "node:crypto";

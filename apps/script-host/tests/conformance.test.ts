@@ -11,7 +11,8 @@ import { runKiln } from "./helpers/run-kiln.js";
  * `script` of case.json), the exact stdout it must print (stdout.expected), and in case.json
  * its flags, args, exit code and patterns stderr must match (stderr must be empty otherwise).
  * With `"serve": "remote"` the case's remote/ folder is served on a loopback port, and
- * `{{ORIGIN}}` / `{{HOST}}` in the case's files are replaced by its origin / host:port.
+ * `{{ORIGIN}}` / `{{HOST}}` in the case's files (and `{{HOST}}` in its flags) are replaced by its
+ * origin / host:port.
  */
 interface Case {
   readonly script?: string;
@@ -61,7 +62,9 @@ describe("conformance", () => {
         }
         const files = await readdir(dir);
         const script = spec.script ?? (files.includes("main.ts") ? "main.ts" : "main.js");
-        const args = ["--cachedir", join(dir, ".cache"), ...(spec.flags ?? []), script, ...(spec.args ?? [])];
+        const host = server ? new URL(server.origin).host : "";
+        const flags = (spec.flags ?? []).map((flag) => flag.replaceAll("{{HOST}}", host));
+        const args = ["--cachedir", join(dir, ".cache"), ...flags, script, ...(spec.args ?? [])];
         const result = await runKiln(args, dir);
         const expected = await readFile(join(dir, "stdout.expected"), "utf8");
         expect(result.stdout).toBe(expected);

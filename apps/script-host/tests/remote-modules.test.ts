@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 const cacheDir = () => join(work, "cache");
-const run = (...args: string[]) => runKiln(["--cachedir", cacheDir(), ...args], work);
+const run = (...args: string[]) => runKiln(["--cachedir", cacheDir(), "--allow-import", ...args], work);
 
 describe("remote modules", () => {
   it("are downloaded once each, with relative imports resolved against their URL", async () => {

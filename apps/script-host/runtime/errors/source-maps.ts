@@ -1,13 +1,14 @@
 import { TraceMap, traceSegment } from "@jridgewell/trace-mapping";
 import { moduleByName } from "../modules/loader.js";
+import { HEADER_LINES } from "../modules/register.js";
 import { startState } from "../state.js";
-import { alignColumn } from "./align-columns.js";
 
 /** The file name the runtime bundle carries in stack traces (set by the boot code). */
 export const RUNTIME_FILE = "kiln:runtime.js";
 
 let runtimeMap: TraceMap | null | undefined;
-const lineCache = new Map<string, { source: string[]; compiled: string[] }>();
+const moduleMaps = new Map<string, TraceMap | null>();
+const INLINE_MAP = "//# sourceMappingURL=data:application/json;charset=utf-8,";
 
 function runtimeTraceMap(): TraceMap | null {
   if (runtimeMap === undefined) {
@@ -39,24 +40,36 @@ function mapRuntime(line: number, column: number): SourcePosition {
   };
 }
 
+/** The inline source map the host appended to a module's compiled code, parsed once. */
+function moduleTraceMap(fileName: string): TraceMap | null {
+  let map = moduleMaps.get(fileName);
+  if (map !== undefined) return map;
+  map = null;
+  const code = moduleByName(fileName)?.code ?? "";
+  const at = code.lastIndexOf(INLINE_MAP);
+  if (at !== -1) {
+    try {
+      map = new TraceMap(decodeURIComponent(code.slice(at + INLINE_MAP.length).trim()));
+    } catch {
+      map = null;
+    }
+  }
+  moduleMaps.set(fileName, map);
+  return map;
+}
+
 /**
- * Maps a position in evaluated code back to the source. A module's compiled code keeps the
- * source's lines (its line 1 is line 2 of the evaluated text, after the wrapper's header) and
- * columns are aligned token by token with the source line; the runtime bundle is mapped through
- * start_main_map to the runtime's own sources.
+ * Maps a position in evaluated code back to the source: a module's through the source map the
+ * host's compiler made (its code starts after the wrapper's header line), the runtime bundle's
+ * through start_main_map to the runtime's own sources.
  */
 export function mapPosition(fileName: string, line: number, column: number): SourcePosition {
   if (fileName === RUNTIME_FILE) return mapRuntime(line, column);
-  const record = moduleByName(fileName);
-  const sourceLine = line - 1;
-  if (!record?.source || sourceLine < 1) return { file: fileName, line: Math.max(1, sourceLine), column };
-  let lines = lineCache.get(fileName);
-  if (!lines) {
-    lines = { source: record.source.split("\n"), compiled: record.code.split("\n") };
-    lineCache.set(fileName, lines);
-  }
-  const source = lines.source[sourceLine - 1];
-  const compiled = lines.compiled[sourceLine - 1];
-  if (source === undefined || compiled === undefined) return { file: fileName, line: sourceLine, column };
-  return { file: fileName, line: sourceLine, column: alignColumn(source, compiled, column - 1) + 1 };
+  const map = moduleTraceMap(fileName);
+  const generatedLine = line - 1 - HEADER_LINES;
+  const segment = map && generatedLine >= 0 && traceSegment(map, generatedLine, Math.max(0, column - 1));
+  if (!segment || segment.length < 4)
+    return { file: fileName, line: Math.max(1, line - HEADER_LINES), column };
+  const [, , sourceLine, sourceColumn] = segment as [number, number, number, number];
+  return { file: fileName, line: sourceLine + 1, column: sourceColumn + 1 };
 }

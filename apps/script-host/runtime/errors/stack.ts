@@ -25,8 +25,9 @@ function describeSite(site: CallSite): string | undefined {
   const position = mapPosition(fileName, line, column);
   const location = `${position.file}:${position.line}:${position.column}`;
   let name = site.getFunctionName();
-  // A module's body is an anonymous function made by eval; V8 calls it "eval".
-  if (name === "eval" && !fileName.startsWith("kiln:")) name = null;
+  // A module's top level is the `execute` function of its registration, called without a
+  // receiver; V8 names it after the property. Like Deno, show the top level without a name.
+  if (name === "execute" && site.isToplevel() && !fileName.startsWith("kiln:")) name = null;
   if (name && !site.isToplevel() && !site.isConstructor()) {
     const type = site.getTypeName();
     if (type && !name.startsWith(`${type}.`)) name = `${type}.${name}`;
@@ -41,7 +42,6 @@ function describeSite(site: CallSite): string | undefined {
  * left out unless --debug is on.
  */
 export function installStackTraces(): void {
-  Error.stackTraceLimit = 30;
   (Error as unknown as { prepareStackTrace: unknown }).prepareStackTrace = (
     error: Error,
     sites: CallSite[],

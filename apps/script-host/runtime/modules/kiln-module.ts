@@ -1,11 +1,13 @@
 import { Channel, exit as exitMsg } from "@kiln/protocol";
 import { startState } from "../state.js";
-import { send } from "../transport.js";
+import { flush, send } from "../transport.js";
 
 /** Ends the process with `code` by sending EXIT; the host stops the isolate, so this never returns. */
 export function exit(code = 0): never {
   const value = Number(code);
   send(Channel.os, exitMsg({ code: Number.isInteger(value) ? value : 1 }));
+  // EXIT leaves now, with everything queued before it: the loop below never yields.
+  flush();
   // The host ends the run and stops the isolate on EXIT; nothing after exit() may run until
   // then, and a loop (unlike a throw) cannot be caught by the script.
   for (;;) {}

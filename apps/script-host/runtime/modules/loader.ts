@@ -1,26 +1,33 @@
-import { Channel, codeCache, codeFetch } from "@kiln/protocol";
-import { startState } from "../state.js";
-import { request, send } from "../transport.js";
-import { compileModule, staticImports, wrapModule } from "./compile.js";
+import { codeFetch } from "@kiln/protocol";
+import { request } from "../transport.js";
 import { kilnModuleExports } from "./kiln-module.js";
-import type { ModuleRecord } from "./module-record.js";
+import type { ModuleRecord, Namespace, Setter } from "./module-record.js";
+import { evaluateRegistration } from "./register.js";
 
+const NativePromise = Promise;
 const registry = new Map<string, ModuleRecord>();
-let mainModule: ModuleRecord | undefined;
 
 /** A loaded module by name (a path or URL), for mapping stack traces. */
 export function moduleByName(name: string): ModuleRecord | undefined {
   return registry.get(name);
 }
 
+function createNamespace(): Namespace {
+  const namespace = Object.create(null) as Namespace;
+  Object.defineProperty(namespace, Symbol.toStringTag, { value: "Module" });
+  return namespace;
+}
+
 function builtin(name: string, exports: Record<string, unknown>): ModuleRecord {
+  const namespace = createNamespace();
+  Object.assign(namespace, exports);
   const record: ModuleRecord = {
     name,
     filename: name,
-    exports,
-    deps: new Map(),
-    body: undefined,
-    source: "",
+    namespace,
+    importers: [],
+    deps: [],
+    execute: undefined,
     code: "",
     state: "done",
     evaluation: undefined,
@@ -30,49 +37,83 @@ function builtin(name: string, exports: Record<string, unknown>): ModuleRecord {
   return record;
 }
 
-function debug(line: string): void {
-  if (startState.debug) console.error(`[debug] runtime: ${line}`);
+function urlOf(name: string): string {
+  return /^[a-z][a-z0-9+.-]*:/i.test(name) ? name : `file://${encodeURI(name)}`;
+}
+
+/** Asks the host for a module: CODE_FETCH, answered with its name and the host's compiled code. */
+function fetchModule(specifier: string, containingFile: string) {
+  try {
+    return request(codeFetch({ moduleSpecifier: specifier, containingFile }));
+  } catch (error) {
+    // A module that does not parse is reported like Deno reports it: the message with its
+    // position, without a stack of the runtime's frames.
+    if (error instanceof SyntaxError) error.stack = `SyntaxError: ${error.message}`;
+    throw error;
+  }
 }
 
 /**
- * Loads a module and, recursively, its static imports: CODE_FETCH to the host, then either the
- * cached output it returned or a fresh compile that is sent back with CODE_CACHE. A module that
- * is already loaded (by name) is returned as it is, so it is evaluated only once.
+ * Loads a module and, recursively, its static imports: CODE_FETCH to the host, which resolves,
+ * checks, reads and compiles it; then the module's registration is evaluated and linked to its
+ * imports through the setters it declared. A module already loaded (by name) is returned as it
+ * is, so it is evaluated only once and import cycles link as in ES modules.
  */
-export function loadModule(specifier: string, containingFile: string): ModuleRecord {
+export function loadModule(specifier: string, containingFile: string, main = false): ModuleRecord {
   if (specifier === "kiln") return registry.get("kiln") ?? builtin("kiln", kilnModuleExports());
-  const answer = request(codeFetch({ moduleSpecifier: specifier, containingFile }));
+  const answer = fetchModule(specifier, containingFile);
   const name = answer.codeFetchResModuleName;
   const known = registry.get(name);
   if (known) return known;
-  let output = answer.codeFetchResOutputCode;
-  if (output === "") {
-    output = compileModule(name, answer.codeFetchResSourceCode);
-    debug(`compiled ${name}`);
-    send(
-      Channel.os,
-      codeCache({
-        filename: answer.codeFetchResFilename,
-        sourceCode: answer.codeFetchResSourceCode,
-        outputCode: output,
-      }),
-    );
-  }
+  const code = answer.codeFetchResOutputCode;
+  if (code === "") throw new Error(`kiln: the host sent no compiled code for ${name}`);
+  const registration = evaluateRegistration(code, name);
+  const namespace = createNamespace();
+  const importers: Setter[] = [];
+  const exportFn = (key: string | Record<string, unknown>, value?: unknown) => {
+    if (typeof key === "object" && key !== null) {
+      for (const property of Object.keys(key)) namespace[property] = key[property];
+    } else {
+      namespace[String(key)] = value;
+    }
+    for (const setter of importers) setter?.(namespace);
+    return value;
+  };
+  const context = {
+    id: name,
+    meta: { url: urlOf(name), main, filename: answer.codeFetchResFilename },
+    import: (spec: unknown) => dynamicImport(String(spec), name),
+  };
+  const { setters, execute } = registration.declare(exportFn, context);
   const record: ModuleRecord = {
     name,
     filename: answer.codeFetchResFilename,
-    exports: {},
-    deps: new Map(),
-    body: wrapModule(output, name),
-    source: answer.codeFetchResSourceCode,
-    code: output,
+    namespace,
+    importers,
+    deps: [],
+    execute,
+    code,
     state: "linked",
     evaluation: undefined,
     error: undefined,
   };
   registry.set(name, record);
-  for (const spec of staticImports(output)) record.deps.set(spec, loadModule(spec, name));
+  registration.deps.forEach((spec, index) => {
+    const dep = loadModule(spec, name);
+    record.deps.push(dep);
+    const setter = setters[index];
+    if (setter) {
+      dep.importers.push(setter);
+      setter(dep.namespace);
+    }
+  });
   return record;
+}
+
+async function dynamicImport(specifier: string, containingFile: string): Promise<Namespace> {
+  const dep = loadModule(specifier, containingFile);
+  await evaluateModule(dep);
+  return dep.namespace;
 }
 
 function fail(record: ModuleRecord, error: unknown): never {
@@ -81,25 +122,10 @@ function fail(record: ModuleRecord, error: unknown): never {
   throw error;
 }
 
-function urlOf(name: string): string {
-  return /^[a-z][a-z0-9+.-]*:/i.test(name) ? name : `file://${encodeURI(name)}`;
-}
-
 function runBody(record: ModuleRecord): void | Promise<void> {
   record.state = "evaluating";
-  const $import = (spec: string) => {
-    const dep = record.deps.get(spec);
-    if (!dep) throw new Error(`kiln: "${spec}" was not loaded for ${record.name}`);
-    return dep.exports;
-  };
-  const dynamicImport = async (spec: unknown) => {
-    const dep = loadModule(String(spec), record.name);
-    await evaluateModule(dep);
-    return dep.exports;
-  };
-  const meta = { url: urlOf(record.name), main: record === mainModule, filename: record.filename };
-  const result = record.body!.call(undefined, record.exports, $import, dynamicImport, meta);
-  if (!(result instanceof Promise)) {
+  const result = record.execute?.call(undefined);
+  if (!(result instanceof NativePromise)) {
     record.state = "done";
     return;
   }
@@ -128,7 +154,7 @@ export function evaluateModule(record: ModuleRecord): void | Promise<void> {
       throw record.error;
   }
   record.state = "evaluating-deps";
-  const deps = [...record.deps.values()];
+  const deps = record.deps;
   const from = (index: number): void | Promise<void> => {
     for (let i = index; i < deps.length; i++) {
       const pending = evaluateModule(deps[i]!);
@@ -149,7 +175,6 @@ export function evaluateModule(record: ModuleRecord): void | Promise<void> {
 
 /** Loads and evaluates the main module (the script named first in argv). */
 export async function runMain(specifier: string, cwd: string): Promise<void> {
-  const record = loadModule(specifier, cwd.endsWith("/") ? cwd : `${cwd}/`);
-  mainModule = record;
+  const record = loadModule(specifier, cwd.endsWith("/") ? cwd : `${cwd}/`, true);
   await evaluateModule(record);
 }

@@ -27,7 +27,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const host = new ScriptHost({
     argv: options.argv,
     cwd: process.cwd(),
-    allowNet: options.allowNet,
+    permissions: options.permissions,
+    limits: options.limits,
     reload: options.reload,
     debug: options.debug,
     cacheDir: options.cacheDir ?? join(homedir(), ".cache", "kiln"),

@@ -1,6 +1,12 @@
+import type { HostLimits } from "../host/limits.js";
+import { type Grant, type PermissionFlags, parseHostList } from "../host/permissions.js";
+
 /** What `kiln-run` was asked to do, parsed from its command line. */
 export interface CliOptions {
-  readonly allowNet: boolean;
+  /** `--allow-read`, `--allow-net`, `--allow-import` (`-A` grants all three). */
+  readonly permissions: PermissionFlags;
+  /** The host limits given on the command line; the rest keep their defaults. */
+  readonly limits: Partial<HostLimits>;
   readonly reload: boolean;
   readonly debug: boolean;
   readonly help: boolean;
@@ -27,12 +33,44 @@ function positiveNumber(flag: string, value: string | undefined): number {
   return number;
 }
 
+/** A size flag given in MiB, as bytes. */
+const mebibytes = (flag: string, value: string | undefined) =>
+  Math.floor(positiveNumber(flag, value) * 1024 * 1024);
+
+/**
+ * A permission flag: bare grants everything; `--allow-x=a,b` grants a list. The list is only
+ * read after `=`, never from the next argument (which is the script), as in Deno.
+ */
+function grant(flag: string, inline: string | undefined, parse: (value: string) => string[]): Grant {
+  if (inline === undefined) return "all";
+  try {
+    const list = parse(inline);
+    if (list.length === 0) throw new UsageError(`${flag}= needs at least one entry`);
+    return list;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${flag}: ${(error as Error).message}`);
+  }
+}
+
+const pathList = (value: string) =>
+  value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+
 /**
  * Parses `kiln-run [flags] script [args…]`. Flags are read only before the script; everything
- * after it, flags included, belongs to the script. `--flag=value` and `--flag value` both work.
+ * after it, flags included, belongs to the script. `--flag=value` and `--flag value` both work
+ * for flags that need a value.
  */
 export function parseOptions(args: readonly string[]): CliOptions {
-  let allowNet = false;
+  let permissions: { allowRead: Grant; allowNet: Grant; allowImport: Grant } = {
+    allowRead: undefined,
+    allowNet: undefined,
+    allowImport: undefined,
+  };
+  const limits: { -readonly [K in keyof HostLimits]?: HostLimits[K] } = {};
   let reload = false;
   let debug = false;
   let help = false;
@@ -52,8 +90,18 @@ export function parseOptions(args: readonly string[]): CliOptions {
     const inline = equals === -1 ? undefined : arg.slice(equals + 1);
     const value = () => inline ?? args[++index];
     switch (flag) {
+      case "-A":
+      case "--allow-all":
+        permissions = { allowRead: "all", allowNet: "all", allowImport: "all" };
+        break;
+      case "--allow-read":
+        permissions.allowRead = grant(flag, inline, pathList);
+        break;
       case "--allow-net":
-        allowNet = true;
+        permissions.allowNet = grant(flag, inline, parseHostList);
+        break;
+      case "--allow-import":
+        permissions.allowImport = grant(flag, inline, parseHostList);
         break;
       case "--reload":
         reload = true;
@@ -77,11 +125,23 @@ export function parseOptions(args: readonly string[]): CliOptions {
       case "--timeout":
         timeoutSeconds = positiveNumber(flag, value());
         break;
+      case "--max-module-size":
+        limits.maxModuleBytes = mebibytes(flag, value());
+        break;
+      case "--max-download-size":
+        limits.maxDownloadBytes = mebibytes(flag, value());
+        break;
+      case "--max-fetch-size":
+        limits.maxFetchBytes = mebibytes(flag, value());
+        break;
+      case "--max-timers":
+        limits.maxTimers = Math.floor(positiveNumber(flag, value()));
+        break;
       default:
         throw new UsageError(`unknown flag ${flag} (see kiln-run --help)`);
     }
   }
   const argv = args.slice(index);
   if (!help && argv.length === 0) throw new UsageError("no script given (see kiln-run --help)");
-  return { allowNet, reload, debug, help, cacheDir, memoryLimitMb, timeoutSeconds, argv };
+  return { permissions, limits, reload, debug, help, cacheDir, memoryLimitMb, timeoutSeconds, argv };
 }

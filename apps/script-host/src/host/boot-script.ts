@@ -1,15 +1,21 @@
 /**
- * The only code the host puts into a new isolate before START. It wires the host's bindings and
- * returns the entry function the host calls with every message. The first message must be START:
- * the boot code reads `start_main_js` straight from the protobuf bytes (fields 2 → 13), evaluates
- * the runtime bundle, and hands START (and every later message) to the handler the bundle installs.
+ * The only code the host puts into a new isolate before START. It takes the host's bindings off
+ * the global object and returns the entry function the host calls with every batch of messages
+ * (length-prefixed BaseMsg frames). The first batch is START: unless the runtime was preloaded
+ * from the startup snapshot, the boot code reads `start_main_js` straight from the protobuf bytes
+ * (frame, then fields 2 → 13) and evaluates it; then it hands the bindings to the runtime's
+ * `__kiln_attach` and every batch to the function that returns.
  */
 export const bootScript = String.raw`(function () {
   "use strict";
   const g = globalThis;
   const requestRef = g.__kiln_request_ref;
+  const send = g.__kiln_send;
+  const print = g.__kiln_print;
   delete g.__kiln_request_ref;
-  g.__kiln_request = (bytes) => requestRef.applySyncPromise(undefined, [bytes], { arguments: { copy: true } });
+  delete g.__kiln_send;
+  delete g.__kiln_print;
+  const request = (bytes) => requestRef.applySyncPromise(undefined, [bytes], { arguments: { copy: true } });
   const varint = (bytes, at) => {
     let value = 0;
     for (let shift = 0; ; shift += 7) {
@@ -49,17 +55,24 @@ export const bootScript = String.raw`(function () {
     for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
     return out;
   };
-  let handler = function boot(bytes) {
-    const payload = field(bytes, 2);
-    const mainJs = payload && field(payload, 13);
-    if (!mainJs) throw new Error("kiln boot: the first message must be START carrying start_main_js");
-    (0, eval)(text(mainJs) + "\n//# sourceURL=kiln:runtime.js");
-    if (handler === boot) throw new Error("kiln boot: the runtime bundle did not install its handler");
-    return handler(bytes);
+  // The first batch from the host holds START alone. A runtime preloaded from the startup snapshot
+  // has already defined __kiln_attach; otherwise the bundle comes in START's start_main_js.
+  let entry;
+  return (batch) => {
+    if (entry === undefined) {
+      if (typeof g.__kiln_attach !== "function") {
+        const at = { i: 0 };
+        const length = varint(batch, at);
+        const start = batch.subarray(at.i, at.i + length);
+        const payload = field(start, 2);
+        const mainJs = payload && field(payload, 13);
+        if (!mainJs) throw new Error("kiln boot: the first message must be START carrying start_main_js");
+        (0, eval)(text(mainJs) + "\n//# sourceURL=kiln:runtime.js");
+      }
+      const attach = g.__kiln_attach;
+      if (typeof attach !== "function") throw new Error("kiln boot: the runtime bundle did not define __kiln_attach");
+      entry = attach(send, request, print);
+    }
+    return entry(batch);
   };
-  g.__kiln_install = (next) => {
-    handler = next;
-    delete g.__kiln_install;
-  };
-  return (bytes) => handler(bytes);
 })()`;

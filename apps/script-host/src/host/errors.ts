@@ -1,5 +1,12 @@
 /** The kinds of failure the host reports to the runtime in an ERROR's `error` text ("Kind: message"). */
-export type HostErrorKind = "NotFound" | "PermissionDenied" | "TypeError" | "NetworkError" | "ProtocolError";
+export type HostErrorKind =
+  | "NotFound"
+  | "PermissionDenied"
+  | "TypeError"
+  | "SyntaxError"
+  | "RangeError"
+  | "NetworkError"
+  | "ProtocolError";
 
 /**
  * A failed request from the runtime. It travels back as `command = ERROR` with

@@ -3,19 +3,23 @@ import { bootScript } from "./boot-script.js";
 
 /** What the isolate may call on the host; every argument is a copy made at the boundary. */
 export interface HostBindings {
-  /** A message from the runtime that needs no answer (timers, fetch, CODE_CACHE, EXIT…). */
+  /**
+   * A batch of messages from the runtime that need no answer (timers, fetch, EXIT…). Called
+   * synchronously: the isolate waits until the host has taken the batch, so a script that sends
+   * without pause is held back instead of piling work up in the host.
+   */
   send(bytes: Uint8Array): void;
-  /** A request from the runtime that blocks it until answered (CODE_FETCH, EXIT). */
+  /** A request from the runtime that blocks it until answered (CODE_FETCH). */
   request(bytes: Uint8Array): Promise<Uint8Array>;
-  /** Console output: text for stdout (1) or stderr (2). */
+  /** Console output: text for stdout (1) or stderr (2); synchronous like `send`. */
   print(text: string, stream: number): void;
 }
 
 /**
  * One V8 isolate (isolated-vm) with its context and the bindings of the protocol: inside it the
- * runtime sees `__kiln_send`, `__kiln_request` and `__kiln_print` and nothing of Node; the host
- * calls the boot entry with encoded BaseMsg bytes. The isolate runs on its own thread, so a busy
- * script never blocks the host's event loop.
+ * boot code takes `__kiln_send`, `__kiln_request` and `__kiln_print` off the global object and
+ * nothing of Node is reachable; the host calls the boot entry with batches of encoded BaseMsg
+ * frames. The isolate runs on its own thread, so a busy script never blocks the host's event loop.
  */
 export class IsolateBridge {
   private constructor(
@@ -24,30 +28,34 @@ export class IsolateBridge {
     private readonly noop: ivm.Reference<() => void>,
   ) {}
 
-  /** Creates the isolate with a heap limit and installs the bindings and the boot code. */
-  static async create(memoryLimitMb: number, bindings: HostBindings): Promise<IsolateBridge> {
+  /**
+   * Creates the isolate with a heap limit, installs the bindings and the boot code, and runs
+   * `preload` (the runtime, compiled from V8's code cache) in the context when given: START then
+   * finds the runtime loaded instead of evaluating `start_main_js`.
+   */
+  static async create(
+    memoryLimitMb: number,
+    bindings: HostBindings,
+    preload?: (isolate: ivm.Isolate) => ivm.Script,
+  ): Promise<IsolateBridge> {
     const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, memoryLimitMb) });
-    const context = await isolate.createContext();
+    const context = isolate.createContextSync();
+    if (preload) preload(isolate).runSync(context, { release: true });
     const global = context.global;
-    await global.set("globalThis", global.derefInto());
-    await global.set(
-      "__kiln_send",
-      new ivm.Callback((bytes: Uint8Array) => bindings.send(bytes), { ignored: true }),
-    );
-    await global.set(
+    global.setSync("globalThis", global.derefInto());
+    global.setSync("__kiln_send", new ivm.Callback((bytes: Uint8Array) => bindings.send(bytes)));
+    global.setSync(
       "__kiln_print",
-      new ivm.Callback((text: string, stream: number) => bindings.print(String(text), stream), {
-        ignored: true,
-      }),
+      new ivm.Callback((text: string, stream: number) => bindings.print(String(text), stream)),
     );
-    await global.set(
+    global.setSync(
       "__kiln_request_ref",
       new ivm.Reference(async (bytes: Uint8Array) =>
         new ivm.ExternalCopy(await bindings.request(bytes)).copyInto(),
       ),
     );
-    const entry = await context.eval(bootScript, { reference: true, filename: "kiln:boot.js" });
-    const noop = await context.eval("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
+    const entry = context.evalSync(bootScript, { reference: true, filename: "kiln:boot.js" });
+    const noop = context.evalSync("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
     return new IsolateBridge(
       isolate,
       entry as ivm.Reference<(bytes: Uint8Array) => unknown>,
@@ -56,9 +64,9 @@ export class IsolateBridge {
   }
 
   /**
-   * Hands one encoded BaseMsg to the runtime. Resolves when the runtime has handled it (for START:
-   * when the main module has finished evaluating); rejects with whatever the isolate threw,
-   * including an unhandled promise rejection or the isolate being disposed.
+   * Hands one batch of framed BaseMsg to the runtime. Resolves when the runtime has handled it
+   * (for START: when the main module has finished evaluating); rejects with whatever the isolate
+   * threw, including an unhandled promise rejection or the isolate being disposed.
    */
   async deliver(bytes: Uint8Array, options: { awaitResult?: boolean } = {}): Promise<void> {
     const argument = new ivm.ExternalCopy(bytes).copyInto({ release: true });

@@ -13,14 +13,19 @@ export interface RuntimeBundle {
 
 let loaded: RuntimeBundle | undefined;
 
-/** Reads the runtime bundle built beside this file (once per process). */
-export function loadRuntimeBundle(): RuntimeBundle {
-  if (loaded) return loaded;
-  // dist/runtime/ sits beside the bundled dist/kiln-run.js and one level up from dist/host/.
+/** dist/runtime/, with a trailing slash: beside the bundled dist/kiln-run.js, one level up from dist/host/. */
+export function runtimeDir(): string {
   const dir = [new URL("./runtime/", import.meta.url), new URL("../runtime/", import.meta.url)]
     .map((url) => fileURLToPath(url))
     .find((candidate) => existsSync(`${candidate}manifest.json`));
   if (!dir) throw new Error("kiln-run: the runtime bundle is missing; run the build first");
+  return dir;
+}
+
+/** Reads the runtime bundle built beside this file (once per process). */
+export function loadRuntimeBundle(): RuntimeBundle {
+  if (loaded) return loaded;
+  const dir = runtimeDir();
   const file = (name: string) => readFileSync(`${dir}${name}`, "utf8");
   const manifest = JSON.parse(file("manifest.json")) as { id: string };
   loaded = { js: file("main.js"), map: file("main.js.map"), id: manifest.id };

@@ -6,14 +6,16 @@ import {
   type Envelope,
   encodeEnvelope,
   error as errorMsg,
+  FrameDecoder,
   type Msg,
 } from "@kiln/protocol";
 import type { Direction } from "./debug-log.js";
 import { errorText } from "./errors.js";
 import type { HostFetcher } from "./fetcher.js";
+import type { HostLimits } from "./limits.js";
 import type { ModuleService } from "./modules/module-service.js";
 import { rejectMalformed } from "./reject-malformed.js";
-import type { HostTimers } from "./timers.js";
+import { type HostTimers, TooManyTimersError } from "./timers.js";
 
 /** What answering the runtime needs from the host that runs it. */
 export interface HostContext {
@@ -32,6 +34,9 @@ export interface HostContext {
   trace(direction: Direction, bytes: Uint8Array): void;
   /** Prints a diagnostic to stderr. */
   warn(text: string): void;
+  /** Ends the run with exit code 1 and this message: the script passed a host limit. */
+  fail(text: string): void;
+  readonly limits: HostLimits;
 }
 
 /**
@@ -42,8 +47,37 @@ export interface HostContext {
 export class RuntimeMessages {
   constructor(private readonly host: HostContext) {}
 
-  /** A message from `__kiln_send`; anything to say back is delivered as a message. */
-  onSend(bytes: Uint8Array): void {
+  /**
+   * A batch from `__kiln_send`: length-prefixed messages, handled in order; anything to say back
+   * is delivered as a message. Called while the isolate waits, so it never throws into it: a batch
+   * or message over the size limits ends the run.
+   */
+  onSend(batch: Uint8Array): void {
+    const { maxBatchBytes, maxMessageBytes } = this.host.limits;
+    if (batch.byteLength > maxBatchBytes) {
+      this.host.fail(
+        `error: the runtime sent ${batch.byteLength} bytes at once, more than ${maxBatchBytes}\n`,
+      );
+      return;
+    }
+    let frames: Uint8Array[];
+    try {
+      const decoder = new FrameDecoder(maxMessageBytes);
+      frames = decoder.push(batch);
+      decoder.end();
+    } catch (failure) {
+      if (!(failure instanceof DecodeError)) throw failure;
+      if (failure.code === "frame-too-large") {
+        this.host.fail(`error: the runtime sent a message larger than ${maxMessageBytes} bytes\n`);
+        return;
+      }
+      this.host.deliver(Channel.os, errorMsg({ error: `ProtocolError: ${failure.message}` }));
+      return;
+    }
+    for (const frame of frames) this.#onMessage(frame);
+  }
+
+  #onMessage(bytes: Uint8Array): void {
     const decoded = this.#decode(bytes);
     if (!("channel" in decoded)) {
       this.host.deliver(Channel.os, decoded);
@@ -52,7 +86,12 @@ export class RuntimeMessages {
     const { channel, msg } = decoded;
     switch (msg.command) {
       case Command.TIMER_START:
-        this.host.timers.start(msg.timerStartId, msg.timerStartInterval, msg.timerStartDuration);
+        try {
+          this.host.timers.start(msg.timerStartId, msg.timerStartInterval, msg.timerStartDuration);
+        } catch (failure) {
+          if (!(failure instanceof TooManyTimersError)) throw failure;
+          this.host.fail(`error: ${failure.message}\n`);
+        }
         break;
       case Command.TIMER_CLEAR:
         this.host.timers.clear(msg.timerClearId);
@@ -65,14 +104,10 @@ export class RuntimeMessages {
             .then((res) => this.host.deliver(Channel.fetch, res)),
         );
         break;
-      case Command.CODE_CACHE: {
-        const { codeCacheFilename, codeCacheSourceCode, codeCacheOutputCode } = msg;
-        const write = this.host.modules
-          .codeCache(codeCacheFilename, codeCacheSourceCode, codeCacheOutputCode)
-          .catch((failure) => this.host.deliver(Channel.os, errorMsg({ error: errorText(failure) })));
-        this.host.track(write, { beforeExit: true });
+      case Command.CODE_CACHE:
+        // The host compiles every module itself and caches only its own output, so that no run
+        // can change what another run executes: output sent by a runtime is never stored.
         break;
-      }
       case Command.EXIT:
         this.host.exit(msg.exitCode);
         break;
@@ -89,7 +124,10 @@ export class RuntimeMessages {
 
   /** A request from `__kiln_request`: resolves to the encoded answer. */
   async onRequest(bytes: Uint8Array): Promise<Uint8Array> {
-    const decoded = this.#decode(bytes);
+    const decoded: Envelope | Msg =
+      bytes.byteLength > this.host.limits.maxMessageBytes
+        ? errorMsg({ error: `ProtocolError: a request of ${bytes.byteLength} bytes is over the limit` })
+        : this.#decode(bytes);
     let answer: Msg;
     if (!("channel" in decoded)) {
       answer = decoded;

@@ -1,11 +1,16 @@
-import { Channel, encodeEnvelope, type Msg, start, timerReady } from "@kiln/protocol";
+import { dirname, resolve } from "node:path";
+import { Channel, encodeEnvelope, encodeFrame, type Msg, start, timerReady } from "@kiln/protocol";
 import { type Direction, debugLine } from "./debug-log.js";
 import { HostFetcher } from "./fetcher.js";
 import { IsolateBridge } from "./isolate-bridge.js";
+import { DEFAULT_LIMITS, type HostLimits } from "./limits.js";
 import { CompileCache } from "./modules/compile-cache.js";
+import { swcCompiler } from "./modules/compiler.js";
 import { ModuleService } from "./modules/module-service.js";
 import { RemoteModules } from "./modules/remote-cache.js";
+import { NO_PERMISSIONS, type PermissionFlags, Permissions } from "./permissions.js";
 import { loadRuntimeBundle, type RuntimeBundle } from "./runtime-bundle.js";
+import { compileRuntime } from "./runtime-code-cache.js";
 import { RuntimeMessages } from "./runtime-messages.js";
 import { HostTimers } from "./timers.js";
 
@@ -14,7 +19,10 @@ export interface ScriptHostOptions {
   /** The script, then its arguments. */
   readonly argv: readonly string[];
   readonly cwd: string;
-  readonly allowNet: boolean;
+  /** What the script may reach (`--allow-read`, `--allow-net`, `--allow-import`); nothing when absent. */
+  readonly permissions?: PermissionFlags | undefined;
+  /** What the host holds for the script at most; {@link DEFAULT_LIMITS} for any not given. */
+  readonly limits?: Partial<HostLimits> | undefined;
   readonly reload: boolean;
   readonly debug: boolean;
   readonly cacheDir: string;
@@ -43,10 +51,28 @@ export class ScriptHost {
   readonly #finishBeforeExit = new Set<Promise<unknown>>();
   readonly #deliveries = new Set<Promise<void>>();
   readonly #abort = new AbortController();
+  readonly #limits: HostLimits;
+  readonly #permissions: Permissions;
+  /** Frames for the runtime, delivered together as one batch at the next turn of the event loop. */
+  #outbox: Uint8Array[] = [];
+  #outboxBytes = 0;
 
   constructor(private readonly options: ScriptHostOptions) {
-    this.#timers = new HostTimers((id, done) => this.#deliver(Channel.timers, timerReady({ id, done })));
-    this.#fetcher = new HostFetcher(options.allowNet, this.#abort.signal);
+    this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const script = options.argv[0] ?? ".";
+    const entryDir = /^[a-z][a-z0-9+.-]*:/i.test(script)
+      ? options.cwd
+      : dirname(resolve(options.cwd, script));
+    this.#permissions = new Permissions(options.permissions ?? NO_PERMISSIONS, entryDir, options.cwd);
+    this.#timers = new HostTimers(
+      (id, done) => this.#deliver(Channel.timers, timerReady({ id, done })),
+      this.#limits.maxTimers,
+    );
+    this.#fetcher = new HostFetcher(
+      this.#permissions,
+      { maxInFlight: this.#limits.maxFetchesInFlight, maxBodyBytes: this.#limits.maxFetchBytes },
+      this.#abort.signal,
+    );
   }
 
   /** Runs the script to its end and resolves to the exit code. */
@@ -56,9 +82,20 @@ export class ScriptHost {
     });
     const bundle = this.options.runtimeBundle ?? loadRuntimeBundle();
     const log = this.options.debug ? (line: string) => this.options.stderr(`[debug] ${line}\n`) : undefined;
+    const limits = this.#limits;
     const modules = new ModuleService(
-      new CompileCache(this.options.cacheDir, bundle.id),
-      new RemoteModules(this.options.cacheDir, this.options.reload, log, this.#abort.signal),
+      new CompileCache(this.options.cacheDir, swcCompiler, log),
+      new RemoteModules(
+        this.options.cacheDir,
+        this.options.reload,
+        this.#permissions,
+        { maxModuleBytes: limits.maxModuleBytes, maxTotalBytes: limits.maxDownloadBytes },
+        log,
+        this.#abort.signal,
+      ),
+      this.#permissions,
+      limits.maxModuleBytes,
+      this.options.cwd,
     );
     const messages = new RuntimeMessages({
       timers: this.#timers,
@@ -70,16 +107,28 @@ export class ScriptHost {
       checkIdle: () => this.#checkIdle(),
       trace: (direction, bytes) => this.#trace(direction, bytes),
       warn: (text) => this.options.stderr(text),
+      fail: (text) => this.#end(1, text),
+      limits,
     });
-    this.#bridge = await IsolateBridge.create(this.options.memoryLimitMb, {
-      send: (bytes) => {
-        if (!this.#finished) messages.onSend(bytes);
+    // The built-in runtime is compiled from V8's code cache and run before START; a runtime
+    // given by a test or tool is evaluated from START's start_main_js instead.
+    const preload = this.options.runtimeBundle
+      ? undefined
+      : (isolate: Parameters<typeof compileRuntime>[0]) =>
+          compileRuntime(isolate, bundle, this.options.cacheDir, log);
+    this.#bridge = await IsolateBridge.create(
+      this.options.memoryLimitMb,
+      {
+        send: (bytes) => {
+          if (!this.#finished) messages.onSend(bytes);
+        },
+        request: (bytes) => messages.onRequest(bytes),
+        print: (text, stream) => {
+          if (!this.#finished) (stream === 2 ? this.options.stderr : this.options.stdout)(text);
+        },
       },
-      request: (bytes) => messages.onRequest(bytes),
-      print: (text, stream) => {
-        if (!this.#finished) (stream === 2 ? this.options.stderr : this.options.stdout)(text);
-      },
-    });
+      preload,
+    );
     if (this.options.timeoutSeconds !== undefined) {
       const seconds = this.options.timeoutSeconds;
       this.#deadline = setTimeout(
@@ -97,7 +146,7 @@ export class ScriptHost {
     const bytes = encodeEnvelope(Channel.start, startMsg);
     this.#trace("host->runtime", bytes);
     this.#inFlight++;
-    this.#watch(this.#bridge.deliver(bytes, { awaitResult: true })).then(
+    this.#watch(this.#bridge.deliver(encodeFrame(bytes), { awaitResult: true })).then(
       () => {
         this.#mainSettled = true;
         this.#checkIdle();
@@ -115,22 +164,49 @@ export class ScriptHost {
   }
 
   /**
-   * Hands raw bytes to the runtime as if they were a message from the host. For tools and tests
-   * that exercise the runtime's handling of malformed input.
+   * Hands raw bytes to the runtime as if they were a message from the host (framed, in a batch of
+   * their own). For tools and tests that exercise the runtime's handling of malformed input.
    */
   deliverRaw(bytes: Uint8Array): void {
-    this.#deliverBytes(bytes);
-  }
-
-  #deliver(channel: string, msg: Msg): void {
-    this.#deliverBytes(encodeEnvelope(channel, msg));
-  }
-
-  #deliverBytes(bytes: Uint8Array): void {
-    if (this.#finished || !this.#bridge) return;
     this.#trace("host->runtime", bytes);
+    this.#deliverBatch(encodeFrame(bytes));
+  }
+
+  /** Queues a message for the runtime; everything queued in one turn of the event loop leaves together. */
+  #deliver(channel: string, msg: Msg): void {
+    if (this.#finished || !this.#bridge) return;
+    const bytes = encodeEnvelope(channel, msg);
+    this.#trace("host->runtime", bytes);
+    const frame = encodeFrame(bytes);
+    if (this.#outbox.length === 0) {
+      // Counted as pending from now on, so the run cannot look idle while a batch waits.
+      this.#inFlight++;
+      setImmediate(() => {
+        this.#inFlight--;
+        this.#flushOutbox();
+      });
+    }
+    this.#outbox.push(frame);
+    this.#outboxBytes += frame.byteLength;
+  }
+
+  #flushOutbox(): void {
+    const frames = this.#outbox;
+    const batch = new Uint8Array(this.#outboxBytes);
+    let offset = 0;
+    for (const frame of frames) {
+      batch.set(frame, offset);
+      offset += frame.byteLength;
+    }
+    this.#outbox = [];
+    this.#outboxBytes = 0;
+    if (frames.length > 0) this.#deliverBatch(batch);
+  }
+
+  #deliverBatch(batch: Uint8Array): void {
+    if (this.#finished || !this.#bridge) return;
     this.#inFlight++;
-    this.#watch(this.#bridge.deliver(bytes)).then(
+    this.#watch(this.#bridge.deliver(batch)).then(
       () => {
         this.#inFlight--;
         this.#checkIdle();
@@ -189,10 +265,12 @@ export class ScriptHost {
     if (message) this.options.stderr(message);
     clearTimeout(this.#deadline);
     this.#timers.clearAll();
-    this.#bridge?.dispose();
-    // Compiled output already sent with CODE_CACHE is still written, so no half-written cache
-    // file is left behind; the isolate's thread unwinds (every delivery settles) first, and
-    // downloads and fetches still running are aborted.
+    // Not at once: EXIT arrives while the isolate waits inside a call to the host, and the
+    // isolate is disposed only after that call has returned to it.
+    const bridge = this.#bridge;
+    setImmediate(() => bridge?.dispose());
+    // Work marked to finish before exit is awaited; the isolate's thread unwinds (every delivery
+    // settles) first, and downloads and fetches still running are aborted.
     this.#abort.abort();
     const settled = Promise.allSettled([...this.#finishBeforeExit, ...this.#deliveries]);
     const grace = new Promise((resolve) => setTimeout(resolve, 2000).unref());

@@ -11,7 +11,6 @@ let injected = false;
 host = new ScriptHost({
   argv: process.argv.slice(2),
   cwd: process.cwd(),
-  allowNet: false,
   reload: false,
   debug: false,
   cacheDir: mkdtempSync(join(tmpdir(), "kiln-inject-")),

@@ -1,32 +1,84 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CompileCache } from "./compile-cache.js";
+import type { ModuleCompiler } from "./compiler.js";
 
 const dir = await mkdtemp(join(tmpdir(), "kiln-compile-cache-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe("CompileCache", () => {
-  const cache = new CompileCache(dir, "compiler1");
+/** A compiler that counts its compiles and marks its output with its id. */
+function countingCompiler(id: string): ModuleCompiler & { compiles: number } {
+  return {
+    id,
+    compiles: 0,
+    compile(moduleName, source) {
+      this.compiles++;
+      return `/* ${id} ${moduleName} */ ${source.toUpperCase()}`;
+    },
+  };
+}
 
-  it("stores output under a hash of filename and source, per compiler", async () => {
-    expect(await cache.get("/a.ts", "let a: number")).toBeUndefined();
-    await cache.set("/a.ts", "let a: number", "let a");
-    expect(await cache.get("/a.ts", "let a: number")).toBe("let a");
-    expect(await cache.get("/a.ts", "let a: string")).toBeUndefined();
-    expect(await cache.get("/b.ts", "let a: number")).toBeUndefined();
-    expect(await new CompileCache(dir, "compiler2").get("/a.ts", "let a: number")).toBeUndefined();
-    const files = await readdir(join(dir, "gen", "compiler1"));
-    expect(files).toEqual([cache.pathOf("/a.ts", "let a: number").split("/").pop()]);
+describe("CompileCache", () => {
+  it("compiles once per compiler, module name and source, then serves the entry", async () => {
+    const compiler = countingCompiler("one");
+    const cache = new CompileCache(dir, compiler);
+    expect(await cache.output("/a.ts", "let a")).toEqual({ code: "/* one /a.ts */ LET A", compiled: true });
+    expect(await cache.output("/a.ts", "let a")).toEqual({ code: "/* one /a.ts */ LET A", compiled: false });
+    expect(compiler.compiles).toBe(1);
+    expect((await cache.output("/a.ts", "let b")).compiled).toBe(true);
+    expect((await cache.output("/b.ts", "let a")).compiled).toBe(true);
+    const other = countingCompiler("two");
+    expect(await new CompileCache(dir, other).output("/a.ts", "let a")).toEqual({
+      code: "/* two /a.ts */ LET A",
+      compiled: true,
+    });
+    expect((await readdir(join(dir, "gen"))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
-  it("replaces an entry whole and leaves no temporary files", async () => {
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) => cache.set("/c.ts", "src", `out ${i}`.repeat(1000))),
+  it("detects an entry changed on disk, compiles again and replaces it", async () => {
+    const compiler = countingCompiler("three");
+    const lines: string[] = [];
+    const cache = new CompileCache(dir, compiler, (line) => lines.push(line));
+    await cache.output("/t.ts", "honest");
+    const path = cache.pathOf("/t.ts", "honest");
+    const entry = await readFile(path, "utf8");
+    for (const tampered of [
+      entry.replace("HONEST", "EVIL"),
+      `${entry}\nglobalThis.evil = 1;`,
+      entry.slice(0, entry.length - 3),
+      entry.split("\n").slice(1).join("\n"),
+      "",
+    ]) {
+      await writeFile(path, tampered);
+      expect(await cache.output("/t.ts", "honest")).toEqual({
+        code: "/* three /t.ts */ HONEST",
+        compiled: true,
+      });
+      expect(await readFile(path, "utf8")).toBe(entry);
+    }
+    expect(compiler.compiles).toBe(6);
+    expect(lines.filter((line) => line.includes("does not match"))).toHaveLength(5);
+  });
+
+  it("never serves an entry made for another module or source, even when copied over", async () => {
+    const compiler = countingCompiler("four");
+    const cache = new CompileCache(dir, compiler);
+    await cache.output("/evil.ts", "evil");
+    await writeFile(
+      cache.pathOf("/good.ts", "good"),
+      await readFile(cache.pathOf("/evil.ts", "evil"), "utf8"),
     );
-    expect(await readFile(cache.pathOf("/c.ts", "src"), "utf8")).toMatch(/^(out \d+)+$/);
-    const files = await readdir(join(dir, "gen", "compiler1"));
-    expect(files.filter((file) => file.endsWith(".tmp"))).toEqual([]);
+    expect((await cache.output("/good.ts", "good")).code).toBe("/* four /good.ts */ GOOD");
+  });
+
+  it("writes entries whole under concurrent compiles, with no temporary file left", async () => {
+    const cache = new CompileCache(dir, countingCompiler("five"));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => cache.output("/c.ts", "x".repeat(10_000))),
+    );
+    for (const result of results) expect(result.code).toBe(`/* five /c.ts */ ${"X".repeat(10_000)}`);
+    expect((await readdir(join(dir, "gen"))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 });

@@ -2,37 +2,71 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
+import type { ModuleCompiler } from "./compiler.js";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The first line of every entry: what it was made from and the digest of the rest. */
+const HEADER =
+  /^\/\/ kiln-compile-cache v1 compiler=(\S+) module=([0-9a-f]{64}) source=([0-9a-f]{64}) digest=([0-9a-f]{64})\n/;
 
 /**
- * Compiled output on disk (DECISIONS.md item 16): `<cachedir>/gen/<compiler>/<sha256(filename
- * NUL source)>.js`. The compiler directory is a hash of the runtime bundle, so output made by an
- * older compiler is never served to a newer one.
+ * Compiled output on disk, `<cachedir>/gen/<key>.js`. The key is a hash of the compiler's
+ * identity (SWC's version and every option), the module's name and a hash of its source, so
+ * output made by another compiler, for another module or from other source is never served.
+ * Only the host writes entries, from its own compiles: nothing a script sends (CODE_CACHE
+ * included) reaches this cache, so no run can change what another run executes. Each entry
+ * starts with a header naming its inputs and a SHA-256 digest of the output; an entry that does
+ * not match on read (edited, truncated, or for other inputs) is compiled again and replaced.
+ * Entries are written to a temporary file and renamed into place.
  */
 export class CompileCache {
   readonly #dir: string;
 
-  constructor(cacheDir: string, compilerId: string) {
-    this.#dir = join(cacheDir, "gen", compilerId);
+  constructor(
+    cacheDir: string,
+    private readonly compiler: ModuleCompiler,
+    private readonly log: (line: string) => void = () => {},
+  ) {
+    this.#dir = join(cacheDir, "gen");
   }
 
-  /** The cache file of a module, from its filename and source. */
-  pathOf(filename: string, source: string): string {
-    const key = createHash("sha256").update(filename).update("\0").update(source).digest("hex");
+  /** The cache file of a module, from its name and source. */
+  pathOf(moduleName: string, source: string): string {
+    const key = sha256(`${this.compiler.id}\0${moduleName}\0${sha256(source)}`);
     return join(this.#dir, `${key}.js`);
   }
 
-  /** The cached output for this filename and source, or undefined. */
-  async get(filename: string, source: string): Promise<string | undefined> {
+  /**
+   * The compiled output of a module: from the cache when a valid entry exists, else compiled now
+   * and stored. `compiled` tells which (the protocol's CODE_FETCH_RES reports it in --debug).
+   */
+  async output(moduleName: string, source: string): Promise<{ code: string; compiled: boolean }> {
+    const path = this.pathOf(moduleName, source);
+    const cached = await this.#read(path, moduleName, source);
+    if (cached !== undefined) return { code: cached, compiled: false };
+    const code = this.compiler.compile(moduleName, source);
+    this.log(`compiled ${moduleName}`);
+    await writeFileAtomic(path, this.#header(moduleName, source, code) + code);
+    return { code, compiled: true };
+  }
+
+  #header(moduleName: string, source: string, code: string): string {
+    return `// kiln-compile-cache v1 compiler=${this.compiler.id} module=${sha256(moduleName)} source=${sha256(source)} digest=${sha256(code)}\n`;
+  }
+
+  async #read(path: string, moduleName: string, source: string): Promise<string | undefined> {
+    let entry: string;
     try {
-      return await readFile(this.pathOf(filename, source), "utf8");
+      entry = await readFile(path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-  }
-
-  /** Stores output for this filename and source, atomically. */
-  async set(filename: string, source: string, output: string): Promise<void> {
-    await writeFileAtomic(this.pathOf(filename, source), output);
+    const header = HEADER.exec(entry);
+    const code = header ? entry.slice(header[0].length) : "";
+    if (header && header[0] === this.#header(moduleName, source, code)) return code;
+    this.log(`compile cache: ${path} does not match its header; compiling again`);
+    return undefined;
   }
 }

@@ -1,46 +1,83 @@
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
 import { codeFetchRes, type Msg } from "@kiln/protocol";
 import { HostError } from "../errors.js";
+import type { Permissions } from "../permissions.js";
 import type { CompileCache } from "./compile-cache.js";
 import type { RemoteModules } from "./remote-cache.js";
 import { moduleNameOf, resolveSpecifier } from "./resolve.js";
 
-/** The host's side of CODE_FETCH and CODE_CACHE: resolving, reading, downloading and caching modules. */
+/**
+ * The host's side of CODE_FETCH: resolving, checking, reading, downloading and compiling modules.
+ * Every decision is the host's: the runtime names a specifier and the module that imports it, and
+ * the host resolves it, checks the permissions of the result, reads or downloads it within its
+ * size limit and compiles it (or takes its own cached compile). The importing module must be one
+ * this host has served in this run (or the working directory, for the main module), so a runtime
+ * cannot make up where an import comes from.
+ */
 export class ModuleService {
+  readonly #served = new Set<string>();
+
   constructor(
     private readonly compileCache: CompileCache,
     private readonly remote: RemoteModules,
+    private readonly permissions: Permissions,
+    private readonly maxModuleBytes: number,
+    private readonly cwd: string,
   ) {}
 
-  /** Answers CODE_FETCH with CODE_FETCH_RES, including cached output when there is some. */
+  /** Answers CODE_FETCH with CODE_FETCH_RES carrying the module's source and compiled output. */
   async codeFetch(specifier: string, containingFile: string): Promise<Msg> {
+    const cwdDir = this.cwd.endsWith("/") ? this.cwd : `${this.cwd}/`;
+    if (containingFile !== cwdDir && !this.#served.has(containingFile)) {
+      throw new HostError(
+        "ProtocolError",
+        `CODE_FETCH from "${containingFile}", which is not a module of this run`,
+      );
+    }
     const resolved = resolveSpecifier(specifier, containingFile);
+    const moduleName = moduleNameOf(resolved);
     let filename: string;
     let source: string;
     if (resolved.kind === "file") {
+      this.permissions.checkRead(resolved.path);
       filename = resolved.path;
-      source = await readLocal(filename, containingFile);
+      source = await this.#readLocal(filename, containingFile);
     } else {
       ({ filename, source } = await this.remote.load(resolved.url));
     }
-    const outputCode = await this.compileCache.get(filename, source);
-    return codeFetchRes({ moduleName: moduleNameOf(resolved), filename, sourceCode: source, outputCode });
+    const { code } = await this.compileCache.output(moduleName, source);
+    this.#served.add(moduleName);
+    return codeFetchRes({ moduleName, filename, sourceCode: source, outputCode: code });
   }
 
-  /** Handles CODE_CACHE: stores the runtime's compiled output for this filename and source. */
-  async codeCache(filename: string, sourceCode: string, outputCode: string): Promise<void> {
-    await this.compileCache.set(filename, sourceCode, outputCode);
-  }
-}
-
-async function readLocal(filename: string, containingFile: string): Promise<string> {
-  try {
-    return await readFile(filename, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") {
-      throw new HostError("NotFound", `cannot find module "${filename}" imported from "${containingFile}"`);
+  /** Reads a local module, refusing one larger than the per-module limit before reading it. */
+  async #readLocal(filename: string, containingFile: string): Promise<string> {
+    let file: Awaited<ReturnType<typeof open>>;
+    try {
+      // O_NONBLOCK: a FIFO in the folder must not hang the host waiting for a writer.
+      file = await open(filename, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        throw new HostError("NotFound", `cannot find module "${filename}" imported from "${containingFile}"`);
+      }
+      throw error;
     }
-    throw error;
+    try {
+      const info = await file.stat();
+      if (!info.isFile()) {
+        throw new HostError("NotFound", `cannot find module "${filename}" imported from "${containingFile}"`);
+      }
+      if (info.size > this.maxModuleBytes) {
+        throw new HostError(
+          "RangeError",
+          `module "${filename}" is larger than the limit of ${this.maxModuleBytes} bytes per module (--max-module-size)`,
+        );
+      }
+      return await file.readFile("utf8");
+    } finally {
+      await file.close();
+    }
   }
 }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { HostError } from "../errors.js";
+import type { Permissions } from "../permissions.js";
 import { writeFileAtomic } from "./atomic-write.js";
 
 /**
@@ -17,23 +18,40 @@ export function depsPathOf(cacheDir: string, url: URL): string {
   return join(cacheDir, "deps", url.protocol.replace(":", ""), host, ...segments);
 }
 
+/** How many bytes of remote modules one run may download: per module and in all. */
+export interface DownloadLimits {
+  readonly maxModuleBytes: number;
+  readonly maxTotalBytes: number;
+}
+
+/** The most redirects a module download follows (each hop is checked against the permissions). */
+const MAX_REDIRECTS = 10;
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+
 /**
  * Downloads remote modules into the cache directory once and serves them from there afterwards
  * (DECISIONS.md item 16). With `reload`, each URL is downloaded again, once per run. A non-2xx
- * answer is an error and nothing is written.
+ * answer is an error and nothing is written. Every URL, redirects included, must be allowed by
+ * `--allow-import` or `--allow-net`; a download stops as soon as it passes the per-module or
+ * per-run limit, and nothing of it is kept.
  */
 export class RemoteModules {
   readonly #fetchedThisRun = new Map<string, Promise<string>>();
+  #downloaded = 0;
 
   constructor(
     private readonly cacheDir: string,
     private readonly reload: boolean,
+    private readonly permissions: Permissions,
+    private readonly limits: DownloadLimits,
     private readonly log: (line: string) => void = () => {},
     private readonly signal?: AbortSignal,
   ) {}
 
   /** The local file and source of a remote module, downloading it when needed. */
   async load(url: URL): Promise<{ filename: string; source: string }> {
+    this.permissions.checkImport(url);
     const filename = depsPathOf(this.cacheDir, url);
     let source = this.#fetchedThisRun.get(url.href);
     if (source === undefined) {
@@ -46,31 +64,98 @@ export class RemoteModules {
   async #readOrDownload(url: URL, filename: string): Promise<string> {
     if (!this.reload) {
       try {
-        return await readFile(filename, "utf8");
+        const info = await stat(filename);
+        if (info.isFile() && info.size <= this.limits.maxModuleBytes) return await readFile(filename, "utf8");
+        if (info.isFile()) throw this.#tooLarge(url, "per-module");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       }
     }
     this.log(`Download ${url.href}`);
-    let response: Response;
-    try {
-      response = await fetch(url, { redirect: "follow", signal: this.signal });
-    } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause?.message;
-      throw new HostError(
-        "NetworkError",
-        `import "${url.href}" failed: ${cause ?? (error as Error).message}`,
-      );
+    const response = await this.#get(url);
+    const bytes = await this.#readBounded(url, response);
+    await writeFileAtomic(filename, bytes);
+    return new TextDecoder().decode(bytes);
+  }
+
+  /** GETs `url`, following redirects by hand so that every hop is checked. */
+  async #get(start: URL): Promise<Response> {
+    let url = start;
+    for (let hop = 0; ; hop++) {
+      this.permissions.checkImport(url);
+      let response: Response;
+      try {
+        response = await fetch(url, { redirect: "manual", signal: this.signal });
+      } catch (error) {
+        const cause = (error as { cause?: { message?: string } }).cause?.message;
+        throw new HostError(
+          "NetworkError",
+          `import "${start.href}" failed: ${cause ?? (error as Error).message}`,
+        );
+      }
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        if (hop >= MAX_REDIRECTS) {
+          throw new HostError("NetworkError", `import "${start.href}" failed: too many redirects`);
+        }
+        url = new URL(location, url);
+        if (url.protocol !== "http:" && url.protocol !== "https:") {
+          throw new HostError(
+            "TypeError",
+            `import "${start.href}" redirects to unsupported "${url.protocol}"`,
+          );
+        }
+        continue;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new HostError(
+          "NotFound",
+          `import "${start.href}" failed: ${response.status} ${response.statusText}`.trim(),
+        );
+      }
+      return response;
     }
-    if (!response.ok) {
+  }
+
+  /** The body, read chunk by chunk and abandoned as soon as it passes a limit. */
+  async #readBounded(url: URL, response: Response): Promise<Uint8Array> {
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (declared > this.limits.maxModuleBytes) {
       await response.body?.cancel();
-      throw new HostError(
-        "NotFound",
-        `import "${url.href}" failed: ${response.status} ${response.statusText}`.trim(),
-      );
+      throw this.#tooLarge(url, "per-module");
     }
-    const source = await response.text();
-    await writeFileAtomic(filename, source);
-    return source;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = response.body?.getReader();
+    try {
+      for (;;) {
+        const next = await reader?.read();
+        if (!next || next.done) break;
+        size += next.value.byteLength;
+        this.#downloaded += next.value.byteLength;
+        if (size > this.limits.maxModuleBytes) throw this.#tooLarge(url, "per-module");
+        if (this.#downloaded > this.limits.maxTotalBytes) throw this.#tooLarge(url, "per-run");
+        chunks.push(next.value);
+      }
+    } catch (error) {
+      await reader?.cancel().catch(() => {});
+      if (error instanceof HostError) throw error;
+      throw new HostError("NetworkError", `import "${url.href}" failed: ${(error as Error).message}`);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
+  #tooLarge(url: URL, which: "per-module" | "per-run"): HostError {
+    return which === "per-module"
+      ? new HostError(
+          "RangeError",
+          `import "${url.href}" is larger than the ${mib(this.limits.maxModuleBytes)} limit per module (--max-module-size)`,
+        )
+      : new HostError(
+          "RangeError",
+          `import "${url.href}" passes the ${mib(this.limits.maxTotalBytes)} limit of downloads per run (--max-download-size)`,
+        );
   }
 }
