@@ -1,5 +1,5 @@
 import "./globals/encoding-first.js";
-import { Channel, Command, error, type Msg } from "@kiln/protocol";
+import { Channel, Command, error, type Msg } from "@kiln/protocol/wire";
 import { attachBindings, print } from "./bindings.js";
 import { reportUncaught } from "./errors/report.js";
 import { installStackTraces } from "./errors/stack.js";

@@ -8,7 +8,7 @@ import {
   error,
   FrameDecoder,
   type Msg,
-} from "@kiln/protocol";
+} from "@kiln/protocol/wire";
 import { requestBytes, sendBytes } from "./bindings.js";
 import { errorFromText } from "./errors/from-text.js";
 

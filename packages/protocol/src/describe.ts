@@ -1,5 +1,6 @@
-import { reflect } from "@bufbuild/protobuf/reflect";
-import { Command, type Msg, MsgSchema } from "./gen/main/msg_pb.js";
+import { Command, type Msg } from "./gen/main/msg_pb.js";
+import { isSet } from "./validate.js";
+import { MSG_FIELDS } from "./wire/fields.js";
 
 const LONG = 120;
 
@@ -22,11 +23,12 @@ function show(value: unknown): string {
  * long strings and bytes are shown by their size only.
  */
 export function describeMsg(msg: Msg): string {
-  const message = reflect(MsgSchema, msg);
+  const values = msg as unknown as Record<string, unknown>;
   const parts = [commandName(msg.command)];
-  for (const field of message.fields) {
-    if (field.name === "command" || !message.isSet(field)) continue;
-    parts.push(`${field.name}=${show((msg as unknown as Record<string, unknown>)[field.localName])}`);
+  for (const field of MSG_FIELDS) {
+    const value = values[field.local];
+    if (field.name === "command" || !isSet(value)) continue;
+    parts.push(`${field.name}=${show(value)}`);
   }
   if (msg.$unknown?.length) parts.push(`<${msg.$unknown.length} unknown fields>`);
   return parts.join(" ");

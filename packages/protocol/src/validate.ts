@@ -1,4 +1,5 @@
-import { Command, type Msg, MsgSchema } from "./gen/main/msg_pb.js";
+import { Command, type Msg } from "./gen/main/msg_pb.js";
+import { MSG_FIELDS } from "./wire/fields.js";
 
 /** One finding of {@link validate}: a field (by its proto name) and what is wrong with it. */
 export interface ValidationProblem {
@@ -41,8 +42,8 @@ export function validate(msg: Msg): readonly ValidationProblem[] {
   }
   const problems: ValidationProblem[] = [];
   const values = msg as unknown as Record<string, unknown>;
-  for (const field of MsgSchema.fields) {
-    if (field.name === "command" || !isSet(values[field.localName]) || used.includes(field.name)) continue;
+  for (const field of MSG_FIELDS) {
+    if (field.name === "command" || !isSet(values[field.local]) || used.includes(field.name)) continue;
     problems.push({
       field: field.name,
       message: `${field.name} is set but ${Command[msg.command]} does not use it`,
@@ -56,7 +57,7 @@ export function validate(msg: Msg): readonly ValidationProblem[] {
  * "set" means "not the zero value"; checked directly because this runs on every message the
  * host receives.
  */
-function isSet(value: unknown): boolean {
+export function isSet(value: unknown): boolean {
   if (typeof value === "string") return value !== "";
   if (typeof value === "number") return value !== 0;
   if (typeof value === "boolean") return value;

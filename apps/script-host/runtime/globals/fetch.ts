@@ -1,4 +1,4 @@
-import { Channel, Command, fetchReq, type Msg } from "@kiln/protocol";
+import { Channel, Command, fetchReq, type Msg } from "@kiln/protocol/wire";
 import { errorFromText } from "../errors/from-text.js";
 import { onChannel, send } from "../transport.js";
 import { KilnHeaders } from "./headers.js";

@@ -1,4 +1,4 @@
-import { Channel, Command, type Msg, timerClear, timerStart } from "@kiln/protocol";
+import { Channel, Command, type Msg, timerClear, timerStart } from "@kiln/protocol/wire";
 import { reportUncaught } from "../errors/report.js";
 import { onChannel, send } from "../transport.js";
 

@@ -1,4 +1,4 @@
-import { Channel, exit as exitMsg } from "@kiln/protocol";
+import { Channel, exit as exitMsg } from "@kiln/protocol/wire";
 import { startState } from "../state.js";
 import { flush, send } from "../transport.js";
 

@@ -1,4 +1,4 @@
-import { codeFetch } from "@kiln/protocol";
+import { codeFetch } from "@kiln/protocol/wire";
 import { request } from "../transport.js";
 import { kilnModuleExports } from "./kiln-module.js";
 import type { ModuleRecord, Namespace, Setter } from "./module-record.js";

@@ -1,4 +1,4 @@
-import { error, fetchRes, type Msg } from "@kiln/protocol";
+import { error, fetchRes, type Msg } from "@kiln/protocol/wire";
 import { errorText, HostError } from "./errors.js";
 import type { Permissions } from "./permissions.js";
 

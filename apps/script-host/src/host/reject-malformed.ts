@@ -6,7 +6,7 @@ import {
   error as errorMsg,
   type Msg,
   validate,
-} from "@kiln/protocol";
+} from "@kiln/protocol/wire";
 
 /** What the runtime may send to the host, by channel (DECISIONS.md item 14). */
 const accepted: Record<string, readonly Command[]> = {

@@ -8,7 +8,7 @@ import {
   error as errorMsg,
   FrameDecoder,
   type Msg,
-} from "@kiln/protocol";
+} from "@kiln/protocol/wire";
 import type { Direction } from "./debug-log.js";
 import { errorText } from "./errors.js";
 import type { HostFetcher } from "./fetcher.js";

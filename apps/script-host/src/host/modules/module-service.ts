@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
-import { codeFetchRes, type Msg } from "@kiln/protocol";
+import { codeFetchRes, type Msg } from "@kiln/protocol/wire";
 import { HostError } from "../errors.js";
 import type { Permissions } from "../permissions.js";
 import type { CompileCache } from "./compile-cache.js";
