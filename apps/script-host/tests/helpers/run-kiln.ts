@@ -12,15 +12,22 @@ export interface RunResult {
   readonly signal: NodeJS.Signals | null;
 }
 
-/** Runs `node --no-node-snapshot <script> ...args` in `cwd` and collects its output. */
+/**
+ * Runs `node --no-node-snapshot <script> ...args` in `cwd` and collects its output; with
+ * `direct`, runs `script` itself as the command.
+ */
 export function runNode(
   script: string,
   args: readonly string[],
   cwd: string,
   timeoutMs = 30_000,
+  { direct = false } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-node-snapshot", script, ...args], {
+    const [command, commandArgs] = direct
+      ? [script, args]
+      : [process.execPath, ["--no-node-snapshot", script, ...args]];
+    const child = spawn(command, commandArgs, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
       timeout: timeoutMs,
