@@ -29,7 +29,9 @@ interface HostRule {
 }
 
 function parseHostRule(text: string): HostRule {
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(text.trim().toLowerCase());
+  const match = /^(\[[0-9a-f:.]+\]|(?:\*\.)?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*)(?::(\d{1,5}))?$/.exec(
+    text.trim().toLowerCase(),
+  );
   if (!match) throw new TypeError(`not a host or host:port: "${text}"`);
   return { host: match[1]!, port: match[2] };
 }
