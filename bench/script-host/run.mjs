@@ -3,7 +3,8 @@
 // `deno run` (the binary shipped in the deno npm package), in one run on this machine:
 //   start-up of a hello-world TS script and of a four-module TS program, cold (empty caches)
 //   and cached; 10,000 timers started at once and all fired; codec encode+decode per command.
-// Prints times, ratios to node (and kiln/deno), and peak memory (max RSS, via /usr/bin/time).
+// Configurations run interleaved, one run of each per round. Prints medians, ratios to node, and
+// peak memory (max RSS, via /usr/bin/time).
 // Run: pnpm --filter @kiln/script-host bench [-- --iterations=N]   (after pnpm build; default 10).
 import { spawnSync } from "node:child_process";
 import {
@@ -69,19 +70,24 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Runs `prepare(i)` then the command `iterations` times; median time, peak memory, output. */
-function measure(label, prepare) {
-  const times = [];
-  let rss = 0;
-  let stdout = "";
+/**
+ * Runs every configuration once per round, `iterations` rounds, so that each one meets the same
+ * moments of the machine's drift; returns per configuration the median time, peak memory and
+ * output. `configs` is a list of [label, prepare], `prepare()` giving [command, args, env].
+ */
+function measureInterleaved(configs) {
+  const results = configs.map(([label]) => ({ label, times: [], rssMb: 0, stdout: "" }));
   for (let i = 0; i < iterations; i++) {
-    const [command, args, env] = prepare(i);
-    const run = once(command, args, env);
-    times.push(run.ms);
-    rss = Math.max(rss, run.rssMb);
-    stdout = run.stdout;
+    configs.forEach(([, prepare], index) => {
+      const [command, args, env] = prepare(i);
+      const run = once(command, args, env);
+      const result = results[index];
+      result.times.push(run.ms);
+      result.rssMb = Math.max(result.rssMb, run.rssMb);
+      result.stdout = run.stdout.trim();
+    });
   }
-  return { label, ms: median(times), rssMb: rss, stdout: stdout.trim() };
+  return results.map(({ label, times, rssMb, stdout }) => ({ label, ms: median(times), rssMb, stdout }));
 }
 
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
@@ -123,17 +129,19 @@ for (const [title, ts, mjs] of [
   once(...kiln(warmCache, ts));
   const warmDeno = join(work, `deno-warm-${title.length}`);
   if (deno) once(deno, ["run", "--quiet", ts], denoEnv(warmDeno));
-  const rows = [
-    measure("node (same program as JS)", () => [process.execPath, [mjs]]),
-    measure("kiln-run cold (empty cache)", () => kiln(fresh("cold"), ts)),
-    measure("kiln-run cached", () => kiln(warmCache, ts)),
+  const configs = [
+    ["node (same program as JS)", () => [process.execPath, [mjs]]],
+    ["kiln-run cold (empty cache)", () => kiln(fresh("cold"), ts)],
+    ["kiln-run cached", () => kiln(warmCache, ts)],
   ];
   if (deno) {
-    rows.push(
-      measure("deno run cold (empty DENO_DIR)", () => [deno, ["run", "--quiet", ts], denoEnv(fresh("deno"))]),
-    );
-    rows.push(measure("deno run cached", () => [deno, ["run", "--quiet", ts], denoEnv(warmDeno)]));
+    configs.push([
+      "deno run cold (empty DENO_DIR)",
+      () => [deno, ["run", "--quiet", ts], denoEnv(fresh("deno"))],
+    ]);
+    configs.push(["deno run cached", () => [deno, ["run", "--quiet", ts], denoEnv(warmDeno)]]);
   }
+  const rows = measureInterleaved(configs);
   const outputs = new Set(rows.map((row) => row.stdout));
   if (outputs.size !== 1) throw new Error(`programs disagree: ${[...outputs].join(" | ")}`);
   table(`start-up: ${title}`, rows, rows[0]);
@@ -143,26 +151,31 @@ for (const [title, ts, mjs] of [
   const cache = join(work, "timers-cache");
   const ts = join(programs, "timers.ts");
   once(...kiln(cache, ts));
-  const rows = [
-    measure("node (same program as JS)", () => [process.execPath, [join(js, "timers.mjs")]]),
-    measure("kiln-run (cached)", () => kiln(cache, ts)),
+  const configs = [
+    ["node (same program as JS)", () => [process.execPath, [join(js, "timers.mjs")]]],
+    ["kiln-run (cached)", () => kiln(cache, ts)],
+    [
+      "kiln-run hello (cached)",
+      () => kiln(join(work, `warm-${"hello world (1 module)".length}`), join(programs, "hello.ts")),
+    ],
   ];
   if (deno)
-    rows.push(
-      measure("deno run (cached)", () => [deno, ["run", "--quiet", ts], denoEnv(join(work, "deno-timers"))]),
-    );
+    configs.push([
+      "deno run (cached)",
+      () => [deno, ["run", "--quiet", ts], denoEnv(join(work, "deno-timers"))],
+    ]);
+  const [nodeRow, kilnRow, hello, ...denoRows] = measureInterleaved(configs);
+  const rows = [nodeRow, kilnRow, ...denoRows];
   table("10,000 timers started at once, all fired", rows, rows[0]);
-  const hello = measure("kiln-run hello (cached)", () =>
-    kiln(join(work, `warm-${"hello world (1 module)".length}`), join(programs, "hello.ts")),
-  );
-  const perMessage = ((rows[1].ms - hello.ms) * 1000) / 20_000;
+  const perMessage = ((kilnRow.ms - hello.ms) * 1000) / 20_000;
   console.log(
-    `  kiln-run over its own start-up: ${fmt(rows[1].ms - hello.ms)} ms for 20,000 messages (${fmt(perMessage, 2)} µs per TIMER_START or TIMER_READY)`,
+    `  kiln-run over its own start-up: ${fmt(kilnRow.ms - hello.ms)} ms for 20,000 messages (${fmt(perMessage, 2)} µs per TIMER_START or TIMER_READY)`,
   );
 }
 
 {
   const protocol = await import(pathToFileURL(hostRequire.resolve("@kiln/protocol")).href);
+  const wire = await import(pathToFileURL(hostRequire.resolve("@kiln/protocol/wire")).href);
   const body = new Uint8Array(256).map((_, i) => i);
   const samples = {
     ERROR: protocol.error({ error: "NotFound: cannot find module", fetchResId: 3 }),
@@ -209,10 +222,10 @@ for (const [title, ts, mjs] of [
     return n / ((performance.now() - started) / 1000);
   };
   console.log(
-    "\ncodec: encode+decode of one Msg, per second (reference: JSON.stringify+parse of the same fields)",
+    "\ncodec: encode+decode of one BaseMsg+Msg, per second: the specialised codec kiln-run uses, protobuf-es, and JSON.stringify+parse of the same fields",
   );
   console.log(
-    `  ${"command".padEnd(16)}${"bytes".padStart(7)}${"msgs/s".padStart(12)}${"JSON msgs/s".padStart(13)}${"x JSON".padStart(8)}`,
+    `  ${"command".padEnd(16)}${"bytes".padStart(7)}${"wire/s".padStart(11)}${"protobuf-es/s".padStart(15)}${"JSON/s".padStart(10)}${"wire x pb-es".padStart(14)}`,
   );
   for (const [name, msg] of Object.entries(samples)) {
     const plain = Object.fromEntries(
@@ -220,11 +233,15 @@ for (const [title, ts, mjs] of [
         .filter(([k]) => !k.startsWith("$"))
         .map(([k, v]) => [k, v instanceof Uint8Array ? [...v] : v]),
     );
-    const size = protocol.encodeMsg(msg).byteLength;
-    const proto = rate(() => protocol.decodeMsg(protocol.encodeMsg(msg)));
-    const json = rate(() => JSON.parse(JSON.stringify(plain)));
+    const size = wire.encodeEnvelope("os", msg).byteLength;
+    const fast = rate(() => wire.decodeEnvelope(wire.encodeEnvelope("os", msg)));
+    const reflective = rate(() => {
+      const base = { $typeName: "main.BaseMsg", channel: "os", payload: protocol.encodeMsg(msg) };
+      return protocol.decodeMsg(protocol.decodeBaseMsg(protocol.encodeBaseMsg(base)).payload);
+    });
+    const json = rate(() => JSON.parse(JSON.stringify({ channel: "os", msg: plain })));
     console.log(
-      `  ${name.padEnd(16)}${String(size).padStart(7)}${fmt(proto, 0).padStart(12)}${fmt(json, 0).padStart(13)}${fmt(proto / json, 2).padStart(8)}`,
+      `  ${name.padEnd(16)}${String(size).padStart(7)}${fmt(fast, 0).padStart(11)}${fmt(reflective, 0).padStart(15)}${fmt(json, 0).padStart(10)}${fmt(fast / reflective, 2).padStart(14)}`,
     );
   }
   console.log(`  peak RSS of this benchmark process: ${fmt(process.resourceUsage().maxRSS / 1024)} MiB`);

@@ -58,7 +58,7 @@ Object.defineProperty(globalThis, "__kiln_attach", {
     // Not while the snapshot is made: V8 adds Error.stackTraceLimit to every new context itself,
     // and finding it already in the snapshot's context is a fatal error.
     Error.stackTraceLimit = 30;
-    return (batch: Uint8Array) => {
+    return (batch?: Uint8Array) => {
       try {
         return receive(batch, reportUncaught);
       } catch (thrown) {

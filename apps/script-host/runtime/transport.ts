@@ -97,29 +97,41 @@ function receiveOne(bytes: Uint8Array): unknown {
   return handler(msg);
 }
 
+/** Messages of the current batch not handled yet, oldest first. */
+let pending: Uint8Array[] = [];
+let next = 0;
+
 /**
- * Receives a batch from the host: frames, each one BaseMsg. Bytes that do not decode, or a
- * channel nobody handles, are answered with ERROR on the `os` channel and otherwise ignored.
- * Returns what the last message's handler returned (START's: the main module's evaluation).
+ * Receives from the host: a batch (frames, each one BaseMsg), or nothing, which means "handle the
+ * next message of the batch". The host calls once with the batch and once more, without
+ * arguments, for each further message in it, so each message is handled in a call of its own:
+ * V8 runs the microtasks at the end of every call, and a promise resolved in one timer callback
+ * settles before the next callback runs, as in Node and Deno (one call carries the bytes; the
+ * others carry none and cost little). Bytes that do not decode, or a channel nobody handles, are
+ * answered with ERROR on the `os` channel and otherwise ignored. Returns what the message's
+ * handler returned (START's: the main module's evaluation).
  */
-export function receive(batch: Uint8Array, onError: (thrown: unknown) => void): unknown {
-  let frames: Uint8Array[];
-  try {
-    const decoder = new FrameDecoder();
-    frames = decoder.push(batch);
-    decoder.end();
-  } catch (failure) {
-    if (!(failure instanceof DecodeError)) throw failure;
-    send(Channel.os, error({ error: `ProtocolError: ${failure.message}` }));
-    return undefined;
-  }
-  let result: unknown;
-  for (const frame of frames) {
+export function receive(batch: Uint8Array | undefined, onError: (thrown: unknown) => void): unknown {
+  if (batch !== undefined) {
     try {
-      result = receiveOne(frame);
-    } catch (thrown) {
-      onError(thrown);
+      const decoder = new FrameDecoder();
+      pending = decoder.push(batch);
+      next = 0;
+      decoder.end();
+    } catch (failure) {
+      if (!(failure instanceof DecodeError)) throw failure;
+      send(Channel.os, error({ error: `ProtocolError: ${failure.message}` }));
+      return undefined;
     }
   }
-  return result;
+  const frame = pending[next];
+  if (frame === undefined) return undefined;
+  pending[next++] = EMPTY;
+  try {
+    return receiveOne(frame);
+  } catch (thrown) {
+    return onError(thrown);
+  }
 }
+
+const EMPTY = new Uint8Array(0);

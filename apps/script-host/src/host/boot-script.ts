@@ -60,6 +60,7 @@ export const bootScript = String.raw`(function () {
   let entry;
   return (batch) => {
     if (entry === undefined) {
+      if (batch === undefined) throw new Error("kiln boot: the first call must carry START");
       if (typeof g.__kiln_attach !== "function") {
         const at = { i: 0 };
         const length = varint(batch, at);

@@ -24,7 +24,7 @@ export interface HostBindings {
 export class IsolateBridge {
   private constructor(
     private readonly isolate: ivm.Isolate,
-    private readonly entry: ivm.Reference<(bytes: Uint8Array) => unknown>,
+    private readonly entry: ivm.Reference<(bytes?: Uint8Array) => unknown>,
     private readonly noop: ivm.Reference<() => void>,
   ) {}
 
@@ -58,21 +58,31 @@ export class IsolateBridge {
     const noop = context.evalSync("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
     return new IsolateBridge(
       isolate,
-      entry as ivm.Reference<(bytes: Uint8Array) => unknown>,
+      entry as ivm.Reference<(bytes?: Uint8Array) => unknown>,
       noop as ivm.Reference<() => void>,
     );
   }
 
   /**
-   * Hands one batch of framed BaseMsg to the runtime. Resolves when the runtime has handled it
-   * (for START: when the main module has finished evaluating); rejects with whatever the isolate
-   * threw, including an unhandled promise rejection or the isolate being disposed.
+   * Hands one batch of `messages` framed BaseMsg to the runtime: one call carrying the bytes,
+   * then one call without arguments for each further message, so that each message is handled in
+   * a call of its own and the isolate runs its microtasks between them (the calls are queued at
+   * once, not one after the other). Resolves when the runtime has handled them all (for START:
+   * when the main module has finished evaluating); rejects with whatever the isolate threw,
+   * including an unhandled promise rejection or the isolate being disposed.
    */
-  async deliver(bytes: Uint8Array, options: { awaitResult?: boolean } = {}): Promise<void> {
+  async deliver(
+    bytes: Uint8Array,
+    options: { awaitResult?: boolean; messages?: number } = {},
+  ): Promise<void> {
     const argument = new ivm.ExternalCopy(bytes).copyInto({ release: true });
-    await this.entry.apply(undefined, [argument], {
-      result: { promise: options.awaitResult ?? false, copy: true },
-    });
+    const calls = [
+      this.entry.apply(undefined, [argument], {
+        result: { promise: options.awaitResult ?? false, copy: true },
+      }),
+    ];
+    for (let i = 1; i < (options.messages ?? 1); i++) calls.push(this.entry.apply(undefined, []));
+    await Promise.all(calls);
   }
 
   /**

@@ -203,13 +203,13 @@ export class ScriptHost {
     }
     this.#outbox = [];
     this.#outboxBytes = 0;
-    if (frames.length > 0) this.#deliverBatch(batch);
+    if (frames.length > 0) this.#deliverBatch(batch, frames.length);
   }
 
-  #deliverBatch(batch: Uint8Array): void {
+  #deliverBatch(batch: Uint8Array, messages = 1): void {
     if (this.#finished || !this.#bridge) return;
     this.#inFlight++;
-    this.#watch(this.#bridge.deliver(batch)).then(
+    this.#watch(this.#bridge.deliver(batch, { messages })).then(
       () => {
         this.#inFlight--;
         this.#checkIdle();
