@@ -4,7 +4,7 @@ import {
   DecodeError,
   decodeEnvelope,
   encodeEnvelope,
-  encodeFrame,
+  encodeEnvelopeFrame,
   error,
   FrameDecoder,
   type Msg,
@@ -46,7 +46,7 @@ export function flush(): void {
 
 /** Queues a message to the host on a channel; it leaves with the batch at the next microtask. */
 export function send(channel: string, msg: Msg): void {
-  const frame = encodeFrame(encodeEnvelope(channel, msg));
+  const frame = encodeEnvelopeFrame(channel, msg);
   queue.push(frame);
   queuedBytes += frame.byteLength;
   if (queuedBytes >= FLUSH_BYTES) flush();

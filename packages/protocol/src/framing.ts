@@ -37,7 +37,8 @@ export class FrameDecoder {
     for (;;) {
       const header = this.#readLength(joined, offset);
       if (header === undefined || joined.byteLength - header.start < header.length) break;
-      frames.push(joined.slice(header.start, header.start + header.length));
+      // A view, not a copy: `joined` is this call's own buffer and is never written again.
+      frames.push(joined.subarray(header.start, header.start + header.length));
       offset = header.start + header.length;
     }
     this.#buffer = joined.slice(offset);

@@ -1,5 +1,13 @@
 import { dirname, resolve } from "node:path";
-import { Channel, encodeEnvelope, encodeFrame, type Msg, start, timerReady } from "@kiln/protocol/wire";
+import {
+  Channel,
+  encodeEnvelope,
+  encodeEnvelopeFrame,
+  encodeFrame,
+  type Msg,
+  start,
+  timerReady,
+} from "@kiln/protocol/wire";
 import { type Direction, debugLine } from "./debug-log.js";
 import { HostFetcher } from "./fetcher.js";
 import { IsolateBridge } from "./isolate-bridge.js";
@@ -178,9 +186,8 @@ export class ScriptHost {
   /** Queues a message for the runtime; everything queued in one turn of the event loop leaves together. */
   #deliver(channel: string, msg: Msg): void {
     if (this.#finished || !this.#bridge) return;
-    const bytes = encodeEnvelope(channel, msg);
-    this.#trace("host->runtime", bytes);
-    const frame = encodeFrame(bytes);
+    if (this.options.debug) this.#trace("host->runtime", encodeEnvelope(channel, msg));
+    const frame = encodeEnvelopeFrame(channel, msg);
     if (this.#outbox.length === 0) {
       // Counted as pending from now on, so the run cannot look idle while a batch waits.
       this.#inFlight++;

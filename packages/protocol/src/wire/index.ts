@@ -29,6 +29,7 @@ export {
   decodeEnvelopeWire,
   decodeMsgWire,
   encodeEnvelope,
+  encodeEnvelopeFrame,
   encodeMsg,
   type MsgInit,
   newMsg,

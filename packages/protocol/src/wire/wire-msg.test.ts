@@ -2,9 +2,17 @@ import { create, fromBinary, ScalarType, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { decodeEnvelope as decodeEnvelopeFull } from "../envelope.js";
 import { DecodeError } from "../errors.js";
+import { encodeFrame } from "../framing.js";
 import { BaseMsgSchema, type Msg, MsgSchema } from "../gen/main/msg_pb.js";
 import { MSG_FIELDS } from "./fields.js";
-import { decodeEnvelopeWire, decodeMsgWire, encodeEnvelope, encodeMsg, newMsg } from "./wire-msg.js";
+import {
+  decodeEnvelopeWire,
+  decodeMsgWire,
+  encodeEnvelope,
+  encodeEnvelopeFrame,
+  encodeMsg,
+  newMsg,
+} from "./wire-msg.js";
 
 /** A small seeded generator (mulberry32), so a failure names the message that caused it. */
 function random(seed: number) {
@@ -98,7 +106,16 @@ describe("the specialised Msg codec", () => {
         create(BaseMsgSchema, { channel: "timers", payload: reference }),
       );
       expect(encodeEnvelope("timers", msg), `seed ${seed}`).toEqual(envelope);
+      expect(encodeEnvelopeFrame("timers", msg), `seed ${seed}`).toEqual(encodeFrame(envelope));
       expect(decodeEnvelopeWire(envelope).channel).toBe("timers");
+    }
+  });
+
+  it("frames envelopes with any channel, empty messages and non-ASCII channel names alike", () => {
+    for (const channel of ["", "os", "ünïcode", "x".repeat(200)]) {
+      for (const msg of [newMsg({}), newMsg({ error: "e".repeat(300) })]) {
+        expect(encodeEnvelopeFrame(channel, msg)).toEqual(encodeFrame(encodeEnvelope(channel, msg)));
+      }
     }
   });
 
