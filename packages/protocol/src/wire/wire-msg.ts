@@ -100,8 +100,10 @@ let encoder: { encode(text: string): Uint8Array } | undefined;
 
 function writeString(text: string): void {
   const length = text.length;
-  let ascii = true;
-  for (let i = 0; i < length; i++) {
+  // Long strings go through TextEncoder (native in the host); short ASCII ones, the common case
+  // (channels, paths, ids), are written byte by byte without an allocation.
+  let ascii = length <= 256;
+  for (let i = 0; ascii && i < length; i++) {
     if (text.charCodeAt(i) > 0x7f) {
       ascii = false;
       break;
