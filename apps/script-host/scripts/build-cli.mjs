@@ -20,3 +20,14 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
+// The compiler process (SWC runs there, never in the host; see compiler-process.ts).
+await build({
+  entryPoints: [join(root, "dist", "host", "modules", "compile-worker.js")],
+  outfile: join(root, "dist", "compile-worker.js"),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: ["@swc/core"],
+  logLevel: "warning",
+});

@@ -138,6 +138,32 @@ describe("local modules", () => {
     expect(allowed.stdout).toBe("LOADED ./lib/big.js\n");
   });
 
+  it("are the script's folder for a file: URL script, and nothing at all for a remote script", async () => {
+    await writeFile(join(app, "url-entry.ts"), attempts(["../outside/lib.js", "./lib/inside.ts"]));
+    const byUrl = await runKiln(
+      ["--cachedir", join(work, "cache"), `file://${join(app, "url-entry.ts")}`],
+      work,
+    );
+    expect(byUrl.stdout).toMatch(
+      /^refused \.\.\/outside\/lib\.js PermissionDenied .*\nLOADED \.\/lib\/inside\.ts\n$/,
+    );
+    expect(byUrl.stdout + byUrl.stderr).not.toContain(SECRET);
+  });
+
+  it("never crash the host, however deeply a module nests (the compiler runs in its own process)", async () => {
+    await writeFile(
+      join(app, "lib", "deep.js"),
+      `export const x = ${"(".repeat(6000)}1${")".repeat(6000)};\n`,
+    );
+    const result = await run(`${attempts(["./lib/deep.js"])}console.log("host alive");\n`);
+    expect(result.stdout).toMatch(
+      /^refused \.\/lib\/deep\.js SyntaxError the compiler crashed \(SIGSEGV\) on .*deep\.js; is it nested too deeply\?.*\nhost alive\n$/,
+    );
+    expect(result.code).toBe(0);
+    // The next compile starts a new compiler process.
+    expect((await run(attempts(["./lib/inside.ts"]))).stdout).toBe("LOADED ./lib/inside.ts\n");
+  });
+
   it("leave nothing in the cache when refused", async () => {
     const cache = join(work, "refused-cache");
     await writeFile(join(app, "refused.ts"), attempts(["../outside/lib.js"]));

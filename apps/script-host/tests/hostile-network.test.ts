@@ -36,8 +36,18 @@ beforeAll(async () => {
       );
     } else if (url === "/local.ts") {
       response.end('import "file:///etc/passwd";\nexport const local = 1;\n');
+    } else if (url.startsWith("/p/")) {
+      // Pairs of URLs an old cache layout stored in one file: the first of each pair is hostile.
+      const evil = ["/p/a%2Fb.js", "/p/d//c.js", "/p/x/..%2Fy.js", "/p/q.js?v=1", "/p/s/"].includes(url);
+      response.end(`export const who = "${evil ? "EVIL" : "GOOD"} ${url}";\n`);
+    } else if (url === "/remote-main.js") {
+      response.end(
+        'for (const spec of ["/etc/passwd", "./local.js", "file:///etc/passwd"]) {\n  try { await import(spec); console.log("LOADED", spec); } catch (e) { console.log("refused", spec, e.name); }\n}\n',
+      );
     } else if (url === "/data.json") {
       response.end('{"fine":true}');
+    } else if (url.endsWith("/part.ts")) {
+      response.end(`export const part = "${"p".repeat(700 * 1024)}";\n`);
     } else {
       response.statusCode = 404;
       response.end("no");
@@ -124,6 +134,73 @@ describe("remote modules", () => {
     const result = await run(tryImport(`${allowed.origin}/local.ts`), ["--allow-import", "--allow-read"]);
     expect(result.stdout).toBe(
       `refused PermissionDenied remote module "${allowed.origin}/local.ts" may not import local "file:///etc/passwd"\n`,
+    );
+  });
+});
+
+describe("the module cache", () => {
+  it("keeps every URL apart: a hostile run cannot plant what another URL's import reads", async () => {
+    const cache = join(work, "shared-cache");
+    const importAll = (paths: string[]) =>
+      paths.map((path) => `console.log((await import("${allowed.origin}${path}")).who);`).join("\n");
+    await writeFile(
+      join(work, "hostile.ts"),
+      importAll(["/p/a%2Fb.js", "/p/d//c.js", "/p/x/..%2Fy.js", "/p/q.js?v=1", "/p/s/"]),
+    );
+    await writeFile(
+      join(work, "victim.ts"),
+      importAll(["/p/a/b.js", "/p/d/c.js", "/p/x/y.js", "/p/q.js_055e01147cc8cc23", "/p/s/_index"]),
+    );
+    const flag = `--allow-import=${host(allowed)}`;
+    const hostile = await runKiln(["--cachedir", cache, flag, "hostile.ts"], work);
+    expect(hostile.stdout.split("\n").filter((line) => line.startsWith("EVIL"))).toHaveLength(5);
+    allowed.requests.length = 0;
+    const victim = await runKiln(["--cachedir", cache, flag, "victim.ts"], work);
+    expect(victim.stdout.trim().split("\n")).toEqual([
+      "GOOD /p/a/b.js",
+      "GOOD /p/d/c.js",
+      "GOOD /p/x/y.js",
+      "GOOD /p/q.js_055e01147cc8cc23",
+      "GOOD /p/s/_index",
+    ]);
+    expect(allowed.requests).toHaveLength(5);
+  });
+
+  it("counts each URL's download against --max-download-size, however it is spelled", async () => {
+    const spellings = ["/part.ts", "//part.ts", "///part.ts", "////part.ts"].map(
+      (path) => `${allowed.origin}${path}`,
+    );
+    await writeFile(
+      join(work, "spellings.ts"),
+      `for (const url of ${JSON.stringify(spellings)}) {\n  try { await import(url); console.log("ok"); } catch (e) { console.log((e as Error).name); }\n}\n`,
+    );
+    const result = await runKiln(
+      [
+        "--cachedir",
+        join(work, "spell-cache"),
+        `--allow-import=${host(allowed)}`,
+        "--max-download-size=1",
+        "spellings.ts",
+      ],
+      work,
+    );
+    expect(result.stdout).toBe("ok\nRangeError\nRangeError\nRangeError\n");
+  });
+});
+
+describe("a remote main script", () => {
+  it("gets no local files (a rooted path is a path on its own server)", async () => {
+    const result = await runKiln(
+      [
+        "--cachedir",
+        join(work, "remote-main-cache"),
+        `--allow-import=${host(allowed)}`,
+        `${allowed.origin}/remote-main.js`,
+      ],
+      work,
+    );
+    expect(result.stdout).toBe(
+      "refused /etc/passwd NotFound\nrefused ./local.js NotFound\nrefused file:///etc/passwd PermissionDenied\n",
     );
   });
 });

@@ -1,11 +1,12 @@
-import { access, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { access, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LoopbackServer, startServer } from "./helpers/loopback-server.js";
 import { canMeasureMemory, runKilnMeasured } from "./helpers/measure.js";
-import { runKiln, runNode } from "./helpers/run-kiln.js";
+import { kilnRunBin, runKiln, runNode } from "./helpers/run-kiln.js";
 
 /**
  * Hostile scripts against the host's memory: everything a script can make the host hold has a
@@ -116,6 +117,56 @@ describe("timers", () => {
     expect(over.stderr).toBe("error: the script has more than 20 pending timers (--max-timers)\n");
     expect(over.code).toBe(1);
   });
+});
+
+describe("output and busy scripts", () => {
+  it.runIf(canMeasureMemory)("output nobody reads holds the script back, not the host's memory", async () => {
+    const name = await script(
+      'const s = "x".repeat(1 << 20);\nfor (let i = 0; i < 100; i++) console.log(s);\n',
+    );
+    const report = join(work, `rss-${name}`);
+    const child = spawn(
+      "/usr/bin/time",
+      [
+        "-o",
+        report,
+        "-f",
+        "%M",
+        process.execPath,
+        "--no-node-snapshot",
+        kilnRunBin,
+        "--cachedir",
+        cache(),
+        name,
+      ],
+      { cwd: work, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    // Nobody reads for three seconds, then everything is read.
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    let bytes = 0;
+    child.stdout.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    child.stdout.resume();
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    expect(bytes).toBe(100 * (MiB + 1));
+    const peakMiB = Number((await readFile(report, "utf8")).trim().split("\n").pop()) / 1024;
+    expect(peakMiB).toBeLessThan(200);
+  });
+
+  it.runIf(canMeasureMemory)(
+    "intervals firing while the script is busy do not pile up in the host",
+    async () => {
+      const name = await script(
+        "for (let i = 0; i < 20000; i++) setInterval(() => {}, 1);\nsetTimeout(() => { for (;;) {} }, 50);\n",
+      );
+      const result = await runKilnMeasured(["--cachedir", cache(), "--timeout", "5", name], work);
+      expect(result.stderr).toBe("error: script timed out after 5 s (--timeout)\n");
+      expect(result.peakMiB).toBeLessThan(250);
+    },
+  );
 });
 
 describe("fetch", () => {

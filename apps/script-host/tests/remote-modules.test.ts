@@ -2,6 +2,7 @@ import { access, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { depsPathOf } from "../src/host/modules/remote-cache.js";
 import { type LoopbackServer, startServer } from "./helpers/loopback-server.js";
 import { runKiln } from "./helpers/run-kiln.js";
 
@@ -50,11 +51,7 @@ describe("remote modules", () => {
       "/mod/shared.ts",
       "/mod/sub/b.ts",
     ]);
-    const port = new URL(server.origin).port;
-    const stored = await readFile(
-      join(cacheDir(), "deps", "http", `127.0.0.1_${port}`, "mod", "sub", "b.ts"),
-      "utf8",
-    );
+    const stored = await readFile(depsPathOf(cacheDir(), new URL(`${server.origin}/mod/sub/b.ts`)), "utf8");
     expect(stored).toBe(modules["/mod/sub/b.ts"]);
   });
 
@@ -78,9 +75,8 @@ describe("remote modules", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`import "${server.origin}/mod/missing.ts" failed: 404`);
-    const port = new URL(server.origin).port;
     await expect(
-      access(join(cacheDir(), "deps", "http", `127.0.0.1_${port}`, "mod", "missing.ts")),
+      access(depsPathOf(cacheDir(), new URL(`${server.origin}/mod/missing.ts`))),
     ).rejects.toThrow();
   });
 });

@@ -36,8 +36,26 @@ export async function main(args: readonly string[]): Promise<number> {
     timeoutSeconds: options.timeoutSeconds,
     stdout: writerTo(process.stdout),
     stderr: writerTo(process.stderr),
+    outputBuffered: () => process.stdout.writableLength + process.stderr.writableLength,
+    outputDrained: () => Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => {}),
   });
   return host.run();
+}
+
+/** Resolves when a stream has nothing waiting to be written (at once if it is closed). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      stream.off("error", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+    stream.on("error", done);
+  });
 }
 
 /**

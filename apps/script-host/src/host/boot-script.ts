@@ -11,10 +11,16 @@ export const bootScript = String.raw`(function () {
   const g = globalThis;
   const requestRef = g.__kiln_request_ref;
   const send = g.__kiln_send;
-  const print = g.__kiln_print;
+  const rawPrint = g.__kiln_print;
+  const drainedRef = g.__kiln_drained_ref;
+  // Output backs up when nobody reads it: wait for the reader before printing more.
+  const print = (text, stream) => {
+    if (rawPrint(text, stream) === true) drainedRef.applySyncPromise(undefined, []);
+  };
   delete g.__kiln_request_ref;
   delete g.__kiln_send;
   delete g.__kiln_print;
+  delete g.__kiln_drained_ref;
   const request = (bytes) => requestRef.applySyncPromise(undefined, [bytes], { arguments: { copy: true } });
   const varint = (bytes, at) => {
     let value = 0;

@@ -8,6 +8,8 @@ export interface FetchLimits {
   readonly maxInFlight: number;
   /** The largest response body, in bytes; a larger one fails the fetch. */
   readonly maxBodyBytes: number;
+  /** Response bytes all fetches in flight may hold together. */
+  readonly maxBufferedBytes: number;
 }
 
 const MAX_REDIRECTS = 20;
@@ -21,6 +23,8 @@ const MAX_REDIRECTS = 20;
  */
 export class HostFetcher {
   #inFlight = 0;
+  /** Response bytes held by the fetches in flight. */
+  #buffered = 0;
 
   constructor(
     private readonly permissions: Permissions,
@@ -95,6 +99,25 @@ export class HostFetcher {
     let size = 0;
     const reader = response.body?.getReader();
     if (!reader) return new Uint8Array(0);
+    try {
+      return await this.#readChunks(reader, chunks, asked, tooLarge, (bytes) => {
+        size += bytes;
+        this.#buffered += bytes;
+        return size;
+      });
+    } finally {
+      this.#buffered -= size;
+    }
+  }
+
+  async #readChunks(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    chunks: Uint8Array[],
+    asked: string,
+    tooLarge: () => HostError,
+    grow: (bytes: number) => number,
+  ): Promise<Uint8Array> {
+    let size = 0;
     for (;;) {
       let next: Awaited<ReturnType<typeof reader.read>>;
       try {
@@ -103,10 +126,17 @@ export class HostFetcher {
         throw new HostError("NetworkError", `fetch "${asked}" failed: ${(cause as Error).message}`);
       }
       if (next.done) break;
-      size += next.value.byteLength;
+      size = grow(next.value.byteLength);
       if (size > this.limits.maxBodyBytes) {
         await reader.cancel().catch(() => {});
         throw tooLarge();
+      }
+      if (this.#buffered > this.limits.maxBufferedBytes) {
+        await reader.cancel().catch(() => {});
+        throw new HostError(
+          "RangeError",
+          `fetch "${asked}": the responses in flight hold more than ${this.limits.maxBufferedBytes} bytes together`,
+        );
       }
       chunks.push(next.value);
     }

@@ -11,8 +11,13 @@ export interface HostBindings {
   send(bytes: Uint8Array): void;
   /** A request from the runtime that blocks it until answered (CODE_FETCH). */
   request(bytes: Uint8Array): Promise<Uint8Array>;
-  /** Console output: text for stdout (1) or stderr (2); synchronous like `send`. */
-  print(text: string, stream: number): void;
+  /**
+   * Console output: text for stdout (1) or stderr (2); synchronous like `send`. Returns true when
+   * the output is backing up: the runtime then waits on `drained` before printing more.
+   */
+  print(text: string, stream: number): boolean;
+  /** Resolves once the output written so far has been taken by its reader. */
+  drained(): Promise<void>;
 }
 
 /**
@@ -46,8 +51,9 @@ export class IsolateBridge {
     global.setSync("__kiln_send", new ivm.Callback((bytes: Uint8Array) => bindings.send(bytes)));
     global.setSync(
       "__kiln_print",
-      new ivm.Callback((text: string, stream: number) => bindings.print(String(text), stream)),
+      new ivm.Callback((text: string, stream: number) => bindings.print(String(text), Number(stream))),
     );
+    global.setSync("__kiln_drained_ref", new ivm.Reference(() => bindings.drained()));
     global.setSync(
       "__kiln_request_ref",
       new ivm.Reference(async (bytes: Uint8Array) =>

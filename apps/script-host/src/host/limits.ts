@@ -14,6 +14,10 @@ export interface HostLimits {
   readonly maxFetchBytes: number;
   /** `fetch` calls in flight at once; more are refused until one settles. */
   readonly maxFetchesInFlight: number;
+  /** Response bytes all fetches in flight may hold together; past it the fetch that grows fails. */
+  readonly maxFetchBufferedBytes: number;
+  /** Bytes waiting to be handed to a runtime that is busy; past it the run ends. */
+  readonly maxOutboxBytes: number;
   /** Largest batch of messages the runtime may hand the host in one call. */
   readonly maxBatchBytes: number;
   /** Largest single message (frame) from the runtime, requests included. */
@@ -29,6 +33,8 @@ export const DEFAULT_LIMITS: HostLimits = {
   maxTimers: 100_000,
   maxFetchBytes: 32 * MiB,
   maxFetchesInFlight: 64,
+  maxFetchBufferedBytes: 64 * MiB,
+  maxOutboxBytes: 128 * MiB,
   maxBatchBytes: 16 * MiB,
   maxMessageBytes: 1 * MiB,
 };

@@ -81,12 +81,18 @@ export class Permissions {
   readonly #net: readonly HostRule[] | "all" | undefined;
   readonly #import: readonly HostRule[] | "all" | undefined;
 
-  /** `entryDir`: the folder of the script named on the command line; `cwd` resolves relative paths. */
-  constructor(flags: PermissionFlags, entryDir: string, cwd: string) {
+  /**
+   * `entryDir`: the folder of the script named on the command line (none for a remote script);
+   * `cwd` resolves relative paths.
+   */
+  constructor(flags: PermissionFlags, entryDir: string | undefined, cwd: string) {
     const roots =
       flags.allowRead === "all"
         ? "all"
-        : [entryDir, ...(flags.allowRead ?? []).map((path) => resolve(cwd, path))];
+        : [
+            ...(entryDir === undefined ? [] : [entryDir]),
+            ...(flags.allowRead ?? []).map((path) => resolve(cwd, path)),
+          ];
     this.#readRoots =
       roots === "all" ? "all" : [...new Set(roots.flatMap((root) => [resolve(root), realPathOf(root)]))];
     const hosts = (grant: Grant) =>

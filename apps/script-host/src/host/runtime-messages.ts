@@ -54,6 +54,10 @@ export class RuntimeMessages {
    */
   onSend(batch: Uint8Array): void {
     const { maxBatchBytes, maxMessageBytes } = this.host.limits;
+    if (!(batch instanceof Uint8Array)) {
+      this.host.fail("error: the runtime sent something that is not bytes\n");
+      return;
+    }
     if (batch.byteLength > maxBatchBytes) {
       this.host.fail(
         `error: the runtime sent ${batch.byteLength} bytes at once, more than ${maxBatchBytes}\n`,
@@ -124,8 +128,9 @@ export class RuntimeMessages {
 
   /** A request from `__kiln_request`: resolves to the encoded answer. */
   async onRequest(bytes: Uint8Array): Promise<Uint8Array> {
-    const decoded: Envelope | Msg =
-      bytes.byteLength > this.host.limits.maxMessageBytes
+    const decoded: Envelope | Msg = !(bytes instanceof Uint8Array)
+      ? errorMsg({ error: "ProtocolError: a request must be bytes" })
+      : bytes.byteLength > this.host.limits.maxMessageBytes
         ? errorMsg({ error: `ProtocolError: a request of ${bytes.byteLength} bytes is over the limit` })
         : this.#decode(bytes);
     let answer: Msg;

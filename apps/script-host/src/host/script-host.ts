@@ -1,4 +1,5 @@
 import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   Channel,
   encodeEnvelope,
@@ -13,7 +14,7 @@ import { HostFetcher } from "./fetcher.js";
 import { IsolateBridge } from "./isolate-bridge.js";
 import { DEFAULT_LIMITS, type HostLimits } from "./limits.js";
 import { CompileCache } from "./modules/compile-cache.js";
-import { swcCompiler } from "./modules/compiler.js";
+import { CompilerProcess } from "./modules/compiler-process.js";
 import { ModuleService } from "./modules/module-service.js";
 import { RemoteModules } from "./modules/remote-cache.js";
 import { NO_PERMISSIONS, type PermissionFlags, Permissions } from "./permissions.js";
@@ -38,9 +39,18 @@ export interface ScriptHostOptions {
   readonly timeoutSeconds?: number | undefined;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Bytes written to stdout and stderr and not yet taken by their readers (for backpressure). */
+  readonly outputBuffered?: (() => number) | undefined;
+  /** Resolves once stdout and stderr have no output waiting. */
+  readonly outputDrained?: (() => Promise<void>) | undefined;
   /** The runtime to send in START; the one built into dist/runtime/ unless given (tests, tools). */
   readonly runtimeBundle?: RuntimeBundle | undefined;
 }
+
+/** Output waiting for its reader beyond which a printing script waits (console.log blocks). */
+const OUTPUT_SOFT_LIMIT = 1024 * 1024;
+/** Output waiting beyond which the run ends: a runtime that ignores the wait. */
+const OUTPUT_HARD_LIMIT = 64 * 1024 * 1024;
 
 /**
  * Runs one script: owns the isolate, answers the runtime's messages (modules, cache, timers,
@@ -59,26 +69,35 @@ export class ScriptHost {
   readonly #finishBeforeExit = new Set<Promise<unknown>>();
   readonly #deliveries = new Set<Promise<void>>();
   readonly #abort = new AbortController();
+  readonly #compiler = new CompilerProcess();
   readonly #limits: HostLimits;
   readonly #permissions: Permissions;
   /** Frames for the runtime, delivered together as one batch at the next turn of the event loop. */
   #outbox: Uint8Array[] = [];
   #outboxBytes = 0;
+  #flushScheduled = false;
+  /** A batch has been handed to the runtime and is not handled yet. */
+  #batchOnItsWay = false;
+  /** Intervals whose TIMER_READY waits in the outbox or is on its way. */
+  readonly #waitingIntervals = new Set<number>();
 
   constructor(private readonly options: ScriptHostOptions) {
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
     const script = options.argv[0] ?? ".";
-    const entryDir = /^[a-z][a-z0-9+.-]*:/i.test(script)
-      ? options.cwd
-      : dirname(resolve(options.cwd, script));
+    const entryDir = entryFolder(script, options.cwd);
     this.#permissions = new Permissions(options.permissions ?? NO_PERMISSIONS, entryDir, options.cwd);
     this.#timers = new HostTimers(
-      (id, done) => this.#deliver(Channel.timers, timerReady({ id, done })),
+      (id, done) =>
+        done ? this.#deliver(Channel.timers, timerReady({ id, done })) : this.#intervalFired(id),
       this.#limits.maxTimers,
     );
     this.#fetcher = new HostFetcher(
       this.#permissions,
-      { maxInFlight: this.#limits.maxFetchesInFlight, maxBodyBytes: this.#limits.maxFetchBytes },
+      {
+        maxInFlight: this.#limits.maxFetchesInFlight,
+        maxBodyBytes: this.#limits.maxFetchBytes,
+        maxBufferedBytes: this.#limits.maxFetchBufferedBytes,
+      },
       this.#abort.signal,
     );
   }
@@ -92,7 +111,7 @@ export class ScriptHost {
     const log = this.options.debug ? (line: string) => this.options.stderr(`[debug] ${line}\n`) : undefined;
     const limits = this.#limits;
     const modules = new ModuleService(
-      new CompileCache(this.options.cacheDir, swcCompiler, log),
+      new CompileCache(this.options.cacheDir, this.#compiler, log),
       new RemoteModules(
         this.options.cacheDir,
         this.options.reload,
@@ -132,8 +151,16 @@ export class ScriptHost {
         },
         request: (bytes) => messages.onRequest(bytes),
         print: (text, stream) => {
-          if (!this.#finished) (stream === 2 ? this.options.stderr : this.options.stdout)(text);
+          if (this.#finished) return false;
+          (stream === 2 ? this.options.stderr : this.options.stdout)(text);
+          const buffered = this.options.outputBuffered?.() ?? 0;
+          if (buffered > OUTPUT_HARD_LIMIT) {
+            this.#end(1, "error: the script's output is not being read\n");
+            return false;
+          }
+          return buffered > OUTPUT_SOFT_LIMIT;
         },
+        drained: () => this.options.outputDrained?.() ?? Promise.resolve(),
       },
       preload,
     );
@@ -183,24 +210,48 @@ export class ScriptHost {
     this.#deliverBatch(encodeFrame(bytes));
   }
 
-  /** Queues a message for the runtime; everything queued in one turn of the event loop leaves together. */
+  /**
+   * Queues a message for the runtime; everything queued while the previous batch is still being
+   * handled leaves together once it is done, so at most one batch is on its way at a time.
+   */
   #deliver(channel: string, msg: Msg): void {
     if (this.#finished || !this.#bridge) return;
     if (this.options.debug) this.#trace("host->runtime", encodeEnvelope(channel, msg));
     const frame = encodeEnvelopeFrame(channel, msg);
-    if (this.#outbox.length === 0) {
-      // Counted as pending from now on, so the run cannot look idle while a batch waits.
-      this.#inFlight++;
-      setImmediate(() => {
-        this.#inFlight--;
-        this.#flushOutbox();
-      });
-    }
+    if (this.#outbox.length === 0) this.#inFlight++; // the run is not idle while a batch waits
     this.#outbox.push(frame);
     this.#outboxBytes += frame.byteLength;
+    if (this.#outboxBytes > this.#limits.maxOutboxBytes) {
+      this.#end(
+        1,
+        `error: the script does not take its messages (more than ${this.#limits.maxOutboxBytes} bytes wait)\n`,
+      );
+      return;
+    }
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled || this.#batchOnItsWay || this.#outbox.length === 0) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      this.#flushOutbox();
+    });
+  }
+
+  /**
+   * An interval fired: its TIMER_READY is queued unless one is already waiting or on its way, as
+   * Node skips interval runs a busy event loop missed instead of piling them up.
+   */
+  #intervalFired(id: number): void {
+    if (this.#waitingIntervals.has(id)) return;
+    this.#waitingIntervals.add(id);
+    this.#deliver(Channel.timers, timerReady({ id, done: false }));
   }
 
   #flushOutbox(): void {
+    if (this.#batchOnItsWay || this.#outbox.length === 0) return;
     const frames = this.#outbox;
     const batch = new Uint8Array(this.#outboxBytes);
     let offset = 0;
@@ -210,19 +261,28 @@ export class ScriptHost {
     }
     this.#outbox = [];
     this.#outboxBytes = 0;
-    if (frames.length > 0) this.#deliverBatch(batch, frames.length);
+    this.#inFlight--;
+    const intervals = [...this.#waitingIntervals];
+    this.#batchOnItsWay = true;
+    this.#deliverBatch(batch, frames.length, () => {
+      this.#batchOnItsWay = false;
+      for (const id of intervals) this.#waitingIntervals.delete(id);
+      this.#scheduleFlush();
+    });
   }
 
-  #deliverBatch(batch: Uint8Array, messages = 1): void {
+  #deliverBatch(batch: Uint8Array, messages = 1, settled: () => void = () => {}): void {
     if (this.#finished || !this.#bridge) return;
     this.#inFlight++;
     this.#watch(this.#bridge.deliver(batch, { messages })).then(
       () => {
         this.#inFlight--;
+        settled();
         this.#checkIdle();
       },
       (failure) => {
         this.#inFlight--;
+        settled();
         this.#fail(failure);
       },
     );
@@ -275,6 +335,7 @@ export class ScriptHost {
     if (message) this.options.stderr(message);
     clearTimeout(this.#deadline);
     this.#timers.clearAll();
+    this.#compiler.close();
     // Not at once: EXIT arrives while the isolate waits inside a call to the host, and the
     // isolate is disposed only after that call has returned to it.
     const bridge = this.#bridge;
@@ -290,6 +351,22 @@ export class ScriptHost {
   #trace(direction: Direction, bytes: Uint8Array): void {
     if (this.options.debug) this.options.stderr(debugLine(direction, bytes));
   }
+}
+
+/**
+ * The folder whose tree the script may load modules from without --allow-read: the script's own
+ * folder for a path or `file:` URL; none for a remote script, which gets no local files at all.
+ */
+function entryFolder(script: string, cwd: string): string | undefined {
+  if (/^file:/i.test(script)) {
+    try {
+      return dirname(fileURLToPath(script));
+    } catch {
+      return undefined;
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(script)) return undefined;
+  return dirname(resolve(cwd, script));
 }
 
 /** A value thrown in the isolate, as text: its (already source-mapped) stack without host frames. */

@@ -13,7 +13,7 @@ function countingCompiler(id: string): ModuleCompiler & { compiles: number } {
   return {
     id,
     compiles: 0,
-    compile(moduleName, source) {
+    async compile(moduleName, source) {
       this.compiles++;
       return `/* ${id} ${moduleName} */ ${source.toUpperCase()}`;
     },

@@ -45,7 +45,7 @@ export class CompileCache {
     const path = this.pathOf(moduleName, source);
     const cached = await this.#read(path, moduleName, source);
     if (cached !== undefined) return { code: cached, compiled: false };
-    const code = this.compiler.compile(moduleName, source);
+    const code = await this.compiler.compile(moduleName, source);
     this.log(`compiled ${moduleName}`);
     await writeFileAtomic(path, this.#header(moduleName, source, code) + code);
     return { code, compiled: true };

@@ -6,17 +6,17 @@ import { HostError } from "../errors.js";
 export const SWC_VERSION = "1.16.22";
 
 /**
- * Compiles modules in the host (never in the isolate): TypeScript types are stripped and the
- * module syntax becomes a `System.register([deps], declare)` call, the SystemJS module format the
- * runtime's loader links. Both steps work on SWC's syntax tree, so no string literal, comment or
- * template can be mistaken for an import or `import.meta`. The output ends with its source map
- * inline, which the runtime reads to show TypeScript positions in stack traces.
+ * Compiles modules outside the isolate: TypeScript types are stripped and the module syntax
+ * becomes a `System.register([deps], declare)` call, the SystemJS module format the runtime's
+ * loader links. Both steps work on SWC's syntax tree, so no string literal, comment or template
+ * can be mistaken for an import or `import.meta`. The output ends with its source map inline,
+ * which the runtime reads to show TypeScript positions in stack traces.
  */
 export interface ModuleCompiler {
   /** Identifies the compiler and its options: output from another identity is never reused. */
   readonly id: string;
-  /** Compiled output for one module, or a HostError "SyntaxError: … at name:line:column". */
-  compile(moduleName: string, source: string): string;
+  /** Compiled output for one module; rejects with a HostError "SyntaxError: … at name:line:column". */
+  compile(moduleName: string, source: string): Promise<string>;
 }
 
 type Swc = { transformSync: typeof transformSync; version: string };
@@ -50,25 +50,26 @@ function optionsFor(moduleName: string): Options {
 }
 
 /** The compiler identity: SWC's version and the options (any change to either invalidates the cache). */
-const COMPILER_ID = `swc-${SWC_VERSION}-systemjs-es2022-inline-map-1`;
+export const COMPILER_ID = `swc-${SWC_VERSION}-systemjs-es2022-inline-map-1`;
 
-/** The host's compiler: SWC with the options above. */
-export const swcCompiler: ModuleCompiler = {
-  id: COMPILER_ID,
-  compile(moduleName, source) {
-    const compiler = loadSwc();
-    if (compiler.version !== SWC_VERSION) {
-      throw new Error(`kiln-run: @swc/core ${compiler.version} found, ${SWC_VERSION} expected`);
-    }
-    let result: { code: string; map?: string };
-    try {
-      result = compiler.transformSync(source, optionsFor(moduleName));
-    } catch (failure) {
-      throw syntaxError(moduleName, failure);
-    }
-    return result.map ? `${result.code}\n${inlineMap(result.map)}` : result.code;
-  },
-};
+/**
+ * Compiles one module with SWC in this process. SWC is native code: a deeply nested module
+ * overflows its stack and kills the process, so the host never calls this itself; it runs in the
+ * compiler process (compile-worker.ts), whose crash fails one import instead of the run.
+ */
+export function compileWithSwc(moduleName: string, source: string): string {
+  const compiler = loadSwc();
+  if (compiler.version !== SWC_VERSION) {
+    throw new Error(`kiln-run: @swc/core ${compiler.version} found, ${SWC_VERSION} expected`);
+  }
+  let result: { code: string; map?: string };
+  try {
+    result = compiler.transformSync(source, optionsFor(moduleName));
+  } catch (failure) {
+    throw syntaxError(moduleName, failure);
+  }
+  return result.map ? `${result.code}\n${inlineMap(result.map)}` : result.code;
+}
 
 /**
  * The source map as a `data:` URL the runtime can decode without base64 (the isolate has no

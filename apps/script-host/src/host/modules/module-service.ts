@@ -29,7 +29,10 @@ export class ModuleService {
   /** Answers CODE_FETCH with CODE_FETCH_RES carrying the module's source and compiled output. */
   async codeFetch(specifier: string, containingFile: string): Promise<Msg> {
     const cwdDir = this.cwd.endsWith("/") ? this.cwd : `${this.cwd}/`;
-    if (containingFile !== cwdDir && !this.#served.has(containingFile)) {
+    // The working directory only for the first import (the main module); after that, only a
+    // module this run has served may be named as the importer.
+    const fromCwd = containingFile === cwdDir && this.#served.size === 0;
+    if (!fromCwd && !this.#served.has(containingFile)) {
       throw new HostError(
         "ProtocolError",
         `CODE_FETCH from "${containingFile}", which is not a module of this run`,

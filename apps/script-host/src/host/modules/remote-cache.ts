@@ -5,17 +5,24 @@ import { HostError } from "../errors.js";
 import type { Permissions } from "../permissions.js";
 import { writeFileAtomic } from "./atomic-write.js";
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** A host name safe as one directory name: letters, digits, dots and dashes, not starting with a dot. */
+const PLAIN_HOST = /^[a-z0-9-][a-z0-9.-]*$/;
+
 /**
- * Where a remote module lives in the cache: `<cachedir>/deps/<scheme>/<host>[_<port>]/<path>`.
- * A path ending in "/" gets the file name `_index`; a query string adds `_<hash>` to the name.
+ * Where a remote module lives in the cache, as Deno lays it out:
+ * `<cachedir>/deps/<scheme>/<host>[_<port>]/<sha256(URL without its fragment)>`. Every URL has a file of its
+ * own: nothing is decoded or dropped from the path, so two URLs never share a file (one run
+ * cannot plant what another URL's import will read), and a host name that is not a plain name
+ * (IPv6, `..`) is hashed too.
  */
 export function depsPathOf(cacheDir: string, url: URL): string {
-  const host = url.port ? `${url.hostname}_${url.port}` : url.hostname;
-  let path = decodeURIComponent(url.pathname).replace(/\\/g, "/");
-  if (path.endsWith("/")) path += "_index";
-  if (url.search) path += `_${createHash("sha256").update(url.search).digest("hex").slice(0, 16)}`;
-  const segments = path.split("/").filter((segment) => segment !== "" && segment !== "." && segment !== "..");
-  return join(cacheDir, "deps", url.protocol.replace(":", ""), host, ...segments);
+  const host = PLAIN_HOST.test(url.hostname) ? url.hostname : `_${sha256(url.hostname).slice(0, 32)}`;
+  const dir = url.port ? `${host}_${url.port}` : host;
+  // The whole URL but its fragment: `a.js?` and `a.js` are two URLs (`search` is "" for both).
+  const [withoutFragment = ""] = url.href.split("#");
+  return join(cacheDir, "deps", url.protocol.replace(":", ""), dir, sha256(withoutFragment));
 }
 
 /** How many bytes of remote modules one run may download: per module and in all. */
@@ -37,7 +44,10 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 
  * per-run limit, and nothing of it is kept.
  */
 export class RemoteModules {
-  readonly #fetchedThisRun = new Map<string, Promise<string>>();
+  /** Loads in progress, by URL: concurrent imports of one URL share one read or download. */
+  readonly #loading = new Map<string, Promise<string>>();
+  /** URLs downloaded in this run: with --reload, each is downloaded once per run. */
+  readonly #downloadedThisRun = new Set<string>();
   #downloaded = 0;
 
   constructor(
@@ -53,16 +63,19 @@ export class RemoteModules {
   async load(url: URL): Promise<{ filename: string; source: string }> {
     this.permissions.checkImport(url);
     const filename = depsPathOf(this.cacheDir, url);
-    let source = this.#fetchedThisRun.get(url.href);
+    let source = this.#loading.get(url.href);
     if (source === undefined) {
       source = this.#readOrDownload(url, filename);
-      this.#fetchedThisRun.set(url.href, source);
+      this.#loading.set(url.href, source);
+      // Only while it loads: the host keeps no module's source for the rest of the run.
+      const forget = () => this.#loading.delete(url.href);
+      source.then(forget, forget);
     }
     return { filename, source: await source };
   }
 
   async #readOrDownload(url: URL, filename: string): Promise<string> {
-    if (!this.reload) {
+    if (!this.reload || this.#downloadedThisRun.has(url.href)) {
       try {
         const info = await stat(filename);
         if (info.isFile() && info.size <= this.limits.maxModuleBytes) return await readFile(filename, "utf8");
@@ -75,6 +88,7 @@ export class RemoteModules {
     const response = await this.#get(url);
     const bytes = await this.#readBounded(url, response);
     await writeFileAtomic(filename, bytes);
+    this.#downloadedThisRun.add(url.href);
     return new TextDecoder().decode(bytes);
   }
 
