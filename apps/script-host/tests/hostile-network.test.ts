@@ -88,7 +88,7 @@ describe("remote modules", () => {
   it("are refused the same after the script replaces the built-ins the loader used to read", async () => {
     forbidden.requests.length = 0;
     const prelude = [
-      "String.prototype.matchAll = function* () { yield ['', 'http://" + host(forbidden) + "/module.ts']; };",
+      `String.prototype.matchAll = function* () { yield ['', 'http://${host(forbidden)}/module.ts']; };`,
       "String.prototype.startsWith = () => false; RegExp.prototype.test = () => false;",
     ].join("\n");
     const result = await run(tryImport(`${forbidden.origin}/module.ts`, prelude));
