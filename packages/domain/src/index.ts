@@ -5,6 +5,7 @@ export * from "./model/access-mode.js";
 export * from "./model/access-token.js";
 export * from "./model/access-token-scope.js";
 export * from "./model/email.js";
+export * from "./model/issue.js";
 export * from "./model/organization.js";
 export * from "./model/paging.js";
 export * from "./model/protected-branch.js";

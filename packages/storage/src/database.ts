@@ -1,5 +1,6 @@
 import type { AccessMode, AccountType, CollaboratorMode, RepoUnit, Visibility } from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type { IssueTables } from "./database-issues.js";
 
 /** Timestamps default to now() in the database and are set explicitly on update. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -130,6 +131,12 @@ export interface RepositoryTable {
   gitSize: Generated<number>;
   lfsSize: Generated<number>;
   originalUrl: Generated<string>;
+  numIssues: Generated<number>;
+  numClosedIssues: Generated<number>;
+  numPulls: Generated<number>;
+  numClosedPulls: Generated<number>;
+  numMilestones: Generated<number>;
+  numClosedMilestones: Generated<number>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -211,7 +218,7 @@ export interface QuotaGroupOwnerTable {
 }
 
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
-export interface Database {
+export interface Database extends IssueTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

@@ -4,6 +4,8 @@ export * from "./contents.js";
 export * from "./email.js";
 export * from "./error.js";
 export * from "./git.js";
+export * from "./issue.js";
+export * from "./label.js";
 export * from "./organization.js";
 export * from "./quota.js";
 export * from "./repository.js";

@@ -21,6 +21,11 @@ export interface Repository {
   readonly lfsSize: number;
   /** For mirrors and migrated repositories: where they were cloned from. */
   readonly originalUrl: string;
+  /** Issues and pull requests, all and closed (recounted with every change). */
+  readonly numIssues: number;
+  readonly numClosedIssues: number;
+  readonly numPulls: number;
+  readonly numClosedPulls: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

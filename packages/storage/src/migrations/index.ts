@@ -4,6 +4,7 @@ import * as m0002 from "./2026-11-21-0002-organizations-repositories.js";
 import * as m0003 from "./2026-11-21-0003-quota-usage.js";
 import * as m0004 from "./2026-11-21-0004-quota-rules.js";
 import * as m0005 from "./2026-11-21-0005-repository-git.js";
+import * as m0006 from "./2026-11-24-0006-issues.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -12,4 +13,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-21-0003-quota-usage": m0003,
   "2026-11-21-0004-quota-rules": m0004,
   "2026-11-21-0005-repository-git": m0005,
+  "2026-11-24-0006-issues": m0006,
 };

@@ -1,7 +1,17 @@
 export * as accessTokens from "./access-tokens.js";
 export * as collaborations from "./collaborations.js";
+export type { NewComment, Window } from "./comments.js";
+export * as comments from "./comments.js";
 export * as emails from "./emails.js";
+export type { IssueFilter, IssueSort } from "./issue-search.js";
+export * as issueSearch from "./issue-search.js";
+export type { IssueChanges, NewIssue } from "./issues.js";
+export * as issues from "./issues.js";
+export type { LabelChanges, LabelScope, LabelSort, NewLabel } from "./labels.js";
+export * as labels from "./labels.js";
 export * as lfsObjects from "./lfs-objects.js";
+export type { MilestoneChanges, MilestoneFilter, NewMilestone } from "./milestones.js";
+export * as milestones from "./milestones.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";
 export * as protectedBranches from "./protected-branches.js";

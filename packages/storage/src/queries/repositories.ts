@@ -23,6 +23,10 @@ export const REPO_COLUMNS = [
   "repository.gitSize",
   "repository.lfsSize",
   "repository.originalUrl",
+  "repository.numIssues",
+  "repository.numClosedIssues",
+  "repository.numPulls",
+  "repository.numClosedPulls",
   "repository.createdAt",
   "repository.updatedAt",
 ] as const;

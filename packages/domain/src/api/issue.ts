@@ -1,0 +1,133 @@
+import * as v from "valibot";
+import { Label, Milestone } from "./label.js";
+import { dateTime, int64 } from "./primitives.js";
+import { User } from "./user.js";
+
+const required = (max: number) => v.pipe(v.string(), v.nonEmpty("Required"), v.maxLength(max));
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+/** The longest issue or comment body Kiln takes (Forgejo's column is LONGTEXT; the request is capped anyway). */
+const BODY_MAX = 1024 * 1024;
+const names = () => v.pipe(v.array(text(255)), v.maxLength(100));
+
+/** The repository an issue belongs to, in short (Forgejo's `RepositoryMeta`). */
+export const RepositoryMeta = v.object({
+  id: int64(),
+  name: v.string(),
+  owner: v.string(),
+  full_name: v.string(),
+});
+
+/** What an issue that is a pull request adds (Forgejo's `PullRequestMeta`). */
+export const PullRequestMeta = v.object({
+  merged: v.boolean(),
+  merged_at: v.nullable(dateTime()),
+  draft: v.boolean(),
+  html_url: v.string(),
+});
+
+/** An issue or pull request (Forgejo's `Issue`). */
+export const Issue = v.object({
+  id: int64(),
+  url: v.string(),
+  html_url: v.string(),
+  number: int64(),
+  user: User,
+  original_author: v.string(),
+  original_author_id: int64(),
+  title: v.string(),
+  body: v.string(),
+  ref: v.string(),
+  assets: v.array(v.unknown()),
+  labels: v.array(Label),
+  milestone: v.nullable(Milestone),
+  assignee: v.nullable(User),
+  assignees: v.nullable(v.array(User)),
+  state: v.picklist(["open", "closed"]),
+  is_locked: v.boolean(),
+  comments: int64(),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+  closed_at: v.nullable(dateTime()),
+  due_date: v.nullable(dateTime()),
+  pull_request: v.nullable(PullRequestMeta),
+  repository: RepositoryMeta,
+  pin_order: int64(),
+});
+
+/** Body of `POST /repos/{owner}/{repo}/issues`. */
+export const CreateIssueOption = v.object({
+  title: required(65536),
+  body: v.optional(text(BODY_MAX)),
+  ref: v.optional(text(1024)),
+  assignee: v.optional(text(255)),
+  assignees: v.optional(names()),
+  due_date: v.optional(v.nullable(dateTime())),
+  milestone: v.optional(int64()),
+  labels: v.optional(v.pipe(v.array(int64()), v.maxLength(100))),
+  closed: v.optional(v.boolean()),
+});
+
+/** Body of `PATCH /repos/{owner}/{repo}/issues/{index}`: only the fields given change. */
+export const EditIssueOption = v.object({
+  title: v.optional(text(65536)),
+  body: v.optional(text(BODY_MAX)),
+  ref: v.optional(text(1024)),
+  assignee: v.optional(text(255)),
+  assignees: v.optional(names()),
+  milestone: v.optional(int64()),
+  state: v.optional(text(16)),
+  due_date: v.optional(v.nullable(dateTime())),
+  unset_due_date: v.optional(v.boolean()),
+  updated_at: v.optional(dateTime()),
+});
+
+/** A comment of an issue (Forgejo's `Comment`). */
+export const Comment = v.object({
+  id: int64(),
+  html_url: v.string(),
+  pull_request_url: v.string(),
+  issue_url: v.string(),
+  user: User,
+  original_author: v.string(),
+  original_author_id: int64(),
+  body: v.string(),
+  assets: v.array(v.unknown()),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+});
+
+/** Body of `POST …/issues/{index}/comments`. */
+export const CreateIssueCommentOption = v.object({
+  body: required(BODY_MAX),
+  updated_at: v.optional(dateTime()),
+});
+
+/** Body of `PATCH …/issues/comments/{id}`. */
+export const EditIssueCommentOption = v.object({
+  body: required(BODY_MAX),
+  updated_at: v.optional(dateTime()),
+});
+
+/**
+ * Body of `POST|PUT …/issues/{index}/labels`: label ids or names (not mixed; the service checks
+ * the kinds and answers Forgejo's 400s).
+ */
+export const IssueLabelsOption = v.object({
+  labels: v.optional(v.pipe(v.array(v.unknown()), v.maxLength(100))),
+  updated_at: v.optional(dateTime()),
+});
+
+/** Body of `DELETE …/issues/{index}/labels` (optional). */
+export const DeleteLabelsOption = v.object({
+  updated_at: v.optional(dateTime()),
+});
+
+/** Body of `POST …/issues/{index}/deadline`: null removes the deadline. */
+export const EditDeadlineOption = v.object({
+  due_date: v.optional(v.nullable(dateTime())),
+});
+
+/** Answer of `POST …/issues/{index}/deadline`. */
+export const IssueDeadline = v.object({
+  due_date: v.nullable(dateTime()),
+});

@@ -1,0 +1,212 @@
+import type { Issue, Paged, PageRequest } from "@kiln/domain";
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
+import type { Database, Db } from "../database.js";
+import { ISSUE_COLUMNS } from "./issues.js";
+import { paged } from "./paging.js";
+import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
+
+/** Issue list orders (Forgejo's `sort`); `latest` is the default. */
+export type IssueSort =
+  | "latest"
+  | "oldest"
+  | "recentupdate"
+  | "leastupdate"
+  | "mostcomment"
+  | "leastcomment"
+  | "nearduedate"
+  | "farduedate";
+
+/**
+ * What an issue list shows. Each condition is answered from an index (a repository's issues,
+ * label, assignee, mention and milestone indexes, and the full-text indexes of titles, bodies and
+ * comments), never by reading every issue: a search over 100,000 issues costs what it costs over
+ * 1,000 when it finds as many.
+ */
+export interface IssueFilter {
+  /** Issues of these repositories. */
+  readonly repoIds?: readonly number[];
+  /** Issues of the repositories this viewer may see (optionally of one owner): cross-repository search. */
+  readonly visibleTo?: { readonly viewer: RepoViewer; readonly ownerId?: number | undefined };
+  readonly state: "open" | "closed" | "all";
+  /** Pull requests (true), issues (false), or both (undefined). */
+  readonly isPull?: boolean | undefined;
+  /** Issues that carry every one of these labels. */
+  readonly allLabelIds?: readonly number[] | undefined;
+  /** Issues that carry a label with one of these names (any repository or organization). */
+  readonly anyLabelNames?: readonly string[] | undefined;
+  /** Issues in one of these milestones. */
+  readonly milestoneIds?: readonly number[] | undefined;
+  /** Issues in a milestone with one of these names, in any case. */
+  readonly milestoneNames?: readonly string[] | undefined;
+  /** Words of the title, body or a comment (each a prefix), or `#n`/`n` for issue number n. */
+  readonly keyword?: string | undefined;
+  readonly updatedSince?: Date | undefined;
+  readonly updatedBefore?: Date | undefined;
+  readonly posterId?: number | undefined;
+  readonly assigneeId?: number | undefined;
+  readonly mentionedId?: number | undefined;
+}
+
+type IssueQuery<O> = SelectQueryBuilder<Database, "issue", O>;
+
+/**
+ * The words of a search as a PostgreSQL text query: each word a prefix (`crash` finds
+ * "crashes"), all of them required. Only letters, digits and underscores pass, so no input can
+ * be a syntax error; undefined when nothing is left.
+ */
+export function keywordQuery(keyword: string): string | undefined {
+  const words = keyword.toLowerCase().match(/[\p{L}\p{N}_]+/gu);
+  if (!words || words.length === 0) return undefined;
+  return words
+    .slice(0, 16)
+    .map((word) => `${word.slice(0, 64)}:*`)
+    .join(" & ");
+}
+
+function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter): IssueQuery<O> {
+  let q = query;
+  if (filter.repoIds)
+    q = q.where("issue.repoId", "in", filter.repoIds.length > 0 ? [...filter.repoIds] : [0]);
+  if (filter.visibleTo) {
+    const { viewer, ownerId } = filter.visibleTo;
+    q = q.where("issue.repoId", "in", (eb: ExpressionBuilder<Database, "issue">) => {
+      let repos = eb.selectFrom("repository").select("repository.id").where(repoVisibleTo(viewer));
+      if (ownerId !== undefined) repos = repos.where("repository.ownerId", "=", ownerId);
+      return repos;
+    });
+  }
+  if (filter.state !== "all") q = q.where("issue.isClosed", "=", filter.state === "closed");
+  if (filter.isPull !== undefined) q = q.where("issue.isPull", "=", filter.isPull);
+  if (filter.allLabelIds && filter.allLabelIds.length > 0) {
+    const ids = [...new Set(filter.allLabelIds)];
+    q = q.where("issue.id", "in", (eb) =>
+      eb
+        .selectFrom("issueLabel")
+        .select("issueLabel.issueId")
+        .where("issueLabel.labelId", "in", ids)
+        .groupBy("issueLabel.issueId")
+        .having((h) => h.fn.countAll(), "=", ids.length),
+    );
+  }
+  if (filter.anyLabelNames && filter.anyLabelNames.length > 0) {
+    const names = [...filter.anyLabelNames];
+    q = q.where("issue.id", "in", (eb) =>
+      eb
+        .selectFrom("issueLabel")
+        .innerJoin("label", "label.id", "issueLabel.labelId")
+        .select("issueLabel.issueId")
+        .where("label.name", "in", names),
+    );
+  }
+  if (filter.milestoneIds && filter.milestoneIds.length > 0) {
+    q = q.where("issue.milestoneId", "in", [...filter.milestoneIds]);
+  }
+  if (filter.milestoneNames && filter.milestoneNames.length > 0) {
+    const lowered = filter.milestoneNames.map((name) => name.toLowerCase());
+    q = q.where("issue.milestoneId", "in", (eb) =>
+      eb
+        .selectFrom("milestone")
+        .select("milestone.id")
+        .where(sql<string>`lower(milestone.name)`, "in", lowered),
+    );
+  }
+  if (filter.keyword !== undefined) q = applyKeyword(q, filter.keyword);
+  if (filter.updatedSince) q = q.where("issue.updatedAt", ">=", filter.updatedSince);
+  if (filter.updatedBefore) q = q.where("issue.updatedAt", "<=", filter.updatedBefore);
+  if (filter.posterId !== undefined) q = q.where("issue.posterId", "=", filter.posterId);
+  if (filter.assigneeId !== undefined) {
+    const assignee = filter.assigneeId;
+    q = q.where("issue.id", "in", (eb) =>
+      eb
+        .selectFrom("issueAssignees")
+        .select("issueAssignees.issueId")
+        .where("issueAssignees.assigneeId", "=", assignee),
+    );
+  }
+  if (filter.mentionedId !== undefined) {
+    const mentioned = filter.mentionedId;
+    q = q.where("issue.id", "in", (eb) =>
+      eb
+        .selectFrom("issueUser")
+        .select("issueUser.issueId")
+        .where("issueUser.userId", "=", mentioned)
+        .where("issueUser.isMentioned", "=", true),
+    );
+  }
+  return q;
+}
+
+/**
+ * Words found through the full-text indexes of issues and of comments (a union of two index
+ * lookups, so neither side is scanned), or the issue number when the keyword is one.
+ */
+function applyKeyword<O>(query: IssueQuery<O>, keyword: string): IssueQuery<O> {
+  const text = keywordQuery(keyword);
+  const number = /^[#!]?(\d{1,15})$/.exec(keyword.trim())?.[1];
+  if (!text && number === undefined) return query;
+  return query.where((eb) => {
+    const either = [];
+    if (text) {
+      const tsquery = sql`to_tsquery('simple', ${text})`;
+      either.push(
+        eb(
+          "issue.id",
+          "in",
+          sql<number>`(select id from issue as matching where matching.search @@ ${tsquery}
+            union select issue_id from comment where comment.search @@ ${tsquery})`,
+        ),
+      );
+    }
+    if (number !== undefined) either.push(eb("issue.index", "=", Number(number)));
+    return eb.or(either);
+  });
+}
+
+function applySort<O>(query: IssueQuery<O>, sort: IssueSort): IssueQuery<O> {
+  const due = sql`coalesce(issue.deadline, (select milestone.deadline from milestone where milestone.id = issue.milestone_id), 'infinity'::timestamptz)`;
+  switch (sort) {
+    case "oldest":
+      return query.orderBy("issue.createdAt", "asc").orderBy("issue.id", "asc");
+    case "recentupdate":
+      return query
+        .orderBy("issue.updatedAt", "desc")
+        .orderBy("issue.createdAt", "desc")
+        .orderBy("issue.id", "desc");
+    case "leastupdate":
+      return query
+        .orderBy("issue.updatedAt", "asc")
+        .orderBy("issue.createdAt", "asc")
+        .orderBy("issue.id", "asc");
+    case "mostcomment":
+      return query
+        .orderBy("issue.numComments", "desc")
+        .orderBy("issue.createdAt", "desc")
+        .orderBy("issue.id", "desc");
+    case "leastcomment":
+      return query
+        .orderBy("issue.numComments", "asc")
+        .orderBy("issue.createdAt", "desc")
+        .orderBy("issue.id", "desc");
+    case "nearduedate":
+      return query.orderBy(due, "asc").orderBy("issue.createdAt", "desc").orderBy("issue.id", "desc");
+    case "farduedate":
+      return query.orderBy(due, "desc").orderBy("issue.createdAt", "desc").orderBy("issue.id", "desc");
+    default:
+      return query.orderBy("issue.createdAt", "desc").orderBy("issue.id", "desc");
+  }
+}
+
+/** A page of the issues a filter selects, in `sort` order, with the total across all pages. */
+export async function searchIssues(
+  db: Db,
+  filter: IssueFilter,
+  sort: IssueSort,
+  page: PageRequest,
+): Promise<Paged<Issue>> {
+  const rows = applySort(applyFilter(db.selectFrom("issue").select(ISSUE_COLUMNS), filter), sort);
+  const count = applyFilter(
+    db.selectFrom("issue").select((eb) => eb.fn.countAll().as("count")),
+    filter,
+  );
+  return paged(rows, count, page);
+}
