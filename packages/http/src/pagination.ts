@@ -86,3 +86,30 @@ export async function pagedJson<T, U>(
   for (const item of list.items) items.push(await convert(item));
   return c.json(items);
 }
+
+/** The most items a list answers when the client asks for no page (Forgejo then answers all of them). */
+export const UNPAGED_LIMIT = 1000;
+
+/**
+ * Forgejo's rule for lists that page only on request (labels, milestones, comments of a
+ * repository): with `page` ≥ 1, that page; without it, everything, which Kiln bounds to
+ * {@link UNPAGED_LIMIT} items. Sets `X-Total-Count` (and `Link` when a page was asked for).
+ */
+export async function optionallyPagedJson<T, U>(
+  c: AppContext,
+  query: { page?: string | undefined; limit?: string | undefined },
+  load: (page: PageRequest) => Promise<Paged<T>>,
+  convert: (item: T) => U | Promise<U>,
+): Promise<Response> {
+  const asked = toInt(query.page) >= 1;
+  const page = asked ? pageRequest(query, c.get("settings").api) : { page: 1, limit: UNPAGED_LIMIT };
+  const list = await load(page);
+  if (asked) setPagingHeaders(c, page, list.total);
+  else {
+    c.header("X-Total-Count", String(list.total));
+    c.header("Access-Control-Expose-Headers", "X-Total-Count, Link");
+  }
+  const items: U[] = [];
+  for (const item of list.items) items.push(await convert(item));
+  return c.json(items);
+}

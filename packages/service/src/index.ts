@@ -48,6 +48,8 @@ export {
 } from "./git/protection-rules.js";
 export type { RefKind } from "./git/ref-kind.js";
 export { type CreateTagInput, TagService } from "./git/tag-service.js";
+export { type LabelInput, LabelService, normalizeColor } from "./issues/label-service.js";
+export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/milestone-service.js";
 export {
   lastOwner,
   type MembershipAnswer,

@@ -10,6 +10,8 @@ import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
+import { LabelService } from "./issues/label-service.js";
+import { MilestoneService } from "./issues/milestone-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -56,6 +58,8 @@ export interface Services {
   readonly branches: BranchService;
   readonly branchProtections: BranchProtectionService;
   readonly tags: TagService;
+  readonly labels: LabelService;
+  readonly milestones: MilestoneService;
 }
 
 /** Builds the services of an instance. */
@@ -99,5 +103,7 @@ export function createServices(ctx: ServiceContext): Services {
     branches: new BranchService(repos, users, protections),
     branchProtections: protections,
     tags: new TagService(ctx, repos),
+    labels: new LabelService(ctx),
+    milestones: new MilestoneService(ctx),
   };
 }

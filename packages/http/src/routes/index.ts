@@ -4,6 +4,7 @@ import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { miscRoutes } from "./misc/version.js";
+import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
@@ -17,8 +18,10 @@ import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
+import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
+import { milestoneRoutes } from "./repo/milestone.js";
 import { repoRoutes } from "./repo/repo.js";
 import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
@@ -57,6 +60,9 @@ export const allRoutes: readonly AnyRoute[] = [
   ...blobRoutes,
   ...fileReadRoutes,
   ...archiveRoutes,
+  ...labelRoutes,
+  ...milestoneRoutes,
+  ...orgLabelRoutes,
   ...fileWriteRoutes,
   ...branchRoutes,
   ...branchProtectionRoutes,

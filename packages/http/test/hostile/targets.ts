@@ -49,7 +49,13 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       owner: r.owner,
       repo: r.name,
       org: r.owner,
-      id: route.path.includes("/teams/{id}") ? r.teamId : r.id,
+      id: route.path.includes("/teams/{id}")
+        ? r.teamId
+        : route.path.includes("/labels/{id}")
+          ? r.labelId
+          : route.path.includes("/milestones/{id}")
+            ? r.milestoneId
+            : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
     },
@@ -70,7 +76,12 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
   if (has("org"))
     return world.orgs.map((o) => ({
-      values: { org: o.name, id: o.teamId, repo: teamRepo(o.teamId)?.name, username: victim },
+      values: {
+        org: o.name,
+        id: route.path.includes("/labels/{id}") ? o.labelId : o.teamId,
+        repo: teamRepo(o.teamId)?.name,
+        username: victim,
+      },
       targets: [o.name],
       owner: { name: o.name, id: o.id },
       teamId: o.teamId,

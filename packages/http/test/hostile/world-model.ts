@@ -13,6 +13,9 @@ export interface WorldRepo {
   readonly id: number;
   readonly commit: string;
   readonly readmeBlob: string;
+  /** A label and a milestone of the repository (their names start with the repository's). */
+  readonly labelId: number;
+  readonly milestoneId: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */
@@ -27,6 +30,8 @@ export interface WorldOrg {
   readonly teamName: string;
   /** A member of the team (and of the organization). */
   readonly teamMember: string;
+  /** A label of the organization (its name starts with the organization's). */
+  readonly labelId: number;
 }
 
 /** Something an actor must not see, by name and id. */

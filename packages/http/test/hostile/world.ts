@@ -93,12 +93,33 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "protect main",
     );
+    // Named after the repository, so that a leaked label or milestone shows its secret name.
+    const label = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/labels`,
+        credential: asVictimOrAdmin,
+        body: { name: `${name}-label`, color: "ee0701" },
+      }),
+      "label",
+    );
+    const milestone = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/milestones`,
+        credential: asVictimOrAdmin,
+        body: { title: `${name}-milestone` },
+      }),
+      "milestone",
+    );
     return {
       owner,
       name,
       id: repo.json.id as number,
       commit: branch.json.commit.id as string,
       readmeBlob: readme.json.sha as string,
+      labelId: label.json.id as number,
+      milestoneId: milestone.json.id as number,
     };
   };
 
@@ -127,6 +148,15 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       call({ method: "PUT", path: `/orgs/${name}/public_members/${victim.name}`, credential: asVictim }),
       "publicize membership",
     );
+    const label = await ok(
+      call({
+        method: "POST",
+        path: `/orgs/${name}/labels`,
+        credential: asVictim,
+        body: { name: `${name}-label`, color: "00aabb" },
+      }),
+      "org label",
+    );
     return {
       key,
       name,
@@ -134,6 +164,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       teamId: team.json.id as number,
       teamName,
       teamMember: member,
+      labelId: label.json.id as number,
     };
   };
 
