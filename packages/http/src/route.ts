@@ -66,6 +66,12 @@ export interface RouteDef<
    * receives it as `input.org`.
    */
   readonly org?: O;
+  /**
+   * A write every reader of the repository may make (opening an issue, commenting, reacting,
+   * subscribing), as Forgejo allows: the route-table property test then expects it to be refused
+   * only where the caller may not see the repository.
+   */
+  readonly readersMayWrite?: true;
   /** Token scope categories of the route group (all required; level from the method). */
   readonly scopes?: readonly ScopeCategory[];
   readonly params?: P;

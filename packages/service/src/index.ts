@@ -48,6 +48,17 @@ export {
 } from "./git/protection-rules.js";
 export type { RefKind } from "./git/ref-kind.js";
 export { type CreateTagInput, TagService } from "./git/tag-service.js";
+export { IssueEditService } from "./issues/issue-edit-service.js";
+export { type IssueListQuery, parseTime, stateOf } from "./issues/issue-filters.js";
+export { type IssueSearchQuery, IssueSearchService } from "./issues/issue-search-service.js";
+export {
+  type CreateIssueInput,
+  canReadIssues,
+  type EditIssueInput,
+  IssueService,
+  isIssueWriter,
+} from "./issues/issue-service.js";
+export type { IssueView } from "./issues/issue-views.js";
 export { type LabelInput, LabelService, normalizeColor } from "./issues/label-service.js";
 export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/milestone-service.js";
 export {

@@ -10,6 +10,9 @@ import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
+import { IssueEditService } from "./issues/issue-edit-service.js";
+import { IssueSearchService } from "./issues/issue-search-service.js";
+import { IssueService } from "./issues/issue-service.js";
 import { LabelService } from "./issues/label-service.js";
 import { MilestoneService } from "./issues/milestone-service.js";
 import { OrgService } from "./orgs/org-service.js";
@@ -59,6 +62,9 @@ export interface Services {
   readonly branchProtections: BranchProtectionService;
   readonly tags: TagService;
   readonly labels: LabelService;
+  readonly issues: IssueService;
+  readonly issueEdits: IssueEditService;
+  readonly issueSearch: IssueSearchService;
   readonly milestones: MilestoneService;
 }
 
@@ -76,6 +82,7 @@ export function createServices(ctx: ServiceContext): Services {
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
+  const issues = new IssueService(ctx, permissions);
   return {
     ctx,
     access,
@@ -104,6 +111,9 @@ export function createServices(ctx: ServiceContext): Services {
     branchProtections: protections,
     tags: new TagService(ctx, repos),
     labels: new LabelService(ctx),
+    issues,
+    issueEdits: new IssueEditService(ctx, permissions, issues),
+    issueSearch: new IssueSearchService(ctx, access),
     milestones: new MilestoneService(ctx),
   };
 }

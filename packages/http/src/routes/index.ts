@@ -18,6 +18,7 @@ import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
+import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
 import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
@@ -50,6 +51,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminQuotaRoutes,
   ...adminQuotaRuleRoutes,
   ...adminQuotaGroupRoutes,
+  // Before /repos/{owner}/{repo}, which would take `issues` for an owner (Forgejo's order too).
+  issueSearchIssues,
   ...repoRoutes,
   ...migrateRoutes,
   ...collaboratorRoutes,
@@ -60,6 +63,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...blobRoutes,
   ...fileReadRoutes,
   ...archiveRoutes,
+  ...issueRoutes,
   ...labelRoutes,
   ...milestoneRoutes,
   ...orgLabelRoutes,

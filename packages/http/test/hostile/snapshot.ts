@@ -3,7 +3,8 @@ import type { World } from "./world-model.js";
 
 /**
  * What must survive every hostile request, read by the admin: each private repository (name,
- * visibility, branch head, tags, protections, collaborators), each organization (visibility,
+ * visibility, branch head, tags, protections, collaborators, its first issue, labels and
+ * milestones), each organization (visibility,
  * members, team members and repositories) and the private user's visibility.
  */
 export async function snapshot(world: World, call: RawCaller): Promise<string> {
@@ -27,6 +28,16 @@ export async function snapshot(world: World, call: RawCaller): Promise<string> {
       tags: names(await get(`${base}/tags`), "name"),
       protections: names(await get(`${base}/branch_protections`), "rule_name"),
       collaborators: names(await get(`${base}/collaborators`), "login"),
+      issue: pick(await get(`${base}/issues/1`), [
+        "title",
+        "body",
+        "state",
+        "labels",
+        "milestone",
+        "assignees",
+      ]),
+      labels: names(await get(`${base}/labels`), "name"),
+      milestones: names(await get(`${base}/milestones`), "title"),
     };
   }
   for (const o of world.orgs) {

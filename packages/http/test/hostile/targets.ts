@@ -117,6 +117,7 @@ function commonValue(name: string, world: World): string | undefined {
     ref: "main",
     filepath: "README.md",
     archive: "main.zip",
+    index: "1",
     tag: "v1",
     name: "main",
     token: String(world.victimTokenId),

@@ -103,6 +103,15 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "label",
     );
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/issues`,
+        credential: asVictimOrAdmin,
+        body: { title: `${name}-issue`, body: `about ${name}` },
+      }),
+      "issue",
+    );
     const milestone = await ok(
       call({
         method: "POST",

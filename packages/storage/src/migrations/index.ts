@@ -5,6 +5,7 @@ import * as m0003 from "./2026-11-21-0003-quota-usage.js";
 import * as m0004 from "./2026-11-21-0004-quota-rules.js";
 import * as m0005 from "./2026-11-21-0005-repository-git.js";
 import * as m0006 from "./2026-11-24-0006-issues.js";
+import * as m0007 from "./2026-11-24-0007-notification-per-issue.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -14,4 +15,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-21-0004-quota-rules": m0004,
   "2026-11-21-0005-repository-git": m0005,
   "2026-11-24-0006-issues": m0006,
+  "2026-11-24-0007-notification-per-issue": m0007,
 };

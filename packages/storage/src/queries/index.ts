@@ -12,6 +12,7 @@ export * as labels from "./labels.js";
 export * as lfsObjects from "./lfs-objects.js";
 export type { MilestoneChanges, MilestoneFilter, NewMilestone } from "./milestones.js";
 export * as milestones from "./milestones.js";
+export * as notifications from "./notifications.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";
 export * as protectedBranches from "./protected-branches.js";

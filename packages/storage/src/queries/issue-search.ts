@@ -30,8 +30,8 @@ export interface IssueFilter {
   readonly state: "open" | "closed" | "all";
   /** Pull requests (true), issues (false), or both (undefined). */
   readonly isPull?: boolean | undefined;
-  /** Issues that carry every one of these labels. */
-  readonly allLabelIds?: readonly number[] | undefined;
+  /** Issues that carry, for every group, one of its labels (a group holds the labels of one name). */
+  readonly labelGroups?: readonly (readonly number[])[] | undefined;
   /** Issues that carry a label with one of these names (any repository or organization). */
   readonly anyLabelNames?: readonly string[] | undefined;
   /** Issues in one of these milestones. */
@@ -77,15 +77,11 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter): IssueQuery<O
   }
   if (filter.state !== "all") q = q.where("issue.isClosed", "=", filter.state === "closed");
   if (filter.isPull !== undefined) q = q.where("issue.isPull", "=", filter.isPull);
-  if (filter.allLabelIds && filter.allLabelIds.length > 0) {
-    const ids = [...new Set(filter.allLabelIds)];
+  for (const group of filter.labelGroups ?? []) {
+    if (group.length === 0) continue;
+    const ids = [...new Set(group)];
     q = q.where("issue.id", "in", (eb) =>
-      eb
-        .selectFrom("issueLabel")
-        .select("issueLabel.issueId")
-        .where("issueLabel.labelId", "in", ids)
-        .groupBy("issueLabel.issueId")
-        .having((h) => h.fn.countAll(), "=", ids.length),
+      eb.selectFrom("issueLabel").select("issueLabel.issueId").where("issueLabel.labelId", "in", ids),
     );
   }
   if (filter.anyLabelNames && filter.anyLabelNames.length > 0) {

@@ -70,7 +70,7 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     expect(repo).toMatchObject({ numIssues: 2, numClosedIssues: 1, numPulls: 0, numClosedPulls: 0 });
   });
 
-  it("filters by every label given (AND), by milestone, poster, assignee and mention", async () => {
+  it("filters by every label group given (AND of ORs), by milestone, poster, assignee and mention", async () => {
     const bug = await labels.insertLabel(
       t.db,
       { repoId },
@@ -102,8 +102,9 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     await labels.recountLabels(t.db, [bug.id, ui.id]);
     await milestones.recountMilestones(t.db, [m1.id]);
 
-    expect(await titles({ allLabelIds: [bug.id, ui.id] })).toEqual(["both labels"]);
-    expect((await titles({ allLabelIds: [bug.id] })).sort()).toEqual(["both labels", "only bug"]);
+    expect(await titles({ labelGroups: [[bug.id], [ui.id]] })).toEqual(["both labels"]);
+    expect((await titles({ labelGroups: [[bug.id, ui.id]] })).sort()).toEqual(["both labels", "only bug"]);
+    expect((await titles({ labelGroups: [[bug.id]] })).sort()).toEqual(["both labels", "only bug"]);
     expect(await titles({ anyLabelNames: ["triage"] })).toEqual(["both labels"]);
     expect(await titles({ milestoneIds: [m1.id] })).toEqual(["only bug"]);
     expect(await titles({ milestoneNames: ["V1"] })).toEqual(["only bug"]);

@@ -63,6 +63,15 @@ export async function findUsersByIds(db: Db, ids: readonly number[]): Promise<Us
   return db.selectFrom("users").select(USER_COLUMNS).where("id", "in", ids).execute();
 }
 
+/** The accounts with these names (case-insensitive), in no particular order. */
+export async function findUsersByNames(db: Db, names: readonly string[]): Promise<User[]> {
+  const lowered = [
+    ...new Set(names.filter((name) => !name.includes("\0")).map((name) => name.toLowerCase())),
+  ];
+  if (lowered.length === 0) return [];
+  return db.selectFrom("users").select(USER_COLUMNS).where("lowerName", "in", lowered).execute();
+}
+
 /** The stored password hash of an account ("" when it has none). */
 export async function getPasswordHash(db: Db, id: number): Promise<string> {
   const row = await db.selectFrom("users").select("passwd").where("id", "=", id).executeTakeFirst();

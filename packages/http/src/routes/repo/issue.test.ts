@@ -1,0 +1,359 @@
+import { DIALECTS } from "@kiln/storage/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRepo, type TestRepo } from "../../../test/repos.js";
+import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+
+describe.each(DIALECTS)("issues on %s", (dialect) => {
+  let t: TestApp;
+  let owner: TestUser;
+  let writer: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+  let repo: TestRepo;
+  let secret: TestRepo;
+  let org: string;
+  let orgRepo: string;
+  const labelIds: Record<string, number> = {};
+  let milestoneId = 0;
+
+  const create = (path: string, token: string, body: Record<string, unknown>) =>
+    t.call("POST", `${path}/issues`, { token, body });
+  const titles = (json: { title: string }[]) => json.map((issue) => issue.title);
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect);
+    owner = await t.user();
+    writer = await t.user();
+    reader = await t.user();
+    outsider = await t.user();
+    repo = await createRepo(t, owner, "tracker");
+    secret = await createRepo(t, owner, "secret", { private: true });
+    for (const [user, permission] of [
+      [writer, "write"],
+      [reader, "read"],
+    ] as const) {
+      for (const r of [repo, secret]) {
+        const res = await t.call("PUT", `${r.path}/collaborators/${user.name}`, {
+          token: owner.token,
+          body: { permission },
+        });
+        expect(res.status).toBe(204);
+      }
+    }
+    for (const name of ["bug", "ui"]) {
+      labelIds[name] = (
+        await t.call("POST", `${repo.path}/labels`, { token: owner.token, body: { name, color: "ee0701" } })
+      ).json.id;
+    }
+    milestoneId = (
+      await t.call("POST", `${repo.path}/milestones`, { token: owner.token, body: { title: "v1" } })
+    ).json.id;
+    org = `issues-org-${dialect}`;
+    expect((await t.call("POST", "/orgs", { token: owner.token, body: { username: org } })).status).toBe(201);
+    labelIds.triage = (
+      await t.call("POST", `/orgs/${org}/labels`, {
+        token: owner.token,
+        body: { name: "triage", color: "123456" },
+      })
+    ).json.id;
+    orgRepo = `/repos/${org}/orgrepo`;
+    expect(
+      (await t.call("POST", `/orgs/${org}/repos`, { token: owner.token, body: { name: "orgrepo" } })).status,
+    ).toBe(201);
+  });
+  afterAll(() => t?.close());
+
+  describe("create", () => {
+    it("numbers issues in order and answers Forgejo's Issue", async () => {
+      const first = await create(repo.path, writer.token, {
+        title: "  First issue  ",
+        body: `Hello @${reader.name}`,
+        labels: [labelIds.bug, labelIds.ui],
+        milestone: milestoneId,
+        assignees: [writer.name],
+        due_date: "2031-02-03T10:00:00+05:00",
+      });
+      expect(first.status).toBe(201);
+      expect(first.json).toMatchObject({
+        number: 1,
+        title: "First issue",
+        body: `Hello @${reader.name}`,
+        state: "open",
+        comments: 0,
+        is_locked: false,
+        closed_at: null,
+        due_date: "2031-02-03T05:00:00Z",
+        pull_request: null,
+        original_author: "",
+        assets: [],
+        pin_order: 0,
+        repository: { name: "tracker", owner: owner.name, full_name: `${owner.name}/tracker` },
+        url: `http://kiln.test/api/v1/repos/${owner.name}/tracker/issues/1`,
+        html_url: `http://kiln.test/${owner.name}/tracker/issues/1`,
+      });
+      expect(first.json.user.login).toBe(writer.name);
+      expect(first.json.labels.map((l: { name: string }) => l.name)).toEqual(["bug", "ui"]);
+      expect(first.json.milestone).toMatchObject({ id: milestoneId, open_issues: 1, closed_issues: 0 });
+      expect(first.json.assignee.login).toBe(writer.name);
+      expect(first.json.assignees.map((u: { login: string }) => u.login)).toEqual([writer.name]);
+      const second = await create(repo.path, reader.token, { title: "second" });
+      expect(second.json.number).toBe(2);
+      expect(second.json.assignees).toBeNull();
+    });
+
+    it("drops labels, milestone, assignees and due date from non-writers but lets them create closed issues", async () => {
+      const res = await create(repo.path, reader.token, {
+        title: "by a reader",
+        labels: [labelIds.bug],
+        milestone: milestoneId,
+        assignees: [writer.name],
+        due_date: "2031-01-01T00:00:00Z",
+        closed: true,
+      });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({
+        labels: [],
+        milestone: null,
+        assignees: null,
+        due_date: null,
+        state: "closed",
+      });
+      expect(res.json.closed_at).not.toBeNull();
+    });
+
+    it("takes organization labels on an organization's repository and ignores labels of other places", async () => {
+      const res = await create(orgRepo, owner.token, {
+        title: "org issue",
+        labels: [labelIds.triage, labelIds.bug],
+      });
+      expect(res.json.labels.map((l: { name: string; url: string }) => [l.name, l.url])).toEqual([
+        ["triage", `http://kiln.test/api/v1/orgs/${org}/labels/${labelIds.triage}`],
+      ]);
+    });
+
+    it("refuses a missing title and unknown or unassignable assignees with 422, anonymous callers with 401", async () => {
+      expect((await create(repo.path, writer.token, { body: "x" })).json.message).toBe("[Title]: Required");
+      const unknown = await create(repo.path, writer.token, { title: "x", assignees: ["nobody-here"] });
+      expect(unknown.status).toBe(422);
+      expect(unknown.json.message).toBe(
+        "Assignee does not exist: [name: user does not exist [uid: 0, name: nobody-here]]",
+      );
+      const noAccess = await create(secret.path, writer.token, { title: "x", assignees: [outsider.name] });
+      expect(noAccess.status).toBe(422);
+      expect(noAccess.json.message).toMatch(
+        /^user doesn't have access to repo \[user_id: \d+, repo_name: secret\]$/,
+      );
+      expect((await t.call("POST", `${repo.path}/issues`, { body: { title: "x" } })).status).toBe(401);
+    });
+
+    it("cuts long titles at 255 bytes with an ellipsis", async () => {
+      const res = await create(repo.path, writer.token, { title: "é".repeat(200) });
+      expect(Buffer.byteLength(res.json.title)).toBeLessThanOrEqual(255);
+      expect(res.json.title.endsWith("…")).toBe(true);
+    });
+  });
+
+  describe("read", () => {
+    it("gets an issue by number; 404 for unknown numbers and for private repositories to outsiders", async () => {
+      expect((await t.call("GET", `${repo.path}/issues/1`)).json.title).toBe("First issue");
+      expect((await t.call("GET", `${repo.path}/issues/999`)).status).toBe(404);
+      const hidden = await create(secret.path, owner.token, { title: "secret plans" });
+      expect(hidden.status).toBe(201);
+      for (const token of [outsider.token, undefined]) {
+        expect((await t.call("GET", `${secret.path}/issues/1`, { token })).status).toBe(404);
+        expect((await t.call("GET", `${secret.path}/issues`, { token })).status).toBe(404);
+      }
+      expect((await t.call("GET", `${secret.path}/issues/1`, { token: reader.token })).json.title).toBe(
+        "secret plans",
+      );
+    });
+
+    it("counts open issues on the repository", async () => {
+      const res = await t.call("GET", repo.path, { token: owner.token });
+      const open = (await t.call("GET", `${repo.path}/issues?state=open&limit=50`)).json.length;
+      expect(res.json.open_issues_count).toBe(open);
+      expect(res.json.open_pr_counter).toBe(0);
+    });
+  });
+
+  describe("list", () => {
+    it("lists open issues newest first by default, with X-Total-Count and Link", async () => {
+      const res = await t.call("GET", `${repo.path}/issues?limit=2`);
+      expect(res.status).toBe(200);
+      expect(res.json.every((i: { state: string }) => i.state === "open")).toBe(true);
+      const numbers = res.json.map((i: { number: number }) => i.number);
+      expect(numbers).toEqual([...numbers].sort((a: number, b: number) => b - a));
+      expect(Number(res.headers.get("X-Total-Count"))).toBeGreaterThan(2);
+      expect(res.headers.get("Link")).toContain('rel="next"');
+      const oldest = await t.call("GET", `${repo.path}/issues?state=all&sort=oldest&limit=1`);
+      expect(oldest.json[0].number).toBe(1);
+      expect(
+        (await t.call("GET", `${repo.path}/issues?state=closed`)).json.map((i: { title: string }) => i.title),
+      ).toEqual(["by a reader"]);
+    });
+
+    it("filters by labels (every name given), milestones (name or id), poster, assignee, mention and words", async () => {
+      expect(titles((await t.call("GET", `${repo.path}/issues?labels=bug,ui`)).json)).toEqual([
+        "First issue",
+      ]);
+      expect(titles((await t.call("GET", `${repo.path}/issues?labels=bug,nope`)).json)).toEqual([
+        "First issue",
+      ]);
+      expect(titles((await t.call("GET", `${repo.path}/issues?milestones=v1`)).json)).toEqual([
+        "First issue",
+      ]);
+      expect(titles((await t.call("GET", `${repo.path}/issues?milestones=${milestoneId}`)).json)).toEqual([
+        "First issue",
+      ]);
+      expect(
+        titles((await t.call("GET", `${repo.path}/issues?created_by=${reader.name}&state=all`)).json),
+      ).toEqual(["by a reader", "second"]);
+      expect(titles((await t.call("GET", `${repo.path}/issues?assigned_by=${writer.name}`)).json)).toEqual([
+        "First issue",
+      ]);
+      expect(titles((await t.call("GET", `${repo.path}/issues?mentioned_by=${reader.name}`)).json)).toEqual([
+        "First issue",
+      ]);
+      expect(titles((await t.call("GET", `${repo.path}/issues?q=seco`)).json)).toEqual(["second"]);
+      expect(titles((await t.call("GET", `${orgRepo}/issues?labels=triage`)).json)).toEqual(["org issue"]);
+      const unknownUser = await t.call("GET", `${repo.path}/issues?created_by=ghost-of-nobody`);
+      expect(unknownUser.status).toBe(404);
+      expect(unknownUser.json.message).toBe("user does not exist [uid: 0, name: ghost-of-nobody]");
+      const badTime = await t.call("GET", `${repo.path}/issues?since=yesterday`);
+      expect(badTime.status).toBe(422);
+      expect(badTime.json.message).toMatch(/^parsing time "yesterday"/);
+      const window = await t.call(
+        "GET",
+        `${repo.path}/issues?since=2000-01-01T00:00:00Z&before=2001-01-01T00:00:00Z`,
+      );
+      expect(window.json).toEqual([]);
+    });
+  });
+
+  describe("edit", () => {
+    it("lets the poster change title, body and state (201), closing sets closed_at and reopening clears it", async () => {
+      const issue = await create(repo.path, reader.token, { title: "mine" });
+      const path = `${repo.path}/issues/${issue.json.number}`;
+      const closed = await t.call("PATCH", path, {
+        token: reader.token,
+        body: { title: "mine, edited", body: "b", state: "closed" },
+      });
+      expect(closed.status).toBe(201);
+      expect(closed.json).toMatchObject({ title: "mine, edited", body: "b", state: "closed" });
+      expect(closed.json.closed_at).not.toBeNull();
+      const reopened = await t.call("PATCH", path, { token: reader.token, body: { state: "open" } });
+      expect(reopened.json).toMatchObject({ state: "open", closed_at: null });
+      // Labels, assignees, milestone and due date are a writer's: ignored for the poster.
+      const ignored = await t.call("PATCH", path, {
+        token: reader.token,
+        body: { milestone: milestoneId, assignees: [reader.name], due_date: "2031-01-01T00:00:00Z" },
+      });
+      expect(ignored.json).toMatchObject({ milestone: null, assignees: null, due_date: null });
+      expect((await t.call("PATCH", path, { token: outsider.token, body: { title: "hijack" } })).status).toBe(
+        403,
+      );
+      expect(
+        (await t.call("PATCH", `${repo.path}/issues/1`, { token: reader.token, body: { title: "hijack" } }))
+          .status,
+      ).toBe(403);
+    });
+
+    it("lets writers set the due date (end of that day in the offset given), assignees and milestone", async () => {
+      const issue = await create(repo.path, reader.token, { title: "to plan" });
+      const path = `${repo.path}/issues/${issue.json.number}`;
+      const planned = await t.call("PATCH", path, {
+        token: writer.token,
+        body: {
+          due_date: "2031-05-10T08:00:00-03:00",
+          assignees: [writer.name, reader.name],
+          milestone: milestoneId,
+        },
+      });
+      expect(planned.status).toBe(201);
+      expect(planned.json.due_date).toBe("2031-05-11T02:59:59Z");
+      expect(planned.json.assignees.map((u: { login: string }) => u.login).sort()).toEqual(
+        [reader.name, writer.name].sort(),
+      );
+      expect(planned.json.milestone.id).toBe(milestoneId);
+      const replaced = await t.call("PATCH", path, {
+        token: writer.token,
+        body: { assignees: [], unset_due_date: true, milestone: 0 },
+      });
+      expect(replaced.json).toMatchObject({ assignees: null, due_date: null, milestone: null });
+      const noDate = await t.call("PATCH", path, { token: writer.token, body: { unset_due_date: false } });
+      expect(noDate.status).toBe(400);
+      expect(noDate.json.message).toBe("The due_date cannot be empty");
+      const badMilestone = await t.call("PATCH", path, { token: writer.token, body: { milestone: 999999 } });
+      expect(badMilestone.status).toBe(422);
+    });
+
+    it("lets only repository admins set updated_at, between creation and now", async () => {
+      const issue = await create(repo.path, owner.token, { title: "dated" });
+      const path = `${repo.path}/issues/${issue.json.number}`;
+      const denied = await t.call("PATCH", path, {
+        token: writer.token,
+        body: { title: "x", updated_at: new Date().toISOString() },
+      });
+      expect(denied.status).toBe(403);
+      expect(denied.json.message).toBe("user needs to have admin or owner right");
+      const future = await t.call("PATCH", path, {
+        token: owner.token,
+        body: { title: "x", updated_at: "2099-01-01T00:00:00Z" },
+      });
+      expect(future.json.message).toBe("unallowed update date");
+    });
+
+    it("notifies the issue's participants, never the one who made the change", async () => {
+      const issue = await create(repo.path, reader.token, { title: "notify me", assignees: [] });
+      await t.call("PATCH", `${repo.path}/issues/${issue.json.number}`, {
+        token: owner.token,
+        body: { body: `cc @${writer.name}` },
+      });
+      const rows = await t.services.ctx.db
+        .selectFrom("notification")
+        .innerJoin("issue", "issue.id", "notification.issueId")
+        .select(["notification.userId", "notification.status"])
+        .where("issue.id", "=", issue.json.id)
+        .execute();
+      expect(rows.map((row) => row.userId).sort()).toEqual([reader.id, writer.id].sort());
+      expect(rows.every((row) => row.status === 1)).toBe(true);
+    });
+  });
+
+  describe("delete", () => {
+    it("is for repository admins, and recounts the repository", async () => {
+      const issue = await create(repo.path, writer.token, { title: "doomed" });
+      const path = `${repo.path}/issues/${issue.json.number}`;
+      expect((await t.call("DELETE", path, { token: writer.token })).status).toBe(403);
+      const before = (await t.call("GET", repo.path, { token: owner.token })).json.open_issues_count;
+      expect((await t.call("DELETE", path, { token: owner.token })).status).toBe(204);
+      expect((await t.call("GET", path, { token: owner.token })).status).toBe(404);
+      expect((await t.call("GET", repo.path, { token: owner.token })).json.open_issues_count).toBe(
+        before - 1,
+      );
+    });
+  });
+
+  describe("search across repositories", () => {
+    it("finds issues of every repository the caller may see, and nothing of the others", async () => {
+      const mine = await t.call("GET", "/repos/issues/search?q=secret&state=all", { token: reader.token });
+      expect(titles(mine.json)).toEqual(["secret plans"]);
+      expect(
+        (await t.call("GET", "/repos/issues/search?q=secret&state=all", { token: outsider.token })).json,
+      ).toEqual([]);
+      expect((await t.call("GET", "/repos/issues/search?q=secret&state=all")).json).toEqual([]);
+      const byLabel = await t.call("GET", "/repos/issues/search?labels=triage,ui");
+      expect(titles(byLabel.json).sort()).toEqual(["First issue", "org issue"]);
+      expect(byLabel.headers.get("X-Total-Count")).toBe("2");
+      const byOwner = await t.call("GET", `/repos/issues/search?owner=${org}`);
+      expect(titles(byOwner.json)).toEqual(["org issue"]);
+      const unknown = await t.call("GET", "/repos/issues/search?owner=nobody-at-all");
+      expect(unknown.status).toBe(400);
+      expect((await t.call("GET", "/repos/issues/search?team=x")).status).toBe(400);
+      const created = await t.call("GET", "/repos/issues/search?created=true&state=all", {
+        token: reader.token,
+      });
+      expect(created.json.every((i: { user: { login: string } }) => i.user.login === reader.name)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,146 @@
+import {
+  BadRequestError,
+  CommentType,
+  InvalidArgumentError,
+  type Issue,
+  PermissionDeniedError,
+} from "@kiln/domain";
+import { comments, type IssueChanges, issues, milestones, notifications, users } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import type { PermissionService } from "../permissions/permission-service.js";
+import { endOfDay, limitTitle, mentionedNames } from "./issue-rules.js";
+import type { EditIssueInput, IssueService } from "./issue-service.js";
+import { isIssueWriter } from "./issue-service.js";
+import { actorOf, recountIssueCounters, resolveAssignees, updateTime } from "./issue-support.js";
+
+/** Editing issues (Forgejo's EditIssue and services/issue), apart from the rest of IssueService to keep both small. */
+export class IssueEditService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly permissions: PermissionService,
+    private readonly issueService: IssueService,
+  ) {}
+
+  /**
+   * Edits an issue as Forgejo's EditIssue does: the poster or a writer may change title, body,
+   * ref and state; only writers change the due date, assignees and milestone (ignored for
+   * others); only repository admins may set `updated_at`. Every change adds its timeline event,
+   * recounts what it moves, and notifies the issue's participants, in one transaction.
+   */
+  async edit(ctx: RepoAccess, index: number, input: EditIssueInput): Promise<Issue> {
+    const actor = actorOf(ctx);
+    const issue = await this.issueService.get(ctx, index);
+    const writer = isIssueWriter(ctx, issue.isPull);
+    if (issue.posterId !== actor.id && !writer) throw new PermissionDeniedError("");
+    const at = updateTime(ctx, issue, input.updatedAt);
+    const changes: { -readonly [K in keyof IssueChanges]: IssueChanges[K] } = { updatedAt: at };
+    const events: Parameters<typeof comments.insertComment>[1][] = [];
+    const event = (type: number, fields: Record<string, unknown> = {}) =>
+      events.push({ issueId: issue.id, type, posterId: actor.id, ...fields });
+
+    if (input.title) {
+      const title = limitTitle(input.title);
+      if (title !== issue.title) {
+        changes.title = title;
+        event(CommentType.changeTitle, { oldTitle: issue.title, newTitle: title });
+      }
+    }
+    if (input.body !== undefined) changes.content = input.body;
+    if (input.ref !== undefined) {
+      changes.ref = input.ref;
+      event(CommentType.changeIssueRef, { oldRef: issue.ref, newRef: input.ref });
+    }
+    if (writer && (input.dueDate !== undefined || input.unsetDueDate !== undefined)) {
+      let deadline: Date | null;
+      if (input.unsetDueDate) deadline = null;
+      else if (input.dueDate === undefined || input.dueDate === null)
+        throw new BadRequestError("The due_date cannot be empty");
+      else deadline = endOfDay(input.dueDate);
+      if ((deadline?.getTime() ?? null) !== (issue.deadline?.getTime() ?? null)) {
+        changes.deadline = deadline;
+        event(
+          deadline === null
+            ? CommentType.removedDeadline
+            : issue.deadline
+              ? CommentType.modifiedDeadline
+              : CommentType.addedDeadline,
+        );
+      }
+    }
+    const assignees =
+      writer && (input.assignees !== undefined || input.assignee !== undefined)
+        ? await resolveAssignees(this.ctx.db, this.permissions, ctx.repo, input.assignee, input.assignees)
+        : undefined;
+    let milestoneId = issue.milestoneId;
+    if (writer && input.milestoneId !== undefined && input.milestoneId !== (issue.milestoneId ?? 0)) {
+      if (
+        input.milestoneId !== 0 &&
+        !(await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId))
+      ) {
+        throw new InvalidArgumentError(
+          `milestone does not exist [id: ${input.milestoneId}, repo_id: ${ctx.repo.id}]`,
+        );
+      }
+      milestoneId = input.milestoneId === 0 ? null : input.milestoneId;
+      changes.milestoneId = milestoneId;
+      event(CommentType.milestone, { oldMilestoneId: issue.milestoneId, milestoneId });
+    }
+    if (input.state !== undefined) {
+      const closing = input.state === "closed";
+      if (closing !== issue.isClosed) {
+        changes.isClosed = closing;
+        changes.closedAt = closing ? at : null;
+        event(closing ? CommentType.close : CommentType.reopen);
+      }
+    }
+    const mentioned = input.body ? await users.findUsersByNames(this.ctx.db, mentionedNames(input.body)) : [];
+    // A request that changes nothing leaves the issue (and its update time) as it is.
+    if (Object.keys(changes).length === 1 && events.length === 0 && assignees === undefined) return issue;
+
+    return this.ctx.db.transaction().execute(async (trx) => {
+      await issues.updateIssue(trx, issue.id, changes);
+      if (assignees) {
+        const current = (await issues.assigneesOfIssues(trx, [issue.id])).get(issue.id) ?? [];
+        const wanted = assignees.map((user) => user.id);
+        const removed = current.filter((id) => !wanted.includes(id));
+        const added = wanted.filter((id) => !current.includes(id));
+        await issues.removeAssignees(trx, issue.id, removed);
+        await issues.addAssignees(trx, issue.id, added);
+        for (const id of removed) event(CommentType.assignees, { assigneeId: id, removedAssignee: true });
+        for (const id of added) event(CommentType.assignees, { assigneeId: id });
+      }
+      await issues.markMentioned(
+        trx,
+        issue.id,
+        mentioned.map((user) => user.id),
+      );
+      for (const values of events) await comments.insertComment(trx, values, at);
+      if (changes.isClosed !== undefined) {
+        await recountIssueCounters(
+          trx,
+          ctx.repo.id,
+          [issue.milestoneId, milestoneId],
+          await issues.issueLabelIds(trx, issue.id),
+        );
+        if (changes.isClosed)
+          await trx
+            .deleteFrom("stopwatch")
+            .where("issueId", "=", issue.id)
+            .where("userId", "=", actor.id)
+            .execute();
+      } else if (changes.milestoneId !== undefined) {
+        await milestones.recountMilestones(trx, [issue.milestoneId, milestoneId]);
+      }
+      await notifications.notifyIssueChange(trx, {
+        issueId: issue.id,
+        repoId: ctx.repo.id,
+        isPull: issue.isPull,
+        actorId: actor.id,
+        commentId: null,
+        at,
+      });
+      return (await issues.findIssueById(trx, issue.id)) as Issue;
+    });
+  }
+}

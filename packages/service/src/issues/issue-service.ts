@@ -1,0 +1,239 @@
+import {
+  CommentType,
+  type Issue,
+  NotFoundError,
+  type Paged,
+  type PageRequest,
+  type Repository,
+  type User,
+} from "@kiln/domain";
+import {
+  comments,
+  type IssueFilter,
+  type IssueSort,
+  issueSearch,
+  issues,
+  labels,
+  milestones,
+  notifications,
+  users,
+} from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import type { PermissionService } from "../permissions/permission-service.js";
+import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
+import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
+import { limitTitle, mentionedNames } from "./issue-rules.js";
+import { actorOf, recountIssueCounters, resolveAssignees } from "./issue-support.js";
+import { type IssueView, loadIssueViews } from "./issue-views.js";
+
+/** `POST /repos/{owner}/{repo}/issues`, in service terms. */
+export interface CreateIssueInput {
+  readonly title: string;
+  readonly body?: string | undefined;
+  readonly ref?: string | undefined;
+  readonly assignee?: string | undefined;
+  readonly assignees?: readonly string[] | undefined;
+  readonly dueDate?: Date | null | undefined;
+  readonly milestoneId?: number | undefined;
+  readonly labelIds?: readonly number[] | undefined;
+  readonly closed?: boolean | undefined;
+}
+
+/** `PATCH /repos/{owner}/{repo}/issues/{index}`, in service terms; absent fields stay as they are. */
+export interface EditIssueInput {
+  readonly title?: string | undefined;
+  readonly body?: string | undefined;
+  readonly ref?: string | undefined;
+  readonly assignee?: string | undefined;
+  readonly assignees?: readonly string[] | undefined;
+  readonly milestoneId?: number | undefined;
+  readonly state?: string | undefined;
+  /** As written by the client: the day counts in the timestamp's own offset. */
+  readonly dueDate?: string | null | undefined;
+  readonly unsetDueDate?: boolean | undefined;
+  readonly updatedAt?: Date | undefined;
+}
+
+/** Whether the caller of a repository route may change issues (or pull requests) there. */
+export function isIssueWriter(ctx: RepoAccess, isPull: boolean): boolean {
+  return canWrite(ctx.permission, isPull ? "repo.pulls" : "repo.issues") || ctx.viewer?.isAdmin === true;
+}
+
+/** Whether the caller may read issues (or pull requests) of the repository. */
+export function canReadIssues(ctx: RepoAccess, isPull: boolean): boolean {
+  return canRead(ctx.permission, isPull ? "repo.pulls" : "repo.issues") || ctx.viewer?.isAdmin === true;
+}
+
+/**
+ * Issues of a repository (Forgejo's routers/api/v1/repo/issue.go and services/issue): creating,
+ * reading, editing and listing them, with the timeline events, counters and notifications each
+ * change causes committed in its transaction.
+ */
+export class IssueService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly permissions: PermissionService,
+  ) {}
+
+  /** The issue or pull request with this number, if the caller may read its kind; NotFoundError otherwise. */
+  async get(ctx: RepoAccess, index: number): Promise<Issue> {
+    const issue = await issues.findIssueByIndex(this.ctx.db, ctx.repo.id, index);
+    if (!issue || !canReadIssues(ctx, issue.isPull)) {
+      throw new NotFoundError(`issue does not exist [repo_id: ${ctx.repo.id}, index: ${index}]`);
+    }
+    return issue;
+  }
+
+  /** The API views of issues (poster, labels, milestone, assignees, repository) in one batch. */
+  async views(list: readonly Issue[], known: readonly Repository[] = []): Promise<IssueView[]> {
+    return loadIssueViews(this.ctx.db, list, known);
+  }
+
+  /**
+   * Creates an issue. Labels, milestone, assignees and due date are kept only from writers (and
+   * silently dropped for others, as Forgejo does); `closed` works for anyone.
+   */
+  async create(ctx: RepoAccess, input: CreateIssueInput): Promise<Issue> {
+    const actor = actorOf(ctx);
+    const writer = isIssueWriter(ctx, false);
+    const assignees = writer
+      ? await resolveAssignees(this.ctx.db, this.permissions, ctx.repo, input.assignee, input.assignees)
+      : [];
+    const milestone =
+      writer && input.milestoneId
+        ? await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId)
+        : undefined;
+    const labelList =
+      writer && input.labelIds?.length
+        ? await labels.usableLabelsByIds(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, input.labelIds)
+        : [];
+    const body = input.body ?? "";
+    const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    const now = new Date();
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const index = await issues.nextIssueIndex(trx, ctx.repo.id);
+      const issue = await issues.insertIssue(
+        trx,
+        {
+          repoId: ctx.repo.id,
+          posterId: actor.id,
+          title: limitTitle(input.title),
+          content: body,
+          ref: input.ref ?? "",
+          milestoneId: milestone?.id ?? null,
+          deadline: writer ? (input.dueDate ?? null) : null,
+          isPull: false,
+        },
+        index,
+        now,
+      );
+      await issues.addIssueLabels(
+        trx,
+        issue.id,
+        labelList.map((label) => label.id),
+      );
+      for (const label of labelList) {
+        await comments.insertComment(
+          trx,
+          { issueId: issue.id, type: CommentType.label, posterId: actor.id, labelId: label.id, content: "1" },
+          now,
+        );
+      }
+      await issues.addAssignees(
+        trx,
+        issue.id,
+        assignees.map((user) => user.id),
+      );
+      for (const user of assignees) {
+        await comments.insertComment(
+          trx,
+          { issueId: issue.id, type: CommentType.assignees, posterId: actor.id, assigneeId: user.id },
+          now,
+        );
+      }
+      if (milestone) {
+        await comments.insertComment(
+          trx,
+          { issueId: issue.id, type: CommentType.milestone, posterId: actor.id, milestoneId: milestone.id },
+          now,
+        );
+      }
+      await issues.markMentioned(
+        trx,
+        issue.id,
+        mentioned.map((user) => user.id),
+      );
+      if (input.closed) {
+        await issues.updateIssue(trx, issue.id, { isClosed: true, closedAt: now, updatedAt: now });
+        await comments.insertComment(
+          trx,
+          { issueId: issue.id, type: CommentType.close, posterId: actor.id },
+          now,
+        );
+      }
+      await recountIssueCounters(
+        trx,
+        ctx.repo.id,
+        [milestone?.id ?? null],
+        labelList.map((label) => label.id),
+      );
+      await notifications.notifyIssueChange(trx, {
+        issueId: issue.id,
+        repoId: ctx.repo.id,
+        isPull: false,
+        actorId: actor.id,
+        commentId: null,
+        at: now,
+      });
+      return (await issues.findIssueById(trx, issue.id)) as Issue;
+    });
+  }
+
+  /** Deletes an issue (repository admins only, by the route) and recounts what it was counted in. */
+  async delete(ctx: RepoAccess, index: number): Promise<void> {
+    const issue = await this.get(ctx, index);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const labelIds = await issues.issueLabelIds(trx, issue.id);
+      await issues.deleteIssue(trx, issue.id);
+      await recountIssueCounters(trx, ctx.repo.id, [issue.milestoneId], labelIds);
+    });
+  }
+
+  /**
+   * A page of a repository's issues (the route has resolved the repository for the caller):
+   * only the kinds the caller may read (issues, pull requests), narrowed to `type` when given;
+   * NotFoundError when it may read none of what it asks for, as Forgejo answers.
+   */
+  async list(
+    ctx: RepoAccess,
+    query: IssueListQuery & { readonly type?: string | undefined },
+    sort: IssueSort,
+    page: PageRequest,
+  ): Promise<Paged<Issue>> {
+    const kinds = this.readableKinds(ctx.permission, ctx.viewer);
+    let isPull: boolean | undefined;
+    if (query.type === "issues" || query.type === "pulls") {
+      isPull = query.type === "pulls";
+      if (!(isPull ? kinds.pulls : kinds.issues)) throw new NotFoundError();
+    } else if (!kinds.issues && !kinds.pulls) {
+      throw new NotFoundError();
+    } else if (!kinds.issues || !kinds.pulls) {
+      isPull = kinds.pulls;
+    }
+    const filter: IssueFilter = { ...(await repoIssueFilter(this.ctx.db, ctx.repo, query)), isPull };
+    return issueSearch.searchIssues(this.ctx.db, filter, sort, page);
+  }
+
+  /**
+   * The caller's permission on the issues of a repository: the kinds (issues, pull requests) it
+   * may read, for restricting a list the way Forgejo's ListIssues does.
+   */
+  readableKinds(permission: RepoPermission, viewer: User | null): { issues: boolean; pulls: boolean } {
+    const admin = viewer?.isAdmin === true;
+    return {
+      issues: admin || canRead(permission, "repo.issues"),
+      pulls: admin || canRead(permission, "repo.pulls"),
+    };
+  }
+}
