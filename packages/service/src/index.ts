@@ -48,8 +48,10 @@ export {
 } from "./git/protection-rules.js";
 export type { RefKind } from "./git/ref-kind.js";
 export { type CreateTagInput, TagService } from "./git/tag-service.js";
+export { CommentService, type CommentView } from "./issues/comment-service.js";
 export { IssueEditService } from "./issues/issue-edit-service.js";
 export { type IssueListQuery, parseTime, stateOf } from "./issues/issue-filters.js";
+export { IssueLabelService } from "./issues/issue-label-service.js";
 export { type IssueSearchQuery, IssueSearchService } from "./issues/issue-search-service.js";
 export {
   type CreateIssueInput,

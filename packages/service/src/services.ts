@@ -10,7 +10,9 @@ import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
+import { CommentService } from "./issues/comment-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
+import { IssueLabelService } from "./issues/issue-label-service.js";
 import { IssueSearchService } from "./issues/issue-search-service.js";
 import { IssueService } from "./issues/issue-service.js";
 import { LabelService } from "./issues/label-service.js";
@@ -65,6 +67,8 @@ export interface Services {
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
   readonly issueSearch: IssueSearchService;
+  readonly comments: CommentService;
+  readonly issueLabels: IssueLabelService;
   readonly milestones: MilestoneService;
 }
 
@@ -114,6 +118,8 @@ export function createServices(ctx: ServiceContext): Services {
     issues,
     issueEdits: new IssueEditService(ctx, permissions, issues),
     issueSearch: new IssueSearchService(ctx, access),
+    comments: new CommentService(ctx, issues),
+    issueLabels: new IssueLabelService(ctx, issues),
     milestones: new MilestoneService(ctx),
   };
 }

@@ -19,6 +19,8 @@ import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
+import { issueCommentRoutes } from "./repo/issue-comment.js";
+import { issueLabelRoutes } from "./repo/issue-label.js";
 import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
@@ -63,7 +65,10 @@ export const allRoutes: readonly AnyRoute[] = [
   ...blobRoutes,
   ...fileReadRoutes,
   ...archiveRoutes,
+  // Before `/issues/{index}`, which would take `comments` for an index.
+  ...issueCommentRoutes,
   ...issueRoutes,
+  ...issueLabelRoutes,
   ...labelRoutes,
   ...milestoneRoutes,
   ...orgLabelRoutes,

@@ -55,7 +55,9 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
           ? r.labelId
           : route.path.includes("/milestones/{id}")
             ? r.milestoneId
-            : r.id,
+            : route.path.includes("/comments/{id}")
+              ? r.commentId
+              : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
     },

@@ -16,6 +16,8 @@ export interface WorldRepo {
   /** A label and a milestone of the repository (their names start with the repository's). */
   readonly labelId: number;
   readonly milestoneId: number;
+  /** A comment on the repository's first issue. */
+  readonly commentId: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */

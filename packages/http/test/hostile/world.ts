@@ -112,6 +112,15 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "issue",
     );
+    const comment = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/issues/1/comments`,
+        credential: asVictimOrAdmin,
+        body: { body: `comment on ${name}` },
+      }),
+      "comment",
+    );
     const milestone = await ok(
       call({
         method: "POST",
@@ -129,6 +138,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       readmeBlob: readme.json.sha as string,
       labelId: label.json.id as number,
       milestoneId: milestone.json.id as number,
+      commentId: comment.json.id as number,
     };
   };
 

@@ -143,4 +143,41 @@ export class IssueEditService {
       return (await issues.findIssueById(trx, issue.id)) as Issue;
     });
   }
+
+  /**
+   * `POST …/issues/{index}/deadline`: writers only (403 `Not repo writer`); the due date becomes
+   * 23:59:59 of its day in the offset it was written in, and null (or year 1) removes it.
+   * Answers the due date now in force.
+   */
+  async setDeadline(
+    ctx: RepoAccess,
+    index: number,
+    dueDate: string | null | undefined,
+  ): Promise<Date | null> {
+    const actor = actorOf(ctx);
+    const issue = await this.issueService.get(ctx, index);
+    if (!isIssueWriter(ctx, issue.isPull)) throw new PermissionDeniedError("Not repo writer");
+    const deadline = dueDate ? endOfDay(dueDate) : null;
+    if ((deadline?.getTime() ?? null) === (issue.deadline?.getTime() ?? null)) return deadline;
+    const at = new Date();
+    const type =
+      deadline === null
+        ? CommentType.removedDeadline
+        : issue.deadline
+          ? CommentType.modifiedDeadline
+          : CommentType.addedDeadline;
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await issues.updateIssue(trx, issue.id, { deadline, updatedAt: at });
+      await comments.insertComment(trx, { issueId: issue.id, type, posterId: actor.id }, at);
+      await notifications.notifyIssueChange(trx, {
+        issueId: issue.id,
+        repoId: ctx.repo.id,
+        isPull: issue.isPull,
+        actorId: actor.id,
+        commentId: null,
+        at,
+      });
+    });
+    return deadline;
+  }
 }

@@ -39,6 +39,11 @@ export class UserLookups {
   }
 
   /** The account with this id, or undefined. */
+  /** The accounts with these ids (those that exist), in no particular order. */
+  async findByIds(ids: readonly number[]): Promise<User[]> {
+    return users.findUsersByIds(this.ctx.db, ids);
+  }
+
   async findById(id: number): Promise<User | undefined> {
     return users.findUserById(this.ctx.db, id);
   }

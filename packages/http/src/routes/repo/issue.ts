@@ -1,4 +1,4 @@
-import { api, type Issue } from "@kiln/domain";
+import { api, formatTime, type Issue } from "@kiln/domain";
 import type { RepoAccess } from "@kiln/service";
 import type { IssueSort } from "@kiln/storage";
 import * as v from "valibot";
@@ -257,4 +257,36 @@ export const issueSearchIssues = route({
   },
 });
 
-export const issueRoutes = [issueListIssues, issueCreateIssue, issueGetIssue, issueEditIssue, issueDelete];
+export const issueEditIssueDeadline = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/issues/{index}/deadline",
+  operationId: "issueEditIssueDeadline",
+  tags: ["issue"],
+  summary:
+    "Set an issue deadline. If set to null, the deadline is deleted. If using deadline only the date will be taken into account, and time of day ignored.",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  body: api.EditDeadlineOption,
+  bodyRequired: false,
+  responses: {
+    201: { description: "IssueDeadline", schema: api.IssueDeadline },
+    ...forbidden,
+    ...notFound,
+    ...validationError,
+  },
+  async handler(c, { params, body, repo: ctx }) {
+    const deadline = await c.get("services").issueEdits.setDeadline(ctx, params.index, body.due_date);
+    return c.json({ due_date: deadline ? formatTime(deadline) : null }, 201);
+  },
+});
+
+export const issueRoutes = [
+  issueListIssues,
+  issueCreateIssue,
+  issueGetIssue,
+  issueEditIssue,
+  issueDelete,
+  issueEditIssueDeadline,
+];

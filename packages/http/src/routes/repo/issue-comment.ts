@@ -1,0 +1,244 @@
+import { api } from "@kiln/domain";
+import { type CommentView, parseTime } from "@kiln/service";
+import * as v from "valibot";
+import { toApiComment } from "../../convert/comment.js";
+import type { AppContext } from "../../env.js";
+import { optionallyPagedJson } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+import { empty, forbidden, notFound, repoArchived, validationError } from "../responses.js";
+import { type RepoContext, repoParams } from "./context.js";
+
+/** Forgejo's routers/api/v1/repo/issue_comment.go. */
+
+const indexParams = v.object({ ...repoParams, index: qs.int("index of the issue", { min: 1 }) });
+const idParams = v.object({ ...repoParams, id: qs.int("id of the comment") });
+const windowQuery = {
+  since: v.optional(qs.string("if provided, only comments updated since the specified time are returned.")),
+  before: v.optional(qs.string("if provided, only comments updated before the provided time are returned.")),
+};
+const windowOf = (query: { since?: string | undefined; before?: string | undefined }) => ({
+  since: parseTime(query.since),
+  before: parseTime(query.before),
+});
+
+/** Comments as the API shows them, their posters loaded in one query. */
+async function apiComments(c: AppContext, ctx: RepoContext, views: readonly CommentView[]) {
+  const ids = [
+    ...new Set(views.map((view) => view.comment.posterId).filter((id): id is number => id !== null)),
+  ];
+  const people = await c.get("services").users.findByIds(ids);
+  const byId = new Map(people.map((user) => [user.id, user]));
+  return views.map((view) =>
+    toApiComment(
+      view,
+      ctx.repo,
+      view.comment.posterId === null ? null : (byId.get(view.comment.posterId) ?? null),
+      c.get("settings"),
+    ),
+  );
+}
+
+export const issueGetRepoComments = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/issues/comments",
+  operationId: "issueGetRepoComments",
+  tags: ["issue"],
+  summary: "List all comments in a repository",
+  access: "public",
+  repo: "read",
+  scopes: ["issue"],
+  params: v.object(repoParams),
+  query: v.object({ ...pageQuery, ...windowQuery }),
+  responses: {
+    200: { description: "CommentList", schema: v.array(api.Comment) },
+    ...notFound,
+    ...validationError,
+  },
+  async handler(c, { query, repo: ctx }) {
+    const window = windowOf(query);
+    return optionallyPagedJson(
+      c,
+      query,
+      (page) => c.get("services").comments.listForRepo(ctx, window, page),
+      async (view) => (await apiComments(c, ctx, [view]))[0],
+    );
+  },
+});
+
+export const issueGetComment = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/issues/comments/{id}",
+  operationId: "issueGetComment",
+  tags: ["issue"],
+  summary: "Get a comment",
+  access: "public",
+  repo: "read",
+  scopes: ["issue"],
+  params: idParams,
+  responses: { 200: { description: "Comment", schema: api.Comment }, ...empty, ...notFound },
+  async handler(c, { params, repo: ctx }) {
+    const view = await c.get("services").comments.get(ctx, params.id);
+    if (!view) return c.body(null, 204);
+    return c.json((await apiComments(c, ctx, [view]))[0]);
+  },
+});
+
+const editComment = async (
+  c: AppContext,
+  ctx: RepoContext,
+  id: number,
+  body: { body: string; updated_at?: string | undefined },
+) => {
+  const updatedAt = body.updated_at ? new Date(body.updated_at) : undefined;
+  const view = await c.get("services").comments.edit(ctx, id, body.body, updatedAt);
+  if (!view) return c.body(null, 204);
+  return c.json((await apiComments(c, ctx, [view]))[0]);
+};
+
+const deleteComment = async (c: AppContext, ctx: RepoContext, id: number) => {
+  await c.get("services").comments.delete(ctx, id);
+  return c.body(null, 204);
+};
+
+export const issueEditComment = route({
+  method: "patch",
+  path: "/repos/{owner}/{repo}/issues/comments/{id}",
+  operationId: "issueEditComment",
+  tags: ["issue"],
+  summary: "Edit a comment",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: idParams,
+  body: api.EditIssueCommentOption,
+  responses: {
+    200: { description: "Comment", schema: api.Comment },
+    ...empty,
+    ...forbidden,
+    ...notFound,
+    ...validationError,
+    ...repoArchived,
+  },
+  handler: (c, { params, body, repo: ctx }) => editComment(c, ctx, params.id, body),
+});
+
+export const issueDeleteComment = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/issues/comments/{id}",
+  operationId: "issueDeleteComment",
+  tags: ["issue"],
+  summary: "Delete a comment",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: idParams,
+  responses: { ...empty, ...forbidden, ...notFound },
+  handler: (c, { params, repo: ctx }) => deleteComment(c, ctx, params.id),
+});
+
+export const issueGetComments = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/issues/{index}/comments",
+  operationId: "issueGetComments",
+  tags: ["issue"],
+  summary: "List all comments on an issue",
+  access: "public",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  query: v.object(windowQuery),
+  responses: {
+    200: { description: "CommentList", schema: v.array(api.Comment) },
+    ...notFound,
+    ...validationError,
+  },
+  async handler(c, { params, query, repo: ctx }) {
+    const { issue, comments } = await c
+      .get("services")
+      .comments.listForIssue(ctx, params.index, windowOf(query));
+    c.header("X-Total-Count", String(comments.length));
+    const views = comments.map((comment) => ({ comment, issueIndex: issue.index, isPull: issue.isPull }));
+    return c.json(await apiComments(c, ctx, views));
+  },
+});
+
+export const issueCreateComment = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/issues/{index}/comments",
+  operationId: "issueCreateComment",
+  tags: ["issue"],
+  summary: "Add a comment to an issue",
+  access: "signed-in",
+  repo: "read",
+  readersMayWrite: true,
+  scopes: ["issue"],
+  params: indexParams,
+  body: api.CreateIssueCommentOption,
+  responses: {
+    201: { description: "Comment", schema: api.Comment },
+    ...forbidden,
+    ...notFound,
+    ...validationError,
+    ...repoArchived,
+  },
+  async handler(c, { params, body, repo: ctx }) {
+    const updatedAt = body.updated_at ? new Date(body.updated_at) : undefined;
+    const view = await c.get("services").comments.create(ctx, params.index, body.body, updatedAt);
+    return c.json((await apiComments(c, ctx, [view]))[0], 201);
+  },
+});
+
+export const issueEditCommentDeprecated = route({
+  method: "patch",
+  path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
+  operationId: "issueEditCommentDeprecated",
+  tags: ["issue"],
+  summary: "Edit a comment (deprecated: the index is not needed)",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: v.object({
+    ...repoParams,
+    index: qs.int("this parameter is ignored"),
+    id: qs.int("id of the comment to edit"),
+  }),
+  body: api.EditIssueCommentOption,
+  responses: {
+    200: { description: "Comment", schema: api.Comment },
+    ...empty,
+    ...forbidden,
+    ...notFound,
+    ...validationError,
+  },
+  handler: (c, { params, body, repo: ctx }) => editComment(c, ctx, params.id, body),
+});
+
+export const issueDeleteCommentDeprecated = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
+  operationId: "issueDeleteCommentDeprecated",
+  tags: ["issue"],
+  summary: "Delete a comment (deprecated: the index is not needed)",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: v.object({
+    ...repoParams,
+    index: qs.int("this parameter is ignored"),
+    id: qs.int("id of the comment to delete"),
+  }),
+  responses: { ...empty, ...forbidden, ...notFound },
+  handler: (c, { params, repo: ctx }) => deleteComment(c, ctx, params.id),
+});
+
+export const issueCommentRoutes = [
+  issueGetRepoComments,
+  issueGetComment,
+  issueEditComment,
+  issueDeleteComment,
+  issueGetComments,
+  issueCreateComment,
+  issueEditCommentDeprecated,
+  issueDeleteCommentDeprecated,
+];

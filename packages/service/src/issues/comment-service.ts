@@ -1,0 +1,157 @@
+import {
+  type Comment,
+  CommentType,
+  type Issue,
+  NotFoundError,
+  type Paged,
+  type PageRequest,
+  PermissionDeniedError,
+} from "@kiln/domain";
+import { comments, issues, notifications, users, type Window } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import { mentionedNames } from "./issue-rules.js";
+import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
+import { actorOf, updateTime } from "./issue-support.js";
+
+/** A comment with the issue it belongs to (its number and kind make its URLs). */
+export interface CommentView {
+  readonly comment: Comment;
+  readonly issueIndex: number;
+  readonly isPull: boolean;
+}
+
+/**
+ * Comments of issues and pull requests (Forgejo's routers/api/v1/repo/issue_comment.go): plain
+ * comments only; the timeline's events are not comments here, and reading, editing or deleting
+ * one answers nothing (Forgejo's 204).
+ */
+export class CommentService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly issueService: IssueService,
+  ) {}
+
+  /** An issue's comments, oldest first, updated within the window. */
+  async listForIssue(
+    ctx: RepoAccess,
+    index: number,
+    window: Window,
+  ): Promise<{ issue: Issue; comments: Comment[] }> {
+    const issue = await this.issueService.get(ctx, index);
+    return { issue, comments: await comments.listIssueComments(this.ctx.db, issue.id, window) };
+  }
+
+  /** A repository's comments on the kinds the caller may read; a page, or all when none is asked. */
+  async listForRepo(
+    ctx: RepoAccess,
+    window: Window,
+    page: PageRequest | undefined,
+  ): Promise<Paged<CommentView>> {
+    const kinds = this.issueService.readableKinds(ctx.permission, ctx.viewer);
+    if (!kinds.issues && !kinds.pulls) throw new NotFoundError();
+    const isPull = kinds.issues && kinds.pulls ? undefined : kinds.pulls;
+    const list = await comments.listRepoComments(this.ctx.db, ctx.repo.id, window, isPull, page);
+    return {
+      total: list.total,
+      items: list.items.map(({ issueIndex, isPull: pull, ...comment }) => ({
+        comment,
+        issueIndex,
+        isPull: pull,
+      })),
+    };
+  }
+
+  /**
+   * Comments on an issue. A locked issue takes comments only from writers and site admins
+   * (403 `You cannot comment on a locked issue.`). The comment, the issue's counters and update
+   * time, the mentions and the participants' notifications commit together.
+   */
+  async create(ctx: RepoAccess, index: number, body: string, updatedAt?: Date): Promise<CommentView> {
+    const actor = actorOf(ctx);
+    const issue = await this.issueService.get(ctx, index);
+    if (issue.isLocked && !isIssueWriter(ctx, issue.isPull)) {
+      throw new PermissionDeniedError("You cannot comment on a locked issue.");
+    }
+    const at = updateTime(ctx, issue, updatedAt);
+    const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    const comment = await this.ctx.db.transaction().execute(async (trx) => {
+      const created = await comments.insertComment(
+        trx,
+        { issueId: issue.id, type: CommentType.comment, posterId: actor.id, content: body },
+        at,
+      );
+      await issues.recountComments(trx, issue.id);
+      await issues.updateIssue(trx, issue.id, { updatedAt: at });
+      await issues.markMentioned(
+        trx,
+        issue.id,
+        mentioned.map((user) => user.id),
+      );
+      await notifications.notifyIssueChange(trx, {
+        issueId: issue.id,
+        repoId: ctx.repo.id,
+        isPull: issue.isPull,
+        actorId: actor.id,
+        commentId: created.id,
+        at,
+      });
+      return created;
+    });
+    return { comment, issueIndex: issue.index, isPull: issue.isPull };
+  }
+
+  /**
+   * A comment of this repository the caller may read; undefined for a timeline event (which the
+   * API answers with 204). NotFoundError when it is not there for the caller.
+   */
+  async get(ctx: RepoAccess, id: number): Promise<CommentView | undefined> {
+    const found = await comments.findComment(this.ctx.db, id);
+    if (!found || found.repoId !== ctx.repo.id || !canReadIssues(ctx, found.isPull)) {
+      throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`);
+    }
+    if (found.type !== CommentType.comment) return undefined;
+    const issue = await issues.findIssueById(this.ctx.db, found.issueId);
+    const { repoId: _repo, isPull, ...comment } = found;
+    return { comment, issueIndex: issue?.index ?? 0, isPull };
+  }
+
+  /** Edits a comment: its poster or a writer (403 otherwise); undefined for a timeline event. */
+  async edit(ctx: RepoAccess, id: number, body: string, updatedAt?: Date): Promise<CommentView | undefined> {
+    const view = await this.mine(ctx, id);
+    if (!view) return undefined;
+    const issue = (await issues.findIssueById(this.ctx.db, view.comment.issueId)) as Issue;
+    const at = updateTime(ctx, issue, updatedAt);
+    const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await comments.updateCommentContent(trx, id, body, at);
+      await issues.markMentioned(
+        trx,
+        issue.id,
+        mentioned.map((user) => user.id),
+      );
+    });
+    return { ...view, comment: { ...view.comment, content: body, updatedAt: at } };
+  }
+
+  /** Deletes a comment: its poster or a writer (403 otherwise); a timeline event is left alone. */
+  async delete(ctx: RepoAccess, id: number): Promise<void> {
+    const view = await this.mine(ctx, id);
+    if (!view) return;
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await comments.deleteComment(trx, id);
+      await trx.deleteFrom("reaction").where("commentId", "=", id).execute();
+      await issues.recountComments(trx, view.comment.issueId);
+    });
+  }
+
+  /** A comment the caller may change: its own, or any when a writer. */
+  private async mine(ctx: RepoAccess, id: number): Promise<CommentView | undefined> {
+    const actor = actorOf(ctx);
+    const view = await this.get(ctx, id);
+    if (!view) return undefined;
+    if (view.comment.posterId !== actor.id && !isIssueWriter(ctx, view.isPull))
+      throw new PermissionDeniedError("");
+    return view;
+  }
+}

@@ -1,0 +1,189 @@
+import {
+  BadRequestError,
+  CommentType,
+  InvalidArgumentError,
+  type Issue,
+  type Label,
+  PermissionDeniedError,
+} from "@kiln/domain";
+import { comments, type Db, issues, labels, notifications } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import { type IssueService, isIssueWriter } from "./issue-service.js";
+import { actorOf, recountIssueCounters, updateTime } from "./issue-support.js";
+
+/** The scope of an exclusive label: its name up to the last `/` (`kind/bug` → `kind`). */
+function scopeOf(label: Label): string | undefined {
+  const at = label.name.lastIndexOf("/");
+  return label.exclusive && at > 0 ? label.name.slice(0, at) : undefined;
+}
+
+/**
+ * An issue's labels (Forgejo's routers/api/v1/repo/issue_label.go): ids or names of the
+ * repository's labels and its organization's, unknown ones ignored; exclusive labels keep one
+ * label per scope. Writers only. Each change adds its timeline events, recounts the labels and
+ * notifies the issue's participants, in one transaction.
+ */
+export class IssueLabelService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly issueService: IssueService,
+  ) {}
+
+  /** An issue's labels, by name. */
+  async list(ctx: RepoAccess, index: number): Promise<Label[]> {
+    const issue = await this.issueService.get(ctx, index);
+    return (await labels.labelsOfIssues(this.ctx.db, [issue.id])).get(issue.id) ?? [];
+  }
+
+  /**
+   * The labels a request names: all numbers (ids) or all strings (names); 400 with Forgejo's
+   * messages for anything else.
+   */
+  async resolve(ctx: RepoAccess, given: readonly unknown[]): Promise<Label[]> {
+    if (given.some((item) => typeof item !== "number" && typeof item !== "string")) {
+      throw new BadRequestError("a label must be an integer or a string");
+    }
+    const numbers = given.filter((item): item is number => typeof item === "number");
+    const strings = given.filter((item): item is string => typeof item === "string");
+    if (numbers.length > 0 && strings.length > 0) {
+      throw new BadRequestError("labels should be an array of strings or integers");
+    }
+    if (numbers.length > 0) {
+      return labels.usableLabelsByIds(
+        this.ctx.db,
+        ctx.repo.id,
+        ctx.repo.ownerId,
+        numbers.filter(Number.isSafeInteger),
+      );
+    }
+    return labels.usableLabelsByNames(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, strings);
+  }
+
+  /** Adds labels (an exclusive one replaces the issue's other labels of its scope); answers the issue's labels. */
+  async add(ctx: RepoAccess, index: number, given: readonly unknown[], updatedAt?: Date): Promise<Label[]> {
+    const { issue, at } = await this.writable(ctx, index, updatedAt);
+    const wanted = await this.resolve(ctx, given);
+    const current = await this.list(ctx, index);
+    const scopes = new Set(wanted.map(scopeOf).filter((scope) => scope !== undefined));
+    const removed = current.filter((label) => {
+      const scope = scopeOf(label);
+      return scope !== undefined && scopes.has(scope) && !wanted.some((w) => w.id === label.id);
+    });
+    const added = wanted.filter((label) => !current.some((c) => c.id === label.id));
+    await this.apply(ctx, issue, added, removed, at);
+    return this.list(ctx, index);
+  }
+
+  /** Replaces the labels (one per exclusive scope: the last by name); answers the issue's labels. */
+  async replace(
+    ctx: RepoAccess,
+    index: number,
+    given: readonly unknown[],
+    updatedAt?: Date,
+  ): Promise<Label[]> {
+    const { issue, at } = await this.writable(ctx, index, updatedAt);
+    const requested = await this.resolve(ctx, given);
+    const byScope = new Map<string, Label>();
+    for (const label of requested) {
+      const scope = scopeOf(label);
+      if (scope !== undefined) byScope.set(scope, label);
+    }
+    const wanted = requested.filter((label) => {
+      const scope = scopeOf(label);
+      return scope === undefined || byScope.get(scope)?.id === label.id;
+    });
+    const current = await this.list(ctx, index);
+    const removed = current.filter((label) => !wanted.some((w) => w.id === label.id));
+    const added = wanted.filter((label) => !current.some((c) => c.id === label.id));
+    await this.apply(ctx, issue, added, removed, at);
+    return this.list(ctx, index);
+  }
+
+  /** Removes every label. */
+  async clear(ctx: RepoAccess, index: number, updatedAt?: Date): Promise<void> {
+    const { issue, at } = await this.writable(ctx, index, updatedAt);
+    await this.apply(ctx, issue, [], await this.list(ctx, index), at);
+  }
+
+  /**
+   * Removes one label: 422 `label does not exist` for an unknown id; a label the issue does
+   * not carry is no change.
+   */
+  async remove(ctx: RepoAccess, index: number, labelId: number): Promise<void> {
+    const { issue, at } = await this.writable(ctx, index, undefined);
+    const [label] = await labels.usableLabelsByIds(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, [labelId]);
+    const known = label ?? (await this.anyLabel(this.ctx.db, labelId));
+    if (!known) throw new InvalidArgumentError(`label does not exist [label_id: ${labelId}]`);
+    const current = await this.list(ctx, index);
+    await this.apply(
+      ctx,
+      issue,
+      [],
+      current.filter((l) => l.id === labelId),
+      at,
+    );
+  }
+
+  private async anyLabel(db: Db, id: number): Promise<boolean> {
+    return (await db.selectFrom("label").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  }
+
+  /** The issue, if the caller is a writer of its kind (403 with no message otherwise), and the time of the change. */
+  private async writable(ctx: RepoAccess, index: number, updatedAt: Date | undefined) {
+    actorOf(ctx);
+    const issue = await this.issueService.get(ctx, index);
+    if (!isIssueWriter(ctx, issue.isPull)) throw new PermissionDeniedError("");
+    return { issue, at: updateTime(ctx, issue, updatedAt) };
+  }
+
+  private async apply(
+    ctx: RepoAccess,
+    issue: Issue,
+    added: readonly Label[],
+    removed: readonly Label[],
+    at: Date,
+  ) {
+    if (added.length === 0 && removed.length === 0) return;
+    const actor = actorOf(ctx);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await issues.removeIssueLabels(
+        trx,
+        issue.id,
+        removed.map((label) => label.id),
+      );
+      await issues.addIssueLabels(
+        trx,
+        issue.id,
+        added.map((label) => label.id),
+      );
+      for (const [list, content] of [
+        [added, "1"],
+        [removed, ""],
+      ] as const) {
+        for (const label of list) {
+          await comments.insertComment(
+            trx,
+            { issueId: issue.id, type: CommentType.label, posterId: actor.id, labelId: label.id, content },
+            at,
+          );
+        }
+      }
+      await issues.updateIssue(trx, issue.id, { updatedAt: at });
+      await recountIssueCounters(
+        trx,
+        ctx.repo.id,
+        [],
+        [...added, ...removed].map((label) => label.id),
+      );
+      await notifications.notifyIssueChange(trx, {
+        issueId: issue.id,
+        repoId: ctx.repo.id,
+        isPull: issue.isPull,
+        actorId: actor.id,
+        commentId: null,
+        at,
+      });
+    });
+  }
+}
