@@ -36,6 +36,8 @@ export interface Settings {
   };
   readonly service: {
     readonly enableBasicAuthentication: boolean;
+    /** `[service] ENABLE_TIMETRACKING`: tracked time and stopwatches on issues. */
+    readonly enableTimetracking: boolean;
   };
   readonly repository: {
     /** Absolute directory holding `<owner>/<name>.git`. */
@@ -125,7 +127,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxBodySize: 1048576,
     },
     security: { installLock: true, secretKey: "", credentialCacheTtl: 10_000 },
-    service: { enableBasicAuthentication: true },
+    service: { enableBasicAuthentication: true, enableTimetracking: true },
     repository: {
       root: `${appDataPath}/repositories`,
       disableMirrors: false,

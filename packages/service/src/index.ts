@@ -61,8 +61,11 @@ export {
   isIssueWriter,
 } from "./issues/issue-service.js";
 export type { IssueView } from "./issues/issue-views.js";
+export { IssueWatchService } from "./issues/issue-watch-service.js";
 export { type LabelInput, LabelService, normalizeColor } from "./issues/label-service.js";
 export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/milestone-service.js";
+export { ReactionService, type ReactionView } from "./issues/reaction-service.js";
+export { TimeService, type TimeWindow, type TrackedTimeView } from "./issues/time-service.js";
 export {
   lastOwner,
   type MembershipAnswer,

@@ -15,8 +15,11 @@ import { IssueEditService } from "./issues/issue-edit-service.js";
 import { IssueLabelService } from "./issues/issue-label-service.js";
 import { IssueSearchService } from "./issues/issue-search-service.js";
 import { IssueService } from "./issues/issue-service.js";
+import { IssueWatchService } from "./issues/issue-watch-service.js";
 import { LabelService } from "./issues/label-service.js";
 import { MilestoneService } from "./issues/milestone-service.js";
+import { ReactionService } from "./issues/reaction-service.js";
+import { TimeService } from "./issues/time-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -69,6 +72,9 @@ export interface Services {
   readonly issueSearch: IssueSearchService;
   readonly comments: CommentService;
   readonly issueLabels: IssueLabelService;
+  readonly times: TimeService;
+  readonly issueWatches: IssueWatchService;
+  readonly reactions: ReactionService;
   readonly milestones: MilestoneService;
 }
 
@@ -120,6 +126,9 @@ export function createServices(ctx: ServiceContext): Services {
     issueSearch: new IssueSearchService(ctx, access),
     comments: new CommentService(ctx, issues),
     issueLabels: new IssueLabelService(ctx, issues),
+    times: new TimeService(ctx, issues),
+    issueWatches: new IssueWatchService(ctx, issues, users),
+    reactions: new ReactionService(ctx, issues),
     milestones: new MilestoneService(ctx),
   };
 }

@@ -66,7 +66,10 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       secretKey: get.string("security", "SECRET_KEY", ""),
       credentialCacheTtl: get.duration("security", "CREDENTIAL_CACHE_TTL", 10_000),
     },
-    service: { enableBasicAuthentication: get.bool("service", "ENABLE_BASIC_AUTHENTICATION", true) },
+    service: {
+      enableBasicAuthentication: get.bool("service", "ENABLE_BASIC_AUTHENTICATION", true),
+      enableTimetracking: get.bool("service", "ENABLE_TIMETRACKING", true),
+    },
     repository: {
       root: path(get.string("repository", "ROOT", `${appDataPath}/repositories`)),
       disableMirrors: get.bool("repository", "DISABLE_MIRRORS", false),

@@ -131,3 +131,57 @@ export const EditDeadlineOption = v.object({
 export const IssueDeadline = v.object({
   due_date: v.nullable(dateTime()),
 });
+
+/** Time tracked on an issue (Forgejo's `TrackedTime`); `time` in seconds. */
+export const TrackedTime = v.object({
+  id: int64(),
+  created: dateTime(),
+  time: int64(),
+  user_id: int64(),
+  user_name: v.string(),
+  issue_id: int64(),
+  issue: v.nullable(Issue),
+});
+
+/** The longest single tracked time Kiln takes: a hundred years, in seconds. */
+export const MAX_TRACKED_SECONDS = 100 * 365 * 24 * 3600;
+
+/** Body of `POST …/issues/{index}/times`. */
+export const AddTimeOption = v.object({
+  time: v.pipe(int64(), v.minValue(1, "Required"), v.maxValue(MAX_TRACKED_SECONDS)),
+  created: v.optional(dateTime()),
+  user_name: v.optional(text(255)),
+});
+
+/** A running stopwatch (Forgejo's `StopWatch`). */
+export const StopWatch = v.object({
+  created: dateTime(),
+  seconds: int64(),
+  duration: v.string(),
+  issue_index: int64(),
+  issue_title: v.string(),
+  repo_owner_name: v.string(),
+  repo_name: v.string(),
+});
+
+/** Whether the caller is subscribed (Forgejo's `WatchInfo`). */
+export const WatchInfo = v.object({
+  subscribed: v.boolean(),
+  ignored: v.boolean(),
+  reason: v.nullable(v.unknown()),
+  created_at: dateTime(),
+  url: v.string(),
+  repository_url: v.string(),
+});
+
+/** A reaction to an issue or comment (Forgejo's `Reaction`). */
+export const Reaction = v.object({
+  user: User,
+  content: v.string(),
+  created_at: dateTime(),
+});
+
+/** Body of `POST|DELETE …/reactions`. */
+export const EditReactionOption = v.object({
+  content: v.optional(text(255)),
+});

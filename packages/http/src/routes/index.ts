@@ -21,6 +21,9 @@ import { gitRefRoutes } from "./repo/git-ref.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
 import { issueCommentRoutes } from "./repo/issue-comment.js";
 import { issueLabelRoutes } from "./repo/issue-label.js";
+import { issueReactionRoutes } from "./repo/issue-reaction.js";
+import { issueSubscriptionRoutes } from "./repo/issue-subscription.js";
+import { issueTimeRoutes } from "./repo/issue-time.js";
 import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
@@ -67,8 +70,11 @@ export const allRoutes: readonly AnyRoute[] = [
   ...archiveRoutes,
   // Before `/issues/{index}`, which would take `comments` for an index.
   ...issueCommentRoutes,
+  ...issueReactionRoutes,
   ...issueRoutes,
   ...issueLabelRoutes,
+  ...issueTimeRoutes,
+  ...issueSubscriptionRoutes,
   ...labelRoutes,
   ...milestoneRoutes,
   ...orgLabelRoutes,

@@ -3,7 +3,8 @@ import type { World } from "./world-model.js";
 
 /**
  * What must survive every hostile request, read by the admin: each private repository (name,
- * visibility, branch head, tags, protections, collaborators, its first issue, labels and
+ * visibility, branch head, tags, protections, collaborators, its first issue and tracked
+ * times, labels and
  * milestones), each organization (visibility,
  * members, team members and repositories) and the private user's visibility.
  */
@@ -38,6 +39,8 @@ export async function snapshot(world: World, call: RawCaller): Promise<string> {
       ]),
       labels: names(await get(`${base}/labels`), "name"),
       milestones: names(await get(`${base}/milestones`), "title"),
+      // Readers may comment, react and subscribe (Forgejo allows it), so only times are kept here.
+      times: names(await get(`${base}/times`), "time"),
     };
   }
   for (const o of world.orgs) {

@@ -57,7 +57,9 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
             ? r.milestoneId
             : route.path.includes("/comments/{id}")
               ? r.commentId
-              : r.id,
+              : route.path.includes("/times/{id}")
+                ? r.timeId
+                : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
     },
@@ -124,6 +126,8 @@ function commonValue(name: string, world: World): string | undefined {
     name: "main",
     token: String(world.victimTokenId),
     username: world.victim.name,
+    user: world.victim.name,
+    position: "1",
     collaborator: world.friend,
     quotarule: world.quotaRule,
     quotagroup: world.quotaGroup,

@@ -18,6 +18,8 @@ export interface WorldRepo {
   readonly milestoneId: number;
   /** A comment on the repository's first issue. */
   readonly commentId: number;
+  /** A time tracked on the repository's first issue. */
+  readonly timeId: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */

@@ -121,6 +121,24 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "comment",
     );
+    const time = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/issues/1/times`,
+        credential: asVictimOrAdmin,
+        body: { time: 60 },
+      }),
+      "tracked time",
+    );
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/issues/1/reactions`,
+        credential: asVictimOrAdmin,
+        body: { content: "heart" },
+      }),
+      "reaction",
+    );
     const milestone = await ok(
       call({
         method: "POST",
@@ -139,6 +157,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       labelId: label.json.id as number,
       milestoneId: milestone.json.id as number,
       commentId: comment.json.id as number,
+      timeId: time.json.id as number,
     };
   };
 

@@ -1,0 +1,267 @@
+import { DIALECTS } from "@kiln/storage/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRepo, type TestRepo } from "../../../test/repos.js";
+import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+
+interface Time {
+  id: number;
+  time: number;
+  user_name: string;
+  issue_id: number;
+  issue: { number: number; title: string } | null;
+}
+
+describe.each(DIALECTS)("tracked time and stopwatches on %s", (dialect) => {
+  let t: TestApp;
+  let owner: TestUser;
+  let writer: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+  let admin: TestUser;
+  let repo: TestRepo;
+  let secret: TestRepo;
+  /** Posted by the reader (who may track time on it) and by the owner. */
+  let readersIssue = "";
+  let ownersIssue = "";
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect);
+    owner = await t.user();
+    writer = await t.user();
+    reader = await t.user();
+    outsider = await t.user();
+    admin = await t.user({ admin: true });
+    repo = await createRepo(t, owner, "clock");
+    secret = await createRepo(t, owner, "vault", { private: true });
+    for (const [user, permission] of [
+      [writer, "write"],
+      [reader, "read"],
+    ] as const) {
+      await t.call("PUT", `${repo.path}/collaborators/${user.name}`, {
+        token: owner.token,
+        body: { permission },
+      });
+    }
+    await t.call("POST", `${repo.path}/issues`, { token: reader.token, body: { title: "reader's" } });
+    await t.call("POST", `${repo.path}/issues`, { token: owner.token, body: { title: "owner's" } });
+    readersIssue = `${repo.path}/issues/1`;
+    ownersIssue = `${repo.path}/issues/2`;
+  });
+  afterAll(() => t?.close());
+
+  const add = (path: string, user: TestUser, body: Record<string, unknown>) =>
+    t.call("POST", `${path}/times`, { token: user.token, body });
+
+  describe("adding and listing", () => {
+    it("adds time for the issue's contributors (200 with the issue) and refuses everyone else", async () => {
+      const added = await add(ownersIssue, writer, { time: 3600 });
+      expect(added.status).toBe(200);
+      expect(added.json).toMatchObject({ time: 3600, user_name: writer.name, user_id: writer.id });
+      expect(added.json.issue).toMatchObject({ number: 2, title: "owner's" });
+      expect(added.json.issue_id).toBe(added.json.issue.id);
+      // The poster tracks time on their own issue, not on others'.
+      expect((await add(readersIssue, reader, { time: 60 })).status).toBe(200);
+      expect((await add(ownersIssue, reader, { time: 60 })).status).toBe(403);
+      expect((await add(ownersIssue, outsider, { time: 60 })).status).toBe(403);
+      expect((await t.call("POST", `${ownersIssue}/times`, { body: { time: 60 } })).status).toBe(401);
+      // An outsider never learns that a private repository's issue exists.
+      await t.call("POST", `${secret.path}/issues`, { token: owner.token, body: { title: "hidden" } });
+      expect((await add(`${secret.path}/issues/1`, outsider, { time: 60 })).status).toBe(404);
+    });
+
+    it("refuses a missing, zero or absurd time with 422", async () => {
+      for (const body of [{}, { time: 0 }, { time: -5 }, { time: "60" }, { time: 1e12 }]) {
+        const res = await add(ownersIssue, writer, body);
+        expect(res.status, JSON.stringify(body)).toBe(422);
+        expect(res.json.message).toBeTruthy();
+      }
+    });
+
+    it("keeps the given creation time and lets an admin add time for someone else", async () => {
+      const created = "2026-01-02T03:04:05Z";
+      const res = await add(ownersIssue, admin, { time: 120, created, user_name: writer.name });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ created, user_name: writer.name, time: 120 });
+      // A non-admin naming someone else still adds their own time, as Forgejo does.
+      const own = await add(readersIssue, reader, { time: 30, user_name: writer.name });
+      expect(own.json.user_name).toBe(reader.name);
+    });
+
+    it("shows writers every time on an issue and other readers only their own", async () => {
+      const all = await t.call("GET", `${readersIssue}/times`, { token: writer.token });
+      expect(all.status).toBe(200);
+      expect(all.json.map((x: Time) => x.user_name).sort()).toEqual([reader.name, reader.name]);
+      expect(all.headers.get("X-Total-Count")).toBe("2");
+      const paged = await t.call("GET", `${readersIssue}/times?page=2&limit=1`, { token: writer.token });
+      expect(paged.json).toHaveLength(1);
+      expect(paged.headers.get("Link")).toContain('rel="first"');
+      const mine = await t.call("GET", `${ownersIssue}/times`, { token: reader.token });
+      expect(mine.json).toEqual([]);
+      const asked = await t.call("GET", `${ownersIssue}/times?user=${writer.name}`, { token: reader.token });
+      expect(asked.status).toBe(403);
+      expect(asked.json.message).toBe("query by user not allowed; not enough rights");
+      const unknown = await t.call("GET", `${ownersIssue}/times?user=nobody-here`, { token: writer.token });
+      expect(unknown.status).toBe(404);
+      const filtered = await t.call("GET", `${ownersIssue}/times?user=${writer.name}`, {
+        token: writer.token,
+      });
+      expect(filtered.json.map((x: Time) => x.time).sort()).toEqual([120, 3600]);
+      const since = await t.call("GET", `${ownersIssue}/times?since=2026-06-01T00:00:00Z`, {
+        token: writer.token,
+      });
+      expect(since.json.map((x: Time) => x.time)).toEqual([3600]);
+      expect(
+        (await t.call("GET", `${ownersIssue}/times?since=yesterday`, { token: writer.token })).status,
+      ).toBe(422);
+      expect((await t.call("GET", `${ownersIssue}/times`)).status).toBe(401);
+    });
+
+    it("lists a repository's times for its admins, and only one's own for others", async () => {
+      const all = await t.call("GET", `${repo.path}/times`, { token: owner.token });
+      expect(all.json).toHaveLength(4);
+      expect(all.headers.get("X-Total-Count")).toBe("4");
+      const writers = await t.call("GET", `${repo.path}/times`, { token: writer.token });
+      expect(writers.json.map((x: Time) => x.user_name)).toEqual([writer.name, writer.name]);
+      expect(
+        (await t.call("GET", `${repo.path}/times?user=${reader.name}`, { token: writer.token })).status,
+      ).toBe(403);
+      const byUser = await t.call("GET", `${repo.path}/times/${reader.name}`, { token: owner.token });
+      expect(byUser.json.map((x: Time) => x.time).sort()).toEqual([30, 60]);
+      expect((await t.call("GET", `${repo.path}/times/${reader.name}`, { token: writer.token })).status).toBe(
+        403,
+      );
+      expect((await t.call("GET", `${secret.path}/times`, { token: outsider.token })).status).toBe(404);
+    });
+
+    it("lists the caller's own times across the repositories they can still see", async () => {
+      await t.call("PUT", `${secret.path}/collaborators/${writer.name}`, {
+        token: owner.token,
+        body: { permission: "write" },
+      });
+      expect((await add(`${secret.path}/issues/1`, writer, { time: 900 })).status).toBe(200);
+      const before = await t.call("GET", "/user/times", { token: writer.token });
+      expect(before.json.map((x: Time) => x.time).sort((a: number, b: number) => a - b)).toEqual([
+        120, 900, 3600,
+      ]);
+      await t.call("DELETE", `${secret.path}/collaborators/${writer.name}`, { token: owner.token });
+      const after = await t.call("GET", "/user/times", { token: writer.token });
+      expect(after.json.map((x: Time) => x.time).sort((a: number, b: number) => a - b)).toEqual([120, 3600]);
+      expect(after.headers.get("X-Total-Count")).toBe("2");
+      expect(JSON.stringify(after.json)).not.toContain("hidden");
+      expect((await t.call("GET", "/user/times")).status).toBe(401);
+    });
+  });
+
+  describe("deleting", () => {
+    it("deletes one's own time; others' are 403, unknown ids 404, never 500", async () => {
+      const mine = await add(ownersIssue, writer, { time: 5 });
+      expect(
+        (await t.call("DELETE", `${ownersIssue}/times/${mine.json.id}`, { token: reader.token })).status,
+      ).toBe(403);
+      expect((await t.call("DELETE", `${ownersIssue}/times/999999`, { token: writer.token })).status).toBe(
+        404,
+      );
+      expect(
+        (await t.call("DELETE", `${readersIssue}/times/${mine.json.id}`, { token: writer.token })).status,
+      ).toBe(404);
+      expect(
+        (await t.call("DELETE", `${ownersIssue}/times/${mine.json.id}`, { token: writer.token })).status,
+      ).toBe(204);
+      expect(
+        (await t.call("DELETE", `${ownersIssue}/times/${mine.json.id}`, { token: writer.token })).status,
+      ).toBe(404);
+      const list = await t.call("GET", `${ownersIssue}/times`, { token: writer.token });
+      expect(list.json.map((x: Time) => x.id)).not.toContain(mine.json.id);
+    });
+
+    it("resets the caller's times on an issue, leaving others' alone", async () => {
+      await add(ownersIssue, owner, { time: 10 });
+      expect((await t.call("DELETE", `${ownersIssue}/times`, { token: writer.token })).status).toBe(204);
+      const left = await t.call("GET", `${ownersIssue}/times`, { token: owner.token });
+      expect(left.json.map((x: Time) => x.user_name)).toEqual([owner.name]);
+      const again = await t.call("DELETE", `${ownersIssue}/times`, { token: writer.token });
+      expect(again.status).toBe(404);
+    });
+  });
+
+  describe("stopwatches", () => {
+    const sw = (user: TestUser, action: "start" | "stop" | "delete", path = readersIssue) =>
+      t.call(action === "delete" ? "DELETE" : "POST", `${path}/stopwatch/${action}`, { token: user.token });
+
+    it("starts once (409 after), shows it to its user and records its time when stopped", async () => {
+      expect((await sw(writer, "start")).status).toBe(201);
+      expect((await sw(writer, "start")).status).toBe(409);
+      const running = await t.call("GET", "/user/stopwatches", { token: writer.token });
+      expect(running.json).toHaveLength(1);
+      expect(running.json[0]).toMatchObject({
+        issue_index: 1,
+        issue_title: "reader's",
+        repo_owner_name: owner.name,
+        repo_name: "clock",
+      });
+      expect(running.json[0].seconds).toBeGreaterThanOrEqual(0);
+      expect(typeof running.json[0].duration).toBe("string");
+      expect((await t.call("GET", "/user/stopwatches", { token: reader.token })).json).toEqual([]);
+      const before = (
+        await t.call("GET", `${readersIssue}/times?user=${writer.name}`, { token: writer.token })
+      ).json;
+      expect((await sw(writer, "stop")).status).toBe(201);
+      expect((await sw(writer, "stop")).status).toBe(409);
+      const after = (
+        await t.call("GET", `${readersIssue}/times?user=${writer.name}`, { token: writer.token })
+      ).json;
+      expect(after).toHaveLength(before.length + 1);
+      expect((await t.call("GET", "/user/stopwatches", { token: writer.token })).json).toEqual([]);
+    });
+
+    it("discards a stopwatch without recording time; 409 when none runs", async () => {
+      expect((await sw(writer, "delete")).status).toBe(409);
+      await sw(writer, "start");
+      const before = (await t.call("GET", `${readersIssue}/times`, { token: writer.token })).json.length;
+      expect((await sw(writer, "delete")).status).toBe(204);
+      expect((await t.call("GET", `${readersIssue}/times`, { token: writer.token })).json).toHaveLength(
+        before,
+      );
+    });
+
+    it("runs one stopwatch per user: starting another stops the first and records it", async () => {
+      await sw(writer, "start", readersIssue);
+      expect((await sw(writer, "start", ownersIssue)).status).toBe(201);
+      const running = await t.call("GET", "/user/stopwatches", { token: writer.token });
+      expect(running.json.map((s: { issue_index: number }) => s.issue_index)).toEqual([2]);
+      expect((await sw(writer, "stop", readersIssue)).status).toBe(409);
+      expect((await sw(writer, "delete", ownersIssue)).status).toBe(204);
+    });
+
+    it("is for writers only: readers 403, outsiders of a private repository 404", async () => {
+      expect((await sw(reader, "start")).status).toBe(403);
+      expect((await sw(outsider, "start", `${secret.path}/issues/1`)).status).toBe(404);
+      expect((await t.call("POST", `${readersIssue}/stopwatch/start`)).status).toBe(401);
+    });
+  });
+});
+
+describe("tracked time with [service] ENABLE_TIMETRACKING off", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await openTestApp("pglite", { service: { enableTimetracking: false } });
+  });
+  afterAll(() => t?.close());
+
+  it("answers Forgejo's 404 on lists and 400 on changes", async () => {
+    const owner = await t.user();
+    const repo = await createRepo(t, owner, "untimed");
+    await t.call("POST", `${repo.path}/issues`, { token: owner.token, body: { title: "x" } });
+    const list = await t.call("GET", `${repo.path}/issues/1/times`, { token: owner.token });
+    expect(list.status).toBe(404);
+    const added = await t.call("POST", `${repo.path}/issues/1/times`, {
+      token: owner.token,
+      body: { time: 5 },
+    });
+    expect(added.status).toBe(400);
+    expect(added.json.message).toBe("time tracking disabled");
+    expect(
+      (await t.call("POST", `${repo.path}/issues/1/stopwatch/start`, { token: owner.token })).status,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,301 @@
+import { api, type Paged, type PageRequest } from "@kiln/domain";
+import { parseTime, type TrackedTimeView } from "@kiln/service";
+import type { TrackedTimeEntry } from "@kiln/storage";
+import * as v from "valibot";
+import { toApiStopWatch, toApiTrackedTime } from "../../convert/time.js";
+import type { AppContext } from "../../env.js";
+import { optionallyPagedJson, pagedJson } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
+import { route } from "../../route.js";
+import { conflict, empty, forbidden, notFound } from "../responses.js";
+import { repoParams } from "./context.js";
+
+/**
+ * Forgejo's routers/api/v1/repo/issue_tracked_time.go and issue_stopwatch.go: time tracked on
+ * issues, and the stopwatches that track it. Every operation needs a signed-in caller.
+ */
+
+const indexParams = v.object({ ...repoParams, index: qs.int("index of the issue", { min: 1 }) });
+const badRequest = { 400: { description: "APIError", schema: api.APIError } } as const;
+const createdEmpty = { 201: { description: "APIEmpty", schema: "empty" } } as const;
+const windowQuery = {
+  since: v.optional(
+    qs.string("Only show times updated after the given time. This is a timestamp in RFC 3339 format"),
+  ),
+  before: v.optional(
+    qs.string("Only show times updated before the given time. This is a timestamp in RFC 3339 format"),
+  ),
+};
+const windowOf = (query: { since?: string | undefined; before?: string | undefined }) => ({
+  since: parseTime(query.since),
+  before: parseTime(query.before),
+});
+
+/** Answers a page of tracked times, their issues and users loaded in one batch. */
+async function timesJson(
+  c: AppContext,
+  query: { page?: string | undefined; limit?: string | undefined },
+  load: (page: PageRequest) => Promise<Paged<TrackedTimeEntry>>,
+  paging: typeof pagedJson = pagedJson,
+) {
+  const services = c.get("services");
+  const viewer = c.get("actor").user;
+  return paging(
+    c,
+    query,
+    async (page) => {
+      const list = await load(page);
+      return { total: list.total, items: await services.times.views(list.items) };
+    },
+    (view: TrackedTimeView) => toApiTrackedTime(view, viewer, c.get("settings")),
+  );
+}
+
+export const issueTrackedTimes = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/issues/{index}/times",
+  operationId: "issueTrackedTimes",
+  tags: ["issue"],
+  summary: "List an issue's tracked times",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  query: v.object({
+    ...pageQuery,
+    ...windowQuery,
+    user: v.optional(qs.string("optional filter by user (available for issue managers)")),
+  }),
+  responses: { 200: { description: "TrackedTimeList", schema: v.array(api.TrackedTime) }, ...notFound },
+  async handler(c, { params, query, repo: ctx }) {
+    const filter = { ...windowOf(query), user: query.user };
+    return timesJson(c, query, (page) =>
+      c.get("services").times.listForIssue(ctx, params.index, filter, page),
+    );
+  },
+});
+
+export const issueAddTime = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/issues/{index}/times",
+  operationId: "issueAddTime",
+  tags: ["issue"],
+  summary: "Add tracked time to an issue",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  body: api.AddTimeOption,
+  responses: {
+    200: { description: "TrackedTime", schema: api.TrackedTime },
+    ...badRequest,
+    ...forbidden,
+    ...notFound,
+  },
+  async handler(c, { params, body, repo: ctx }) {
+    const services = c.get("services");
+    const entry = await services.times.add(ctx, params.index, {
+      seconds: body.time,
+      created: body.created ? new Date(body.created) : undefined,
+      userName: body.user_name,
+    });
+    const [view] = await services.times.views([entry]);
+    return c.json(toApiTrackedTime(view as TrackedTimeView, c.get("actor").user, c.get("settings")));
+  },
+});
+
+export const issueResetTime = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/issues/{index}/times",
+  operationId: "issueResetTime",
+  tags: ["issue"],
+  summary: "Reset a tracked time of an issue",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  responses: { ...empty, ...badRequest, ...forbidden, ...notFound },
+  async handler(c, { params, repo: ctx }) {
+    await c.get("services").times.reset(ctx, params.index);
+    return c.body(null, 204);
+  },
+});
+
+export const issueDeleteTime = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/issues/{index}/times/{id}",
+  operationId: "issueDeleteTime",
+  tags: ["issue"],
+  summary: "Delete specific tracked time",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: v.object({
+    ...repoParams,
+    index: qs.int("index of the issue", { min: 1 }),
+    id: qs.int("id of time to delete"),
+  }),
+  responses: { ...empty, ...badRequest, ...forbidden, ...notFound },
+  async handler(c, { params, repo: ctx }) {
+    await c.get("services").times.delete(ctx, params.index, params.id);
+    return c.body(null, 204);
+  },
+});
+
+export const repoTrackedTimes = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/times",
+  operationId: "repoTrackedTimes",
+  tags: ["repository"],
+  summary: "List a repo's tracked times",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["repository"],
+  params: v.object(repoParams),
+  query: v.object({
+    ...pageQuery,
+    ...windowQuery,
+    user: v.optional(qs.string("optional filter by user (available for issue managers)")),
+  }),
+  responses: {
+    200: { description: "TrackedTimeList", schema: v.array(api.TrackedTime) },
+    ...badRequest,
+    ...forbidden,
+    ...notFound,
+  },
+  async handler(c, { query, repo: ctx }) {
+    const filter = { ...windowOf(query), user: query.user };
+    return timesJson(c, query, (page) => c.get("services").times.listForRepo(ctx, filter, page));
+  },
+});
+
+export const userTrackedTimes = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/times/{user}",
+  operationId: "userTrackedTimes",
+  tags: ["repository"],
+  summary: "List a user's tracked times in a repo",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["repository"],
+  params: v.object({ ...repoParams, user: v.string() }),
+  responses: {
+    200: { description: "TrackedTimeList", schema: v.array(api.TrackedTime) },
+    ...badRequest,
+    ...forbidden,
+    ...notFound,
+  },
+  async handler(c, { params, repo: ctx }) {
+    // Forgejo answers this (older) form unpaged: everything, which Kiln bounds as other such lists.
+    return timesJson(
+      c,
+      {},
+      (page) => c.get("services").times.listForRepo(ctx, { user: params.user }, page),
+      optionallyPagedJson,
+    );
+  },
+});
+
+export const userCurrentTrackedTimes = route({
+  method: "get",
+  path: "/user/times",
+  operationId: "userCurrentTrackedTimes",
+  tags: ["user"],
+  summary: "List the current user's tracked times",
+  access: "signed-in",
+  scopes: ["user"],
+  query: v.object({ ...pageQuery, ...windowQuery }),
+  responses: { 200: { description: "TrackedTimeList", schema: v.array(api.TrackedTime) }, ...forbidden },
+  async handler(c, { query }) {
+    const window = windowOf(query);
+    return timesJson(c, query, (page) => c.get("services").times.listForUser(c.get("actor"), window, page));
+  },
+});
+
+const stopwatchResponses = { ...createdEmpty, ...forbidden, ...notFound, ...conflict } as const;
+
+export const issueStartStopWatch = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/start",
+  operationId: "issueStartStopWatch",
+  tags: ["issue"],
+  summary: "Start stopwatch on an issue.",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  responses: stopwatchResponses,
+  async handler(c, { params, repo: ctx }) {
+    await c.get("services").times.startStopwatch(ctx, params.index);
+    return c.body(null, 201);
+  },
+});
+
+export const issueStopStopWatch = route({
+  method: "post",
+  path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/stop",
+  operationId: "issueStopStopWatch",
+  tags: ["issue"],
+  summary: "Stop an issue's existing stopwatch.",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  responses: stopwatchResponses,
+  async handler(c, { params, repo: ctx }) {
+    await c.get("services").times.stopStopwatch(ctx, params.index);
+    return c.body(null, 201);
+  },
+});
+
+export const issueDeleteStopWatch = route({
+  method: "delete",
+  path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete",
+  operationId: "issueDeleteStopWatch",
+  tags: ["issue"],
+  summary: "Delete an issue's existing stopwatch.",
+  access: "signed-in",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  responses: { ...empty, ...forbidden, ...notFound, ...conflict },
+  async handler(c, { params, repo: ctx }) {
+    await c.get("services").times.cancelStopwatch(ctx, params.index);
+    return c.body(null, 204);
+  },
+});
+
+export const userGetStopWatches = route({
+  method: "get",
+  path: "/user/stopwatches",
+  operationId: "userGetStopWatches",
+  tags: ["user"],
+  summary: "Get list of all existing stopwatches",
+  access: "signed-in",
+  scopes: ["user"],
+  query: v.object(pageQuery),
+  responses: { 200: { description: "StopWatchList", schema: v.array(api.StopWatch) }, ...forbidden },
+  async handler(c, { query }) {
+    const now = new Date();
+    return pagedJson(
+      c,
+      query,
+      (page) => c.get("services").times.listStopwatches(c.get("actor"), page),
+      (entry) => toApiStopWatch(entry, now),
+    );
+  },
+});
+
+export const issueTimeRoutes = [
+  issueTrackedTimes,
+  issueAddTime,
+  issueResetTime,
+  issueDeleteTime,
+  repoTrackedTimes,
+  userTrackedTimes,
+  userCurrentTrackedTimes,
+  issueStartStopWatch,
+  issueStopStopWatch,
+  issueDeleteStopWatch,
+  userGetStopWatches,
+];

@@ -1,0 +1,133 @@
+import { NotFoundError, type Paged, type PageRequest, PermissionDeniedError, type User } from "@kiln/domain";
+import { comments, issues, type ReactionRow, reactions, users } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
+import { actorOf } from "./issue-support.js";
+
+/** A reaction with the user who gave it. */
+export interface ReactionView {
+  readonly reaction: ReactionRow;
+  readonly user: User | null;
+}
+
+/** What a reaction is on: an issue (`commentId` 0) or one of its comments. */
+interface Target {
+  readonly issueId: number;
+  readonly commentId: number;
+  readonly isPull: boolean;
+  readonly isLocked: boolean;
+}
+
+/**
+ * Reactions to issues and comments (Forgejo's issue_reaction.go): only the contents of
+ * `[ui] REACTIONS`; any reader may react, except on a locked issue, where only writers may.
+ */
+export class ReactionService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly issueService: IssueService,
+  ) {}
+
+  private async issueTarget(ctx: RepoAccess, index: number): Promise<Target> {
+    const issue = await this.issueService.get(ctx, index);
+    return { issueId: issue.id, commentId: 0, isPull: issue.isPull, isLocked: issue.isLocked };
+  }
+
+  private async commentTarget(ctx: RepoAccess, id: number): Promise<Target> {
+    const found = await comments.findComment(this.ctx.db, id);
+    if (!found || found.repoId !== ctx.repo.id || !canReadIssues(ctx, found.isPull)) {
+      throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`);
+    }
+    const issue = await issues.findIssueById(this.ctx.db, found.issueId);
+    return {
+      issueId: found.issueId,
+      commentId: id,
+      isPull: found.isPull,
+      isLocked: issue?.isLocked === true,
+    };
+  }
+
+  async listForIssue(
+    ctx: RepoAccess,
+    index: number,
+    page: PageRequest | undefined,
+  ): Promise<Paged<ReactionView>> {
+    return this.list(await this.issueTarget(ctx, index), page);
+  }
+
+  async listForComment(ctx: RepoAccess, id: number): Promise<readonly ReactionView[]> {
+    return (await this.list(await this.commentTarget(ctx, id), undefined)).items;
+  }
+
+  async addToIssue(ctx: RepoAccess, index: number, content: string) {
+    return this.add(ctx, await this.issueTarget(ctx, index), content);
+  }
+
+  async addToComment(ctx: RepoAccess, id: number, content: string) {
+    return this.add(ctx, await this.commentTarget(ctx, id), content);
+  }
+
+  async removeFromIssue(ctx: RepoAccess, index: number, content: string): Promise<void> {
+    await this.remove(ctx, await this.issueTarget(ctx, index), content);
+  }
+
+  async removeFromComment(ctx: RepoAccess, id: number, content: string): Promise<void> {
+    await this.remove(ctx, await this.commentTarget(ctx, id), content);
+  }
+
+  private async list(target: Target, page: PageRequest | undefined): Promise<Paged<ReactionView>> {
+    const list = await reactions.listReactions(
+      this.ctx.db,
+      target.issueId,
+      target.commentId,
+      this.ctx.settings.ui.reactions,
+      page,
+    );
+    const ids = [...new Set(list.items.map((row) => row.userId).filter((id): id is number => id !== null))];
+    const byId = new Map((await users.findUsersByIds(this.ctx.db, ids)).map((user) => [user.id, user]));
+    return {
+      total: list.total,
+      items: list.items.map((reaction) => ({
+        reaction,
+        user: reaction.userId === null ? null : (byId.get(reaction.userId) ?? null),
+      })),
+    };
+  }
+
+  /** Adds the caller's reaction; `created` is false when it was there already (Forgejo's 200). */
+  private async add(
+    ctx: RepoAccess,
+    target: Target,
+    content: string,
+  ): Promise<{ view: ReactionView; created: boolean }> {
+    const actor = actorOf(ctx);
+    this.checkChange(ctx, target);
+    if (!this.ctx.settings.ui.reactions.includes(content)) {
+      throw new PermissionDeniedError(`'${content}' is not an allowed reaction`);
+    }
+    const { reaction, created } = await reactions.addReaction(this.ctx.db, {
+      issueId: target.issueId,
+      commentId: target.commentId,
+      userId: actor.id,
+      type: content,
+    });
+    return { view: { reaction, user: actor }, created };
+  }
+
+  private async remove(ctx: RepoAccess, target: Target, content: string): Promise<void> {
+    const actor = actorOf(ctx);
+    this.checkChange(ctx, target);
+    await reactions.removeReaction(this.ctx.db, {
+      issueId: target.issueId,
+      commentId: target.commentId,
+      userId: actor.id,
+      type: content,
+    });
+  }
+
+  private checkChange(ctx: RepoAccess, target: Target): void {
+    if (target.isLocked && !isIssueWriter(ctx, target.isPull))
+      throw new PermissionDeniedError("no permission to change reaction");
+  }
+}

@@ -1,0 +1,162 @@
+import type { Paged, PageRequest } from "@kiln/domain";
+import type { Db } from "../database.js";
+import type { TrackedTimeRow } from "../database-issues.js";
+import { paged } from "./paging.js";
+import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
+
+/** A tracked time with where it was tracked. */
+export type TrackedTimeEntry = TrackedTimeRow & { readonly repoId: number; readonly issueIndex: number };
+
+/** Which tracked times a list shows (deleted ones never). */
+export interface TimeFilter {
+  readonly issueId?: number | undefined;
+  readonly repoId?: number | undefined;
+  readonly userId?: number | undefined;
+  /** Only times in repositories this viewer may see (a user's times across repositories). */
+  readonly visibleTo?: RepoViewer | undefined;
+  readonly since?: Date | undefined;
+  readonly before?: Date | undefined;
+}
+
+const COLUMNS = [
+  "trackedTime.id",
+  "trackedTime.issueId",
+  "trackedTime.userId",
+  "trackedTime.time",
+  "trackedTime.deleted",
+  "trackedTime.createdAt",
+  "issue.repoId",
+  "issue.index as issueIndex",
+] as const;
+
+export async function insertTime(
+  db: Db,
+  time: { issueId: number; userId: number; seconds: number; createdAt: Date },
+): Promise<TrackedTimeEntry> {
+  const { id } = await db
+    .insertInto("trackedTime")
+    .values({ issueId: time.issueId, userId: time.userId, time: time.seconds, createdAt: time.createdAt })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return (await findTime(db, id)) as TrackedTimeEntry;
+}
+
+export async function findTime(db: Db, id: number): Promise<TrackedTimeEntry | undefined> {
+  return db
+    .selectFrom("trackedTime")
+    .innerJoin("issue", "issue.id", "trackedTime.issueId")
+    .select(COLUMNS)
+    .where("trackedTime.id", "=", id)
+    .executeTakeFirst();
+}
+
+/** Tracked times in creation order; a page of them, or all when `page` is undefined, with the total. */
+export async function listTimes(
+  db: Db,
+  filter: TimeFilter,
+  page: PageRequest | undefined,
+): Promise<Paged<TrackedTimeEntry>> {
+  let base = db
+    .selectFrom("trackedTime")
+    .innerJoin("issue", "issue.id", "trackedTime.issueId")
+    .where("trackedTime.deleted", "=", false);
+  if (filter.issueId !== undefined) base = base.where("trackedTime.issueId", "=", filter.issueId);
+  if (filter.repoId !== undefined) base = base.where("issue.repoId", "=", filter.repoId);
+  if (filter.userId !== undefined) base = base.where("trackedTime.userId", "=", filter.userId);
+  if (filter.since) base = base.where("trackedTime.createdAt", ">=", filter.since);
+  if (filter.before) base = base.where("trackedTime.createdAt", "<=", filter.before);
+  if (filter.visibleTo !== undefined) {
+    const viewer = filter.visibleTo;
+    base = base.where("issue.repoId", "in", (eb) =>
+      eb.selectFrom("repository").select("repository.id").where(repoVisibleTo(viewer)),
+    );
+  }
+  const rows = base.select(COLUMNS).orderBy("trackedTime.createdAt").orderBy("trackedTime.id");
+  const count = base.select((eb) => eb.fn.countAll().as("count"));
+  if (!page) {
+    const [items, total] = await Promise.all([rows.execute(), count.executeTakeFirstOrThrow()]);
+    return { items, total: Number(total.count) };
+  }
+  return paged(rows, count, page);
+}
+
+/** Marks times deleted (they stay for the record, as Forgejo keeps them); answers how many. */
+export async function deleteTimes(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable("trackedTime")
+    .set({ deleted: true })
+    .where("id", "in", [...ids])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+// ---- stopwatches ----
+
+export interface StopwatchEntry {
+  readonly id: number;
+  readonly issueId: number;
+  readonly userId: number;
+  readonly createdAt: Date;
+  readonly issueIndex: number;
+  readonly issueTitle: string;
+  readonly repoId: number;
+  readonly repoName: string;
+  readonly repoOwnerName: string;
+}
+
+function stopwatches(db: Db) {
+  return db
+    .selectFrom("stopwatch")
+    .innerJoin("issue", "issue.id", "stopwatch.issueId")
+    .innerJoin("repository", "repository.id", "issue.repoId")
+    .select([
+      "stopwatch.id",
+      "stopwatch.issueId",
+      "stopwatch.userId",
+      "stopwatch.createdAt",
+      "issue.index as issueIndex",
+      "issue.title as issueTitle",
+      "repository.id as repoId",
+      "repository.name as repoName",
+      "repository.ownerName as repoOwnerName",
+    ]);
+}
+
+/** The user's running stopwatch (a user runs at most one). */
+export async function findUserStopwatch(db: Db, userId: number): Promise<StopwatchEntry | undefined> {
+  return stopwatches(db).where("stopwatch.userId", "=", userId).executeTakeFirst();
+}
+
+export async function startStopwatch(db: Db, issueId: number, userId: number, at: Date): Promise<void> {
+  await db.insertInto("stopwatch").values({ issueId, userId, createdAt: at }).execute();
+}
+
+export async function deleteStopwatch(db: Db, id: number): Promise<void> {
+  await db.deleteFrom("stopwatch").where("id", "=", id).execute();
+}
+
+/** A user's stopwatches in repositories the user may still see; a page, or all when `page` is undefined. */
+export async function listUserStopwatches(
+  db: Db,
+  viewer: NonNullable<RepoViewer>,
+  page: PageRequest | undefined,
+): Promise<Paged<StopwatchEntry>> {
+  const visibleIds = db.selectFrom("repository").select("repository.id").where(repoVisibleTo(viewer));
+  const rows = stopwatches(db)
+    .where("stopwatch.userId", "=", viewer.id)
+    .where("repository.id", "in", visibleIds)
+    .orderBy("stopwatch.id");
+  const count = db
+    .selectFrom("stopwatch")
+    .innerJoin("issue", "issue.id", "stopwatch.issueId")
+    .innerJoin("repository", "repository.id", "issue.repoId")
+    .select((eb) => eb.fn.countAll().as("count"))
+    .where("stopwatch.userId", "=", viewer.id)
+    .where("repository.id", "in", visibleIds);
+  if (!page) {
+    const [items, total] = await Promise.all([rows.execute(), count.executeTakeFirstOrThrow()]);
+    return { items, total: Number(total.count) };
+  }
+  return paged(rows, count, page);
+}
