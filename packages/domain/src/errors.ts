@@ -12,7 +12,8 @@ export type ErrorKind =
   | "unauthorized"
   | "conflict"
   | "locked"
-  | "payload_too_large";
+  | "payload_too_large"
+  | "precondition_failed";
 
 /** Base class of every error a Kiln service throws on purpose. */
 export abstract class KilnError extends Error {
@@ -103,6 +104,15 @@ export class PayloadTooLargeError extends KilnError {
   }
 }
 
+/** A precondition of the change does not hold, e.g. closing an issue with open dependencies (412). */
+export class PreconditionFailedError extends KilnError {
+  readonly kind = "precondition_failed";
+  constructor(message: string) {
+    super(message);
+    this.name = "PreconditionFailedError";
+  }
+}
+
 /** True for errors thrown on purpose by Kiln code (as opposed to bugs and I/O failures). */
 export function isKilnError(err: unknown): err is KilnError {
   // Duck-typed so that errors keep their meaning across duplicated module instances.
@@ -123,4 +133,5 @@ const KINDS: ReadonlySet<string> = new Set<ErrorKind>([
   "conflict",
   "locked",
   "payload_too_large",
+  "precondition_failed",
 ]);

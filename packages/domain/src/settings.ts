@@ -38,6 +38,10 @@ export interface Settings {
     readonly enableBasicAuthentication: boolean;
     /** `[service] ENABLE_TIMETRACKING`: tracked time and stopwatches on issues. */
     readonly enableTimetracking: boolean;
+    /** `[service] DEFAULT_ENABLE_DEPENDENCIES`: blocking dependencies between issues. */
+    readonly enableDependencies: boolean;
+    /** `[service] ALLOW_CROSS_REPOSITORY_DEPENDENCIES`: a dependency may be an issue of another repository. */
+    readonly allowCrossRepositoryDependencies: boolean;
   };
   readonly repository: {
     /** Absolute directory holding `<owner>/<name>.git`. */
@@ -46,6 +50,8 @@ export interface Settings {
     readonly disableHttpGit: boolean;
     /** -1 = no limit; a per-user `max_repo_creation` of -1 falls back to this. */
     readonly maxCreationLimit: number;
+    /** `[repository.issue] MAX_PINNED`: pinned issues (and, separately, pull requests) per repository. */
+    readonly maxPinned: number;
   };
   readonly migrations: {
     /** Whether `POST /repos/migrate` may clone from loopback and private-network addresses. */
@@ -127,12 +133,18 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxBodySize: 1048576,
     },
     security: { installLock: true, secretKey: "", credentialCacheTtl: 10_000 },
-    service: { enableBasicAuthentication: true, enableTimetracking: true },
+    service: {
+      enableBasicAuthentication: true,
+      enableTimetracking: true,
+      enableDependencies: true,
+      allowCrossRepositoryDependencies: true,
+    },
     repository: {
       root: `${appDataPath}/repositories`,
       disableMirrors: false,
       disableHttpGit: false,
       maxCreationLimit: -1,
+      maxPinned: 3,
     },
     migrations: { allowLocalNetworks: false },
     lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },

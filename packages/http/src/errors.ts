@@ -14,6 +14,7 @@ const STATUS: Readonly<Record<ErrorKind, ContentfulStatusCode>> = {
   conflict: 409,
   locked: 423,
   payload_too_large: 413,
+  precondition_failed: 412,
 };
 
 /** The status code Forgejo answers for an error kind. */

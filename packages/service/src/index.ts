@@ -49,6 +49,11 @@ export {
 export type { RefKind } from "./git/ref-kind.js";
 export { type CreateTagInput, TagService } from "./git/tag-service.js";
 export { CommentService, type CommentView } from "./issues/comment-service.js";
+export {
+  IssueDependencyService,
+  type IssueRef,
+  MAX_DEPENDENCIES,
+} from "./issues/issue-dependency-service.js";
 export { IssueEditService } from "./issues/issue-edit-service.js";
 export { type IssueListQuery, parseTime, stateOf } from "./issues/issue-filters.js";
 export { IssueLabelService } from "./issues/issue-label-service.js";
@@ -60,6 +65,7 @@ export {
   IssueService,
   isIssueWriter,
 } from "./issues/issue-service.js";
+export { IssueStateService, LOCK_REASONS } from "./issues/issue-state-service.js";
 export type { IssueView } from "./issues/issue-views.js";
 export { IssueWatchService } from "./issues/issue-watch-service.js";
 export { type LabelInput, LabelService, normalizeColor } from "./issues/label-service.js";

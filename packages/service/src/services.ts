@@ -11,10 +11,12 @@ import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
 import { CommentService } from "./issues/comment-service.js";
+import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
 import { IssueLabelService } from "./issues/issue-label-service.js";
 import { IssueSearchService } from "./issues/issue-search-service.js";
 import { IssueService } from "./issues/issue-service.js";
+import { IssueStateService } from "./issues/issue-state-service.js";
 import { IssueWatchService } from "./issues/issue-watch-service.js";
 import { LabelService } from "./issues/label-service.js";
 import { MilestoneService } from "./issues/milestone-service.js";
@@ -75,6 +77,8 @@ export interface Services {
   readonly times: TimeService;
   readonly issueWatches: IssueWatchService;
   readonly reactions: ReactionService;
+  readonly issueStates: IssueStateService;
+  readonly issueDependencies: IssueDependencyService;
   readonly milestones: MilestoneService;
 }
 
@@ -129,6 +133,8 @@ export function createServices(ctx: ServiceContext): Services {
     times: new TimeService(ctx, issues),
     issueWatches: new IssueWatchService(ctx, issues, users),
     reactions: new ReactionService(ctx, issues),
+    issueStates: new IssueStateService(ctx, issues),
+    issueDependencies: new IssueDependencyService(ctx, access, issues),
     milestones: new MilestoneService(ctx),
   };
 }

@@ -69,12 +69,15 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
     service: {
       enableBasicAuthentication: get.bool("service", "ENABLE_BASIC_AUTHENTICATION", true),
       enableTimetracking: get.bool("service", "ENABLE_TIMETRACKING", true),
+      enableDependencies: get.bool("service", "DEFAULT_ENABLE_DEPENDENCIES", true),
+      allowCrossRepositoryDependencies: get.bool("service", "ALLOW_CROSS_REPOSITORY_DEPENDENCIES", true),
     },
     repository: {
       root: path(get.string("repository", "ROOT", `${appDataPath}/repositories`)),
       disableMirrors: get.bool("repository", "DISABLE_MIRRORS", false),
       disableHttpGit: get.bool("repository", "DISABLE_HTTP_GIT", false),
       maxCreationLimit: get.int("repository", "MAX_CREATION_LIMIT", -1, -1),
+      maxPinned: get.int("repository.issue", "MAX_PINNED", 3, 0),
     },
     migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
     lfs: {

@@ -185,3 +185,21 @@ export const Reaction = v.object({
 export const EditReactionOption = v.object({
   content: v.optional(text(255)),
 });
+
+/** An issue named by repository and number (Forgejo's `IssueMeta`), for dependencies. */
+export const IssueMeta = v.object({
+  owner: v.optional(text(255)),
+  repo: v.optional(text(255)),
+  index: v.optional(v.pipe(int64(), v.minValue(1))),
+});
+
+/** Body of `PUT …/issues/{index}/lock` (a Kiln extension, Gitea's shape): one of the lock reasons, or none. */
+export const LockIssueOption = v.object({
+  lock_reason: v.optional(text(255)),
+});
+
+/** Whether another issue and pull request may be pinned (Forgejo's `NewIssuePinsAllowed`). */
+export const NewIssuePinsAllowed = v.object({
+  issues: v.boolean(),
+  pull_requests: v.boolean(),
+});

@@ -22,6 +22,7 @@ import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
 import { issueCommentRoutes } from "./repo/issue-comment.js";
 import { issueLabelRoutes } from "./repo/issue-label.js";
 import { issueReactionRoutes } from "./repo/issue-reaction.js";
+import { issuePinnedRoutes, issueRelationRoutes } from "./repo/issue-relation.js";
 import { issueSubscriptionRoutes } from "./repo/issue-subscription.js";
 import { issueTimeRoutes } from "./repo/issue-time.js";
 import { labelRoutes } from "./repo/label.js";
@@ -71,10 +72,12 @@ export const allRoutes: readonly AnyRoute[] = [
   // Before `/issues/{index}`, which would take `comments` for an index.
   ...issueCommentRoutes,
   ...issueReactionRoutes,
+  ...issuePinnedRoutes,
   ...issueRoutes,
   ...issueLabelRoutes,
   ...issueTimeRoutes,
   ...issueSubscriptionRoutes,
+  ...issueRelationRoutes,
   ...labelRoutes,
   ...milestoneRoutes,
   ...orgLabelRoutes,

@@ -4,8 +4,17 @@ import {
   InvalidArgumentError,
   type Issue,
   PermissionDeniedError,
+  PreconditionFailedError,
 } from "@kiln/domain";
-import { comments, type IssueChanges, issues, milestones, notifications, users } from "@kiln/storage";
+import {
+  comments,
+  type IssueChanges,
+  issueRelations,
+  issues,
+  milestones,
+  notifications,
+  users,
+} from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -89,6 +98,9 @@ export class IssueEditService {
     if (input.state !== undefined) {
       const closing = input.state === "closed";
       if (closing !== issue.isClosed) {
+        if (closing && (await issueRelations.hasOpenBlockers(this.ctx.db, issue.id))) {
+          throw new PreconditionFailedError("cannot close this issue because it still has open dependencies");
+        }
         changes.isClosed = closing;
         changes.closedAt = closing ? at : null;
         event(closing ? CommentType.close : CommentType.reopen);

@@ -6,6 +6,7 @@ import * as m0004 from "./2026-11-21-0004-quota-rules.js";
 import * as m0005 from "./2026-11-21-0005-repository-git.js";
 import * as m0006 from "./2026-11-24-0006-issues.js";
 import * as m0007 from "./2026-11-24-0007-notification-per-issue.js";
+import * as m0008 from "./2026-11-24-0008-issue-relations.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -16,4 +17,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-21-0005-repository-git": m0005,
   "2026-11-24-0006-issues": m0006,
   "2026-11-24-0007-notification-per-issue": m0007,
+  "2026-11-24-0008-issue-relations": m0008,
 };

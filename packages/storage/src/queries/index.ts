@@ -3,6 +3,7 @@ export * as collaborations from "./collaborations.js";
 export type { NewComment, Window } from "./comments.js";
 export * as comments from "./comments.js";
 export * as emails from "./emails.js";
+export * as issueRelations from "./issue-relations.js";
 export type { IssueFilter, IssueSort } from "./issue-search.js";
 export * as issueSearch from "./issue-search.js";
 export * as issueWatches from "./issue-watches.js";
