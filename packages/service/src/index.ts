@@ -72,6 +72,7 @@ export { type LabelInput, LabelService, normalizeColor } from "./issues/label-se
 export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/milestone-service.js";
 export { ReactionService, type ReactionView } from "./issues/reaction-service.js";
 export { TimeService, type TimeWindow, type TrackedTimeView } from "./issues/time-service.js";
+export { type TimelineEntry, TimelineService, type TimelineWindow } from "./issues/timeline-service.js";
 export {
   lastOwner,
   type MembershipAnswer,

@@ -22,6 +22,7 @@ import { LabelService } from "./issues/label-service.js";
 import { MilestoneService } from "./issues/milestone-service.js";
 import { ReactionService } from "./issues/reaction-service.js";
 import { TimeService } from "./issues/time-service.js";
+import { TimelineService } from "./issues/timeline-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -79,6 +80,7 @@ export interface Services {
   readonly reactions: ReactionService;
   readonly issueStates: IssueStateService;
   readonly issueDependencies: IssueDependencyService;
+  readonly timeline: TimelineService;
   readonly milestones: MilestoneService;
 }
 
@@ -97,6 +99,7 @@ export function createServices(ctx: ServiceContext): Services {
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
   const issues = new IssueService(ctx, permissions);
+  const times = new TimeService(ctx, issues);
   return {
     ctx,
     access,
@@ -130,11 +133,12 @@ export function createServices(ctx: ServiceContext): Services {
     issueSearch: new IssueSearchService(ctx, access),
     comments: new CommentService(ctx, issues),
     issueLabels: new IssueLabelService(ctx, issues),
-    times: new TimeService(ctx, issues),
+    times,
     issueWatches: new IssueWatchService(ctx, issues, users),
     reactions: new ReactionService(ctx, issues),
     issueStates: new IssueStateService(ctx, issues),
     issueDependencies: new IssueDependencyService(ctx, access, issues),
+    timeline: new TimelineService(ctx, access, issues, times),
     milestones: new MilestoneService(ctx),
   };
 }

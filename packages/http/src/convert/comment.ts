@@ -1,8 +1,18 @@
-import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
-import type { CommentView } from "@kiln/service";
+import {
+  type api,
+  COMMENT_TYPE_NAMES,
+  formatTime,
+  type Repository,
+  type Settings,
+  type User,
+} from "@kiln/domain";
+import type { CommentView, TimelineEntry } from "@kiln/service";
 import type * as v from "valibot";
 import { repoLinks } from "./git.js";
-import { apiUserOrGhost } from "./issue.js";
+import { apiUserOrGhost, toApiIssue } from "./issue.js";
+import { toApiLabel, toApiMilestone } from "./label.js";
+import { toApiTrackedTime } from "./time.js";
+import { toApiUser } from "./user.js";
 
 /**
  * Forgejo's `Comment` (services/convert.ToAPIComment): `issue_url` is the issue's web page (empty
@@ -29,5 +39,63 @@ export function toApiComment(
     assets: [],
     created_at: formatTime(view.comment.createdAt),
     updated_at: formatTime(view.comment.updatedAt),
+  };
+}
+
+/**
+ * Forgejo's `TimelineComment` (services/convert.ToTimelineComment): the event's type by name,
+ * what it refers to (label, milestones, assignee, tracked time, dependent issue) or null, and
+ * the URLs of a comment. Projects, cross references and reviews are not kept by Kiln: zero and null.
+ */
+export function toApiTimelineComment(
+  entry: TimelineEntry,
+  repo: Repository,
+  viewer: User | null,
+  settings: Settings,
+): v.InferOutput<typeof api.TimelineComment> {
+  const { comment } = entry;
+  const base = toApiComment(
+    { comment, issueIndex: entry.issueIndex, isPull: entry.isPull },
+    repo,
+    entry.poster,
+    settings,
+  );
+  const apiRepo = repoLinks(repo, settings).api;
+  return {
+    id: comment.id,
+    type: COMMENT_TYPE_NAMES[comment.type] ?? "unknown",
+    html_url: base.html_url,
+    pull_request_url: base.pull_request_url,
+    issue_url: base.issue_url,
+    user: base.user,
+    body: comment.content,
+    created_at: base.created_at,
+    updated_at: base.updated_at,
+    old_project_id: 0,
+    project_id: 0,
+    old_milestone: entry.oldMilestone ? toApiMilestone(entry.oldMilestone) : null,
+    milestone: entry.milestone ? toApiMilestone(entry.milestone) : null,
+    tracked_time: entry.trackedTime ? toApiTrackedTime(entry.trackedTime, viewer, settings) : null,
+    old_title: comment.oldTitle,
+    new_title: comment.newTitle,
+    old_ref: comment.oldRef,
+    new_ref: comment.newRef,
+    ref_issue: null,
+    ref_comment: null,
+    ref_action: "none",
+    ref_commit_sha: "",
+    review_id: 0,
+    label: entry.label
+      ? toApiLabel(
+          entry.label,
+          entry.label.orgId !== null ? { orgName: repo.ownerName } : { apiRepo },
+          settings,
+        )
+      : null,
+    assignee: entry.assignee ? toApiUser(entry.assignee, null, settings) : null,
+    assignee_team: null,
+    removed_assignee: comment.removedAssignee,
+    resolve_doer: null,
+    dependent_issue: entry.dependentIssue ? toApiIssue(entry.dependentIssue, viewer, settings) : null,
   };
 }

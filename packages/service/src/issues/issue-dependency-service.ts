@@ -3,6 +3,7 @@ import {
   CommentType,
   InvalidArgumentError,
   type Issue,
+  isKilnError,
   LockedError,
   NotFoundError,
   PermissionDeniedError,
@@ -162,7 +163,7 @@ export class IssueDependencyService {
       readableRepos.set(
         repoId,
         await this.access.repoById(ctx.actor, repoId).catch((err: unknown) => {
-          if (err instanceof NotFoundError) return null;
+          if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return null;
           throw err;
         }),
       );

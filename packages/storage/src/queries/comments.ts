@@ -102,24 +102,24 @@ export async function listRepoComments(
 
 /**
  * An issue's timeline: every comment and event except review code comments, oldest first,
- * updated within the window; a page of it, or all of it when `page` is undefined.
+ * updated within the window; a page of it, or all of it when `page` is undefined, with the total.
  */
 export async function listTimeline(
   db: Db,
   issueId: number,
   window: Window,
   page: PageRequest | undefined,
-): Promise<Comment[]> {
-  let q = db
-    .selectFrom("comment")
-    .select(COMMENT_COLUMNS)
-    .where("comment.issueId", "=", issueId)
-    .where("comment.type", "!=", 21);
-  if (window.since) q = q.where("comment.updatedAt", ">=", window.since);
-  if (window.before) q = q.where("comment.updatedAt", "<=", window.before);
-  q = q.orderBy("comment.createdAt").orderBy("comment.id");
-  if (page) q = q.limit(page.limit).offset(Math.max(0, (page.page - 1) * page.limit));
-  return q.execute();
+): Promise<Paged<Comment>> {
+  let base = db.selectFrom("comment").where("comment.issueId", "=", issueId).where("comment.type", "!=", 21);
+  if (window.since) base = base.where("comment.updatedAt", ">=", window.since);
+  if (window.before) base = base.where("comment.updatedAt", "<=", window.before);
+  const rows = base.select(COMMENT_COLUMNS).orderBy("comment.createdAt").orderBy("comment.id");
+  const count = base.select((eb) => eb.fn.countAll().as("count"));
+  if (!page) {
+    const [items, total] = await Promise.all([rows.execute(), count.executeTakeFirstOrThrow()]);
+    return { items, total: Number(total.count) };
+  }
+  return paged(rows, count, page);
 }
 
 export async function updateCommentContent(db: Db, id: number, content: string, at: Date): Promise<void> {

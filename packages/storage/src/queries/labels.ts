@@ -65,6 +65,16 @@ export async function findLabel(db: Db, scope: LabelScope, id: number): Promise<
     .executeTakeFirst();
 }
 
+/** Labels by id, in any scope (for showing timeline events). */
+export async function labelsByIds(db: Db, ids: readonly number[]): Promise<Label[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("label")
+    .select(LABEL_COLUMNS)
+    .where("label.id", "in", [...ids])
+    .execute();
+}
+
 /** The first label with exactly this name in this scope (names are not unique, as in Forgejo). */
 export async function findLabelByName(db: Db, scope: LabelScope, name: string): Promise<Label | undefined> {
   return db

@@ -50,6 +50,17 @@ export async function findTime(db: Db, id: number): Promise<TrackedTimeEntry | u
     .executeTakeFirst();
 }
 
+/** Tracked times by id, deleted ones included (timeline events keep pointing at them). */
+export async function timesByIds(db: Db, ids: readonly number[]): Promise<TrackedTimeEntry[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("trackedTime")
+    .innerJoin("issue", "issue.id", "trackedTime.issueId")
+    .select(COLUMNS)
+    .where("trackedTime.id", "in", [...ids])
+    .execute();
+}
+
 /** Tracked times in creation order; a page of them, or all when `page` is undefined, with the total. */
 export async function listTimes(
   db: Db,

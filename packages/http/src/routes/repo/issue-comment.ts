@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
 import { type CommentView, parseTime } from "@kiln/service";
 import * as v from "valibot";
-import { toApiComment } from "../../convert/comment.js";
+import { toApiComment, toApiTimelineComment } from "../../convert/comment.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -232,7 +232,36 @@ export const issueDeleteCommentDeprecated = route({
   handler: (c, { params, repo: ctx }) => deleteComment(c, ctx, params.id),
 });
 
+export const issueGetCommentsAndTimeline = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/issues/{index}/timeline",
+  operationId: "issueGetCommentsAndTimeline",
+  tags: ["issue"],
+  summary: "List all comments and events on an issue",
+  access: "public",
+  repo: "read",
+  scopes: ["issue"],
+  params: indexParams,
+  query: v.object({ ...pageQuery, ...windowQuery }),
+  responses: {
+    200: { description: "TimelineList", schema: v.array(api.TimelineComment) },
+    ...notFound,
+    ...validationError,
+  },
+  async handler(c, { params, query, repo: ctx }) {
+    const window = windowOf(query);
+    const viewer = c.get("actor").user;
+    return optionallyPagedJson(
+      c,
+      query,
+      (page) => c.get("services").timeline.list(ctx, params.index, window, page),
+      (entry) => toApiTimelineComment(entry, ctx.repo, viewer, c.get("settings")),
+    );
+  },
+});
+
 export const issueCommentRoutes = [
+  issueGetCommentsAndTimeline,
   issueGetRepoComments,
   issueGetComment,
   issueEditComment,
