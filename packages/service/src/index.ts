@@ -66,6 +66,8 @@ export {
   isIssueWriter,
 } from "./issues/issue-service.js";
 export { IssueStateService, LOCK_REASONS } from "./issues/issue-state-service.js";
+export { type IssueConfigResult, IssueTemplateService } from "./issues/issue-template-service.js";
+export type { IssueConfig, IssueTemplate } from "./issues/issue-templates.js";
 export type { IssueView } from "./issues/issue-views.js";
 export { IssueWatchService } from "./issues/issue-watch-service.js";
 export { type LabelInput, LabelService, normalizeColor } from "./issues/label-service.js";

@@ -17,6 +17,7 @@ import { IssueLabelService } from "./issues/issue-label-service.js";
 import { IssueSearchService } from "./issues/issue-search-service.js";
 import { IssueService } from "./issues/issue-service.js";
 import { IssueStateService } from "./issues/issue-state-service.js";
+import { IssueTemplateService } from "./issues/issue-template-service.js";
 import { IssueWatchService } from "./issues/issue-watch-service.js";
 import { LabelService } from "./issues/label-service.js";
 import { MilestoneService } from "./issues/milestone-service.js";
@@ -81,6 +82,7 @@ export interface Services {
   readonly issueStates: IssueStateService;
   readonly issueDependencies: IssueDependencyService;
   readonly timeline: TimelineService;
+  readonly issueTemplates: IssueTemplateService;
   readonly milestones: MilestoneService;
 }
 
@@ -139,6 +141,7 @@ export function createServices(ctx: ServiceContext): Services {
     issueStates: new IssueStateService(ctx, issues),
     issueDependencies: new IssueDependencyService(ctx, access, issues),
     timeline: new TimelineService(ctx, access, issues, times),
+    issueTemplates: new IssueTemplateService(repos),
     milestones: new MilestoneService(ctx),
   };
 }

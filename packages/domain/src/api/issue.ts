@@ -236,3 +236,36 @@ export const TimelineComment = v.object({
   resolve_doer: v.nullable(User),
   dependent_issue: v.nullable(Issue),
 });
+
+/** One field of an issue form (Forgejo's `IssueFormField`). */
+export const IssueFormField = v.object({
+  type: v.string(),
+  id: v.string(),
+  attributes: v.nullable(v.record(v.string(), v.unknown())),
+  validations: v.nullable(v.record(v.string(), v.unknown())),
+  visible: v.optional(v.array(v.string())),
+});
+
+/** An issue template of the default branch (Forgejo's `IssueTemplate`). */
+export const IssueTemplate = v.object({
+  name: v.string(),
+  title: v.string(),
+  about: v.string(),
+  labels: v.nullable(v.array(v.string())),
+  ref: v.string(),
+  content: v.string(),
+  body: v.nullable(v.array(IssueFormField)),
+  file_name: v.string(),
+});
+
+/** The issue template config (Forgejo's `IssueConfig`). */
+export const IssueConfig = v.object({
+  blank_issues_enabled: v.boolean(),
+  contact_links: v.array(v.object({ name: v.string(), url: v.string(), about: v.string() })),
+});
+
+/** Whether the config is valid (Forgejo's `IssueConfigValidation`). */
+export const IssueConfigValidation = v.object({
+  valid: v.boolean(),
+  message: v.string(),
+});

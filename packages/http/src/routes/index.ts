@@ -24,6 +24,7 @@ import { issueLabelRoutes } from "./repo/issue-label.js";
 import { issueReactionRoutes } from "./repo/issue-reaction.js";
 import { issuePinnedRoutes, issueRelationRoutes } from "./repo/issue-relation.js";
 import { issueSubscriptionRoutes } from "./repo/issue-subscription.js";
+import { issueTemplateRoutes } from "./repo/issue-template.js";
 import { issueTimeRoutes } from "./repo/issue-time.js";
 import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
@@ -78,6 +79,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...issueTimeRoutes,
   ...issueSubscriptionRoutes,
   ...issueRelationRoutes,
+  ...issueTemplateRoutes,
   ...labelRoutes,
   ...milestoneRoutes,
   ...orgLabelRoutes,
