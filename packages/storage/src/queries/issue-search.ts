@@ -1,5 +1,5 @@
 import type { Issue, Paged, PageRequest } from "@kiln/domain";
-import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
+import { CompiledQuery, type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
 import { ISSUE_COLUMNS } from "./issues.js";
 import { paged } from "./paging.js";
@@ -63,7 +63,10 @@ export function keywordQuery(keyword: string): string | undefined {
     .join(" & ");
 }
 
-function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter): IssueQuery<O> {
+/** The issues a keyword's words match, found beforehand: a PostgreSQL array literal of ids. */
+type KeywordMatches = string;
+
+function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: KeywordMatches): IssueQuery<O> {
   let q = query;
   if (filter.repoIds)
     q = q.where("issue.repoId", "in", filter.repoIds.length > 0 ? [...filter.repoIds] : [0]);
@@ -106,7 +109,7 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter): IssueQuery<O
         .where(sql<string>`lower(milestone.name)`, "in", lowered),
     );
   }
-  if (filter.keyword !== undefined) q = applyKeyword(q, filter.keyword);
+  if (filter.keyword !== undefined) q = applyKeyword(q, filter, matches);
   if (filter.updatedSince) q = q.where("issue.updatedAt", ">=", filter.updatedSince);
   if (filter.updatedBefore) q = q.where("issue.updatedAt", "<=", filter.updatedBefore);
   if (filter.posterId !== undefined) q = q.where("issue.posterId", "=", filter.posterId);
@@ -133,29 +136,47 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter): IssueQuery<O
 }
 
 /**
- * Words found through the full-text indexes of issues and of comments (a union of two index
- * lookups, so neither side is scanned), or the issue number when the keyword is one.
+ * Words found through the full-text indexes of issues and of comments, or the issue number when
+ * the keyword is one. The matching issues are found first and then fetched by primary key
+ * (`= any(…)`), so no repository's issues are scanned; {@link keywordMatches} looks them up once
+ * for both the page and the total. The lookup in issues
+ * carries the other filters too: with a label, the planner starts from the label's few issues and
+ * checks their words, instead of listing every issue a common word is in.
  */
-function applyKeyword<O>(query: IssueQuery<O>, keyword: string): IssueQuery<O> {
-  const text = keywordQuery(keyword);
-  const number = /^[#!]?(\d{1,15})$/.exec(keyword.trim())?.[1];
+function applyKeyword<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: KeywordMatches): IssueQuery<O> {
+  const text = keywordQuery(filter.keyword ?? "");
+  const number = /^[#!]?(\d{1,15})$/.exec((filter.keyword ?? "").trim())?.[1];
   if (!text && number === undefined) return query;
   return query.where((eb) => {
     const either = [];
-    if (text) {
-      const tsquery = sql`to_tsquery('simple', ${text})`;
-      either.push(
-        eb(
-          "issue.id",
-          "in",
-          sql<number>`(select id from issue as matching where matching.search @@ ${tsquery}
-            union select issue_id from comment where comment.search @@ ${tsquery})`,
-        ),
-      );
-    }
+    if (text) either.push(sql<boolean>`issue.id = any(${matches ?? "{}"}::bigint[])`);
     if (number !== undefined) either.push(eb("issue.index", "=", Number(number)));
     return eb.or(either);
   });
+}
+
+/** The ids of issues whose words, or whose comments' words, match (with the filter's other conditions on the issue side). */
+function matchingIds(db: Db, filter: IssueFilter, text: string) {
+  const { keyword: _keyword, ...others } = filter;
+  const tsquery = sql`to_tsquery('simple', ${text})`;
+  const inIssues = applyFilter(
+    db.selectFrom("issue").select("issue.id").where(sql<boolean>`issue.search @@ ${tsquery}`),
+    others,
+  );
+  return sql<{
+    id: string | number;
+  }>`${inIssues} union select issue_id from comment where comment.search @@ ${tsquery}`;
+}
+
+/**
+ * Looks up a keyword's matches once (undefined when the filter has no words to look up), so that
+ * a page and its total do not each search the full-text indexes.
+ */
+export async function keywordMatches(db: Db, filter: IssueFilter): Promise<KeywordMatches | undefined> {
+  const text = filter.keyword === undefined ? undefined : keywordQuery(filter.keyword);
+  if (!text) return undefined;
+  const result = await matchingIds(db, filter, text).execute(db);
+  return `{${result.rows.map((row) => String(row.id)).join(",")}}`;
 }
 
 function applySort<O>(query: IssueQuery<O>, sort: IssueSort): IssueQuery<O> {
@@ -199,10 +220,79 @@ export async function searchIssues(
   sort: IssueSort,
   page: PageRequest,
 ): Promise<Paged<Issue>> {
-  const rows = applySort(applyFilter(db.selectFrom("issue").select(ISSUE_COLUMNS), filter), sort);
-  const count = applyFilter(
-    db.selectFrom("issue").select((eb) => eb.fn.countAll().as("count")),
-    filter,
-  );
+  const matches = await keywordMatches(db, filter);
+  const rows = applySort(applyFilter(db.selectFrom("issue").select(ISSUE_COLUMNS), filter, matches), sort);
+  const count =
+    countedByRepository(db, filter) ??
+    applyFilter(
+      db.selectFrom("issue").select((eb) => eb.fn.countAll().as("count")),
+      filter,
+      matches,
+    );
   return paged(rows, count, page);
+}
+
+/**
+ * The total of a plain list of one repository's issues or pull requests (by state only) from the
+ * repository's counters, which every change recounts in its transaction: counting 100,000 open
+ * issues row by row is what a list must never do. Undefined for any other filter.
+ */
+function countedByRepository(db: Db, filter: IssueFilter) {
+  const { repoIds, state, isPull, ...rest } = filter;
+  const others = Object.values(rest).some((value) =>
+    Array.isArray(value) ? value.length > 0 : value !== undefined,
+  );
+  if (others || repoIds?.length !== 1) return undefined;
+  const [all, closed] =
+    isPull === undefined
+      ? [sql`num_issues + num_pulls`, sql`num_closed_issues + num_closed_pulls`]
+      : isPull
+        ? [sql`num_pulls`, sql`num_closed_pulls`]
+        : [sql`num_issues`, sql`num_closed_issues`];
+  const total =
+    state === "all"
+      ? sql<number>`${all}`
+      : state === "closed"
+        ? sql<number>`${closed}`
+        : sql<number>`${all} - (${closed})`;
+  return db
+    .selectFrom("repository")
+    .select(total.as("count"))
+    .where("id", "=", repoIds[0] as number);
+}
+
+/**
+ * PostgreSQL's plans for the queries of {@link searchIssues}: the keyword lookup (when there is
+ * one), the page and the total (`EXPLAIN` lines), so that a benchmark or an operator can see
+ * which indexes a search uses.
+ */
+export async function explainIssueSearch(
+  db: Db,
+  filter: IssueFilter,
+  sort: IssueSort,
+  page: PageRequest,
+): Promise<{ readonly matches: string[]; readonly page: string[]; readonly total: string[] }> {
+  const explain = async (query: { sql: string; parameters: readonly unknown[] }) =>
+    (
+      await db.executeQuery<{ "QUERY PLAN": string }>(
+        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+      )
+    ).rows.map((row) => row["QUERY PLAN"]);
+  const text = filter.keyword === undefined ? undefined : keywordQuery(filter.keyword);
+  const matches = await keywordMatches(db, filter);
+  const rows = applySort(applyFilter(db.selectFrom("issue").select(ISSUE_COLUMNS), filter, matches), sort)
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit);
+  const count =
+    countedByRepository(db, filter) ??
+    applyFilter(
+      db.selectFrom("issue").select((eb) => eb.fn.countAll().as("count")),
+      filter,
+      matches,
+    );
+  return {
+    matches: text ? await explain(matchingIds(db, filter, text).compile(db)) : [],
+    page: await explain(rows.compile()),
+    total: await explain(count.compile()),
+  };
 }

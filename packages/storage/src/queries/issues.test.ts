@@ -167,6 +167,8 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     });
     await issues.updateIssue(t.db, b.id, { updatedAt: new Date(base + 5 * 60_000), isClosed: true });
     await issues.updateIssue(t.db, c.id, { updatedAt: new Date(base + 3 * 60_000) });
+    // As every service change does, in its transaction: a plain list's total is read from these.
+    await issues.recountRepoIssues(t.db, repo);
     await comments.insertComment(t.db, { issueId: c.id, type: 0, posterId: bob, content: "x" }, new Date());
     await issues.recountComments(t.db, c.id);
     const list = async (filter: Partial<issueSearch.IssueFilter>, sort: issueSearch.IssueSort) =>
@@ -192,5 +194,14 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     });
     expect(paged.items.map((i) => i.title)).toEqual(["c"]);
     expect(paged.total).toBe(3);
+    const open = await issueSearch.searchIssues(
+      t.db,
+      { repoIds: [repo], state: "open", isPull: false },
+      "latest",
+      page,
+    );
+    expect(open.total).toBe(2);
+    const closed = await issueSearch.searchIssues(t.db, { repoIds: [repo], state: "closed" }, "latest", page);
+    expect(closed.total).toBe(1);
   });
 });
