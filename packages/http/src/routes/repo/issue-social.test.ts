@@ -82,6 +82,26 @@ describe.each(DIALECTS)("issue subscriptions and reactions on %s", (dialect) => 
       expect((await t.call("PUT", `${issuePath}/subscriptions/${poster.name}`)).status).toBe(401);
     });
 
+    it("notifies subscribers of an edit, and not those who unsubscribed", async () => {
+      const watcher = await t.user();
+      const notified = async (user: TestUser) =>
+        (
+          await t.services.ctx.db
+            .selectFrom("notification")
+            .select("status")
+            .where("userId", "=", user.id)
+            .execute()
+        ).length;
+      expect((await t.call("PUT", `${issuePath}/subscriptions/${watcher.name}`, { token: watcher.token })).status).toBe(201);
+      expect((await t.call("DELETE", `${issuePath}/subscriptions/${poster.name}`, { token: poster.token })).status).toBe(201);
+      const before = await notified(poster);
+      const edit = await t.call("PATCH", issuePath, { token: owner.token, body: { title: "hello, edited" } });
+      expect(edit.status).toBe(201);
+      expect(await notified(watcher)).toBe(1);
+      expect(await notified(poster)).toBe(before);
+      await t.call("PUT", `${issuePath}/subscriptions/${poster.name}`, { token: poster.token });
+    });
+
     it("hides a private repository's issue from outsiders (404)", async () => {
       const path = `${secret.path}/issues/1/subscriptions`;
       expect((await t.call("PUT", `${path}/${outsider.name}`, { token: outsider.token })).status).toBe(404);
