@@ -143,9 +143,17 @@ export function route<
   return def;
 }
 
-/** The same path in Hono's syntax: `{name}` → `:name`, and `{name*}` (rest of path) → `:name{.+}`. */
+/**
+ * The same path in Hono's syntax: `{name}` → `:name`, and `{name*}` (rest of path) → `:name{.+}`.
+ * An issue's `{index}` is digits only (`:index{[0-9]+}`): then `/issues/{index}/comments` and
+ * `/issues/comments/{id}` cannot both match one path, which Hono's one-expression router needs
+ * (a non-numeric index is 404 either way, as in Forgejo).
+ */
 export function honoPath(path: string): string {
-  return path.replace(/\{(\w+)\*\}/g, ":$1{.+}").replace(/\{([\w-]+)\}/g, ":$1");
+  return path
+    .replace(/\{(\w+)\*\}/g, ":$1{.+}")
+    .replace(/\{index\}/g, ":index{[0-9]+}")
+    .replace(/\{([\w-]+)\}/g, ":$1");
 }
 
 /** The path as the API description spells it: a rest-of-path `{name*}` is Forgejo's `{name}`. */

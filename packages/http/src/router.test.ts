@@ -51,7 +51,29 @@ describe("KilnRouter", () => {
     }
   });
 
-  it("matches Kiln's API routes with one regular expression, not a walk of the route tree", async () => {
+  it("keeps registration order across routes a single regular expression cannot hold together", async () => {
+    const a = new Hono({ router: new KilnRouter() });
+    a.get("/api/v1/r/:o/issues/comments", (c) => c.text("all comments"));
+    a.get("/api/v1/r/:o/issues/comments/:id", (c) => c.text(`comment ${c.req.param("id")}`));
+    a.get("/api/v1/r/:o/issues/:index/comments", (c) => c.text(`comments of ${c.req.param("index")}`));
+    a.get("/api/v1/r/:o/sub/check", (c) => c.text("check"));
+    a.get("/api/v1/r/:o/sub/:user", (c) => c.text(`user ${c.req.param("user")}`));
+    a.get("/api/v1/r/:o/later/:x", (c) => c.text(`later ${c.req.param("x")}`));
+    a.get("/api/v1/r/:o/later/fixed", (c) => c.text("fixed"));
+    for (let round = 0; round < 2; round++) {
+      expect(await (await a.request("/api/v1/r/x/issues/comments")).text()).toBe("all comments");
+      expect(await (await a.request("/api/v1/r/x/issues/comments/7")).text()).toBe("comment 7");
+      expect(await (await a.request("/api/v1/r/x/issues/3/comments")).text()).toBe("comments of 3");
+      expect(await (await a.request("/api/v1/r/x/sub/check")).text()).toBe("check");
+      expect(await (await a.request("/api/v1/r/x/sub/alice")).text()).toBe("user alice");
+      // The first registered wins, whichever layer it is in.
+      expect(await (await a.request("/api/v1/r/x/later/fixed")).text()).toBe("later fixed");
+      expect((await a.request("/api/v1/r/x/nothing/here")).status).toBe(404);
+    }
+    expect((a.router as KilnRouter<unknown>).engine).toBe("SmartRouter + RegExpRouter");
+  });
+
+  it("matches Kiln's API routes with regular expressions, not a walk of the route tree", async () => {
     const settings = {
       ...defaultSettings("/tmp/kiln-router-test"),
       quota: { ...defaultSettings("/tmp/kiln-router-test").quota, enabled: true },

@@ -8,14 +8,68 @@ function smartRouter<T>(): Router<T> {
   return new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
 }
 
+/**
+ * Routes with parameters, in layers that each fit one regular expression. Hono's RegExpRouter
+ * takes no node with both a static and a parameter child (`/issues/comments/{id}` beside
+ * `/issues/{index}/comments`, `/subscriptions/check` beside `/subscriptions/{user}`); a route that
+ * does not fit the first layer goes to the next. A path is asked of every layer, and the match
+ * registered first wins, as in one router.
+ */
+class Layers<T> {
+  readonly #layers: { readonly router: Router<T>; readonly probe: RegExpRouter<T> }[] = [];
+  readonly #order = new Map<T, number>();
+
+  add(method: string, path: string, handler: T): void {
+    this.#order.set(handler, this.#order.size);
+    for (const layer of this.#layers) {
+      try {
+        layer.probe.add(method, path, handler);
+      } catch {
+        continue;
+      }
+      layer.router.add(method, path, handler);
+      return;
+    }
+    const layer = { router: smartRouter<T>(), probe: new RegExpRouter<T>() };
+    layer.probe.add(method, path, handler);
+    layer.router.add(method, path, handler);
+    this.#layers.push(layer);
+  }
+
+  match(method: string, path: string): Result<T> {
+    const [first, ...others] = this.#layers;
+    if (!first) return [[]];
+    let best = first.router.match(method, path);
+    for (const layer of others) {
+      const result = layer.router.match(method, path);
+      if (result[0].length === 0) continue;
+      if (best[0].length === 0 || this.#rank(result) < this.#rank(best)) best = result;
+    }
+    return best;
+  }
+
+  #rank(result: Result<T>): number {
+    const handler = result[0][0]?.[0];
+    return handler === undefined
+      ? Number.POSITIVE_INFINITY
+      : (this.#order.get(handler) ?? Number.POSITIVE_INFINITY);
+  }
+
+  /** The routers the layers settled on once matching began (`SmartRouter + RegExpRouter` when they all fit). */
+  get name(): string {
+    const names = [...new Set(this.#layers.map((layer) => layer.router.name))];
+    return names.length === 0 ? "SmartRouter + RegExpRouter" : names.join(", ");
+  }
+}
+
 /** One part of the routes: all of them, to answer static paths once, and those with parameters. */
 interface Part<T> {
   readonly all: Router<T>;
-  readonly dynamic: Router<T>;
+  readonly dynamic: Pick<Router<T>, "add" | "match" | "name">;
 }
 
 function part<T>(): Part<T> {
-  return { all: smartRouter<T>(), dynamic: smartRouter<T>() };
+  return { all: smartRouter<T>(), dynamic: new Layers<T>() };
 }
 
 /**

@@ -261,7 +261,6 @@ export const issueGetCommentsAndTimeline = route({
 });
 
 export const issueCommentRoutes = [
-  issueGetCommentsAndTimeline,
   issueGetRepoComments,
   issueGetComment,
   issueEditComment,
@@ -270,4 +269,6 @@ export const issueCommentRoutes = [
   issueCreateComment,
   issueEditCommentDeprecated,
   issueDeleteCommentDeprecated,
+  // After `/issues/comments`: Hono's one-expression router needs static segments first.
+  issueGetCommentsAndTimeline,
 ];

@@ -92,8 +92,12 @@ describe.each(DIALECTS)("issue subscriptions and reactions on %s", (dialect) => 
             .where("userId", "=", user.id)
             .execute()
         ).length;
-      expect((await t.call("PUT", `${issuePath}/subscriptions/${watcher.name}`, { token: watcher.token })).status).toBe(201);
-      expect((await t.call("DELETE", `${issuePath}/subscriptions/${poster.name}`, { token: poster.token })).status).toBe(201);
+      expect(
+        (await t.call("PUT", `${issuePath}/subscriptions/${watcher.name}`, { token: watcher.token })).status,
+      ).toBe(201);
+      expect(
+        (await t.call("DELETE", `${issuePath}/subscriptions/${poster.name}`, { token: poster.token })).status,
+      ).toBe(201);
       const before = await notified(poster);
       const edit = await t.call("PATCH", issuePath, { token: owner.token, body: { title: "hello, edited" } });
       expect(edit.status).toBe(201);
