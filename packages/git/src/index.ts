@@ -26,6 +26,7 @@ export type { ObjectType } from "./objects/resolve.js";
 export * from "./objects/signature.js";
 export * from "./objects/tags.js";
 export * from "./objects/trees.js";
+export * from "./pulls/index.js";
 export type { GitRepository } from "./storage/git-repository.js";
 export * from "./storage/repo-store.js";
 export * from "./transport/git-request.js";

@@ -12,7 +12,9 @@ export type GitErrorKind =
   | "default_branch"
   | "conflict"
   | "lfs_verify_failed"
-  | "migration_failed";
+  | "migration_failed"
+  | "merge_conflict"
+  | "merge_refused";
 
 /** Base class of every error this package throws on purpose; `kind` tells the caller which status fits. */
 export class GitError extends Error {
@@ -92,5 +94,22 @@ export class LfsVerifyError extends GitError {
 export class GitMigrationError extends GitError {
   constructor(message: string, options?: { cause?: unknown }) {
     super("migration_failed", message, options);
+  }
+}
+
+/** Merging, rebasing or cherry-picking met conflicting changes; `files` names them (Forgejo: 409 or 422). */
+export class GitMergeConflictError extends GitError {
+  readonly files: readonly string[];
+
+  constructor(message: string, files: readonly string[]) {
+    super("merge_conflict", message);
+    this.files = files;
+  }
+}
+
+/** A merge cannot be done in the asked style, e.g. a fast-forward of diverged branches (Forgejo: 409 or 422). */
+export class GitMergeRefusedError extends GitError {
+  constructor(message: string) {
+    super("merge_refused", message);
   }
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GitRepository } from "../storage/git-repository.js";
-import { spawnGit } from "../transport/git-process.js";
+import { gitOutputStream } from "../transport/git-process.js";
 import { isoContext } from "./iso.js";
 import { readCommitCached } from "./object-cache.js";
 import { resolveCommit } from "./resolve.js";
@@ -136,7 +136,7 @@ export async function openArchive(
         args.push("archive", `--format=${format}`);
         if (prefix) args.push(`--prefix=${prefix}/`);
         args.push(commitSha);
-        return processStream("archive", args, process.env, release);
+        return gitOutputStream("archive", args, process.env, release);
       } catch (error) {
         release();
         throw error;
@@ -172,47 +172,5 @@ async function bundleStream(
   }
   const env = { ...process.env, GIT_OBJECT_DIRECTORY: join(repo.gitdir, "objects") };
   const args = ["--git-dir", dir, "bundle", "create", "--quiet", "-", "bundle", "HEAD"];
-  return processStream("bundle", args, env, done);
-}
-
-/**
- * git's stdout as a web stream, pulled as the consumer reads; `finished` runs once git has exited,
- * however it ended. A non-zero exit errors the stream (after the bytes git wrote), so the response
- * is cut, not completed. Cancelling kills git and drops what its pipe still held.
- */
-function processStream(
-  name: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  finished: () => unknown,
-): ReadableStream<Uint8Array> {
-  const { child, exited } = spawnGit(args, env);
-  child.stdin.on("error", () => {});
-  child.stdin.end();
-  child.stdout.on("error", () => {});
-  const ended = exited.then((result) => {
-    void Promise.resolve(finished()).catch(() => {});
-    return result;
-  });
-  const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = await chunks.next();
-        if (!done) {
-          controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-          return;
-        }
-        const { code, signal, stderr } = await ended;
-        if (code !== 0) throw new Error(`git ${name} failed (${signal ?? code}): ${stderr.trim()}`);
-        controller.close();
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    cancel() {
-      child.kill("SIGTERM");
-      child.stdout.destroy();
-    },
-  });
+  return gitOutputStream("bundle", args, env, done);
 }

@@ -73,3 +73,45 @@ export function stdoutStream(proc: GitProcess, beforeClose: () => Promise<void>)
     },
   });
 }
+
+/**
+ * git's stdout as a web stream, pulled as the consumer reads; `finished` runs once git has exited,
+ * however it ended. A non-zero exit errors the stream (after the bytes git wrote), so the response
+ * is cut, not completed. Cancelling kills git and drops what its pipe still held.
+ */
+export function gitOutputStream(
+  name: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  finished: () => unknown,
+): ReadableStream<Uint8Array> {
+  const { child, exited } = spawnGit(args, env);
+  child.stdin.on("error", () => {});
+  child.stdin.end();
+  child.stdout.on("error", () => {});
+  const ended = exited.then((result) => {
+    void Promise.resolve(finished()).catch(() => {});
+    return result;
+  });
+  const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await chunks.next();
+        if (!done) {
+          controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+          return;
+        }
+        const { code, signal, stderr } = await ended;
+        if (code !== 0) throw new Error(`git ${name} failed (${signal ?? code}): ${stderr.trim()}`);
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel() {
+      child.kill("SIGTERM");
+      child.stdout.destroy();
+    },
+  });
+}

@@ -21,6 +21,8 @@ const DEFAULTS: Record<GitError["kind"], (message: string) => KilnError> = {
   default_branch: (m) => new PermissionDeniedError(m),
   lfs_verify_failed: (m) => new InvalidArgumentError(m),
   migration_failed: (m) => new InvalidArgumentError(m),
+  merge_conflict: (m) => new InvalidArgumentError(m),
+  merge_refused: (m) => new InvalidArgumentError(m),
 };
 
 /**

@@ -1,0 +1,123 @@
+import type { CommitInfo } from "../objects/commit-info.js";
+import { readCommitInfo } from "../objects/commit-info.js";
+import { isoContext } from "../objects/iso.js";
+import type { GitRepository } from "../storage/git-repository.js";
+import { gitOutputStream } from "../transport/git-process.js";
+import { gitOk, isolatedEnv } from "./git-cli.js";
+
+type Repo = Pick<GitRepository, "gitdir">;
+
+/** How a file changed between two commits (git's status letters, in Forgejo's words). */
+export type ComparedFileStatus = "added" | "deleted" | "modified" | "renamed" | "copied" | "changed";
+
+/** One file of a comparison, with its line counts (zero for binary files). */
+export interface ComparedFile {
+  readonly filename: string;
+  /** The name before a rename or copy. */
+  readonly previousFilename?: string;
+  readonly status: ComparedFileStatus;
+  readonly additions: number;
+  readonly deletions: number;
+  readonly binary: boolean;
+}
+
+const STATUS: Record<string, ComparedFileStatus> = {
+  A: "added",
+  D: "deleted",
+  M: "modified",
+  R: "renamed",
+  C: "copied",
+  T: "changed",
+};
+
+/**
+ * The files that differ from `base` to `head` (`git diff -M`), sorted as git lists them, with
+ * added and deleted lines from `--numstat`.
+ */
+export async function changedFiles(repo: Repo, base: string, head: string): Promise<ComparedFile[]> {
+  const [status, numstat] = await Promise.all([
+    gitOk(repo, ["diff", "--no-color", "--no-ext-diff", "-M", "--name-status", "-z", base, head]),
+    gitOk(repo, ["diff", "--no-color", "--no-ext-diff", "-M", "--numstat", "-z", base, head]),
+  ]);
+  const counts = new Map<string, { additions: number; deletions: number; binary: boolean }>();
+  const numParts = numstat.split("\0");
+  for (let i = 0; i < numParts.length; i++) {
+    const head = numParts[i] ?? "";
+    if (head === "") continue;
+    const [adds = "", dels = "", path = ""] = head.split("\t");
+    let name = path;
+    if (path === "") {
+      // A rename or copy: the old and the new name follow as their own fields.
+      i += 2;
+      name = numParts[i] ?? "";
+    }
+    counts.set(name, {
+      additions: adds === "-" ? 0 : Number(adds),
+      deletions: dels === "-" ? 0 : Number(dels),
+      binary: adds === "-",
+    });
+  }
+  const files: ComparedFile[] = [];
+  const parts = status.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const code = parts[i] ?? "";
+    if (code === "") continue;
+    const letter = code[0] ?? "M";
+    let filename = parts[++i] ?? "";
+    let previousFilename: string | undefined;
+    if (letter === "R" || letter === "C") {
+      previousFilename = filename;
+      filename = parts[++i] ?? "";
+    }
+    const count = counts.get(filename) ?? { additions: 0, deletions: 0, binary: false };
+    files.push({
+      filename,
+      ...(previousFilename !== undefined ? { previousFilename } : {}),
+      status: STATUS[letter] ?? "changed",
+      ...count,
+    });
+  }
+  return files;
+}
+
+/** A page of the commits `head` has that `base` lacks, newest first, with how many there are in all. */
+export async function rangeCommits(
+  repo: GitRepository,
+  base: string,
+  head: string,
+  page: { readonly skip: number; readonly limit: number },
+): Promise<{ commits: CommitInfo[]; total: number }> {
+  const range = `${base}..${head}`;
+  const [count, listed] = await Promise.all([
+    gitOk(repo, ["rev-list", "--count", range]),
+    gitOk(repo, ["rev-list", `--skip=${page.skip}`, `--max-count=${page.limit}`, range]),
+  ]);
+  const ctx = isoContext(repo);
+  const commits: CommitInfo[] = [];
+  for (const sha of listed.split("\n").filter((line) => line !== "")) {
+    commits.push(await readCommitInfo(ctx, sha));
+  }
+  return { commits, total: Number(count) };
+}
+
+/**
+ * The difference between two commits as git prints it, streamed as git writes it: `git diff -p`
+ * (with `--binary` when asked) or `git format-patch --binary --stdout base...head` for a patch
+ * series, as Forgejo's GetDiffOrPatch runs them.
+ */
+export function diffStream(
+  repo: Repo,
+  base: string,
+  head: string,
+  options: { readonly patch?: boolean; readonly binary?: boolean } = {},
+): ReadableStream<Uint8Array> {
+  const args = options.patch
+    ? ["format-patch", "--no-color", "--binary", "--stdout", `${base}...${head}`]
+    : ["diff", "--no-color", "--no-ext-diff", "-p", ...(options.binary ? ["--binary"] : []), base, head];
+  return gitOutputStream(
+    options.patch ? "format-patch" : "diff",
+    ["--git-dir", repo.gitdir, ...args],
+    isolatedEnv(),
+    () => {},
+  );
+}

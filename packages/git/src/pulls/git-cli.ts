@@ -1,0 +1,63 @@
+import type { GitSignature, SignatureInput } from "../objects/signature.js";
+import type { GitRepository } from "../storage/git-repository.js";
+import { type GitRunResult, runGit } from "../util/run-git.js";
+
+/**
+ * The environment of git commands that write for the API: no system or user configuration (a
+ * `commit.gpgsign` or hook path of the machine's must not change what Kiln writes), no prompts,
+ * messages in English.
+ */
+export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    LC_ALL: "C",
+    ...extra,
+  };
+}
+
+/** Runs git in the bare repository with the isolated environment. */
+export function gitIn(
+  repo: Pick<GitRepository, "gitdir">,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<GitRunResult> {
+  return runGit(["--git-dir", repo.gitdir, ...args], {
+    env: isolatedEnv(options.env),
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
+}
+
+/** Like {@link gitIn}, rejecting with git's message on a non-zero exit; resolves with stdout as trimmed text. */
+export async function gitOk(
+  repo: Pick<GitRepository, "gitdir">,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<string> {
+  const result = await gitIn(repo, args, options);
+  if (result.code !== 0) {
+    throw new Error(`git ${args[0] ?? ""} failed (${result.code}): ${result.stderr.trim()}`);
+  }
+  return result.stdout.toString("utf8").trim();
+}
+
+function zone(minutesEast: number): string {
+  const sign = minutesEast < 0 ? "-" : "+";
+  const abs = Math.abs(minutesEast);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
+}
+
+/** An identity as git's `GIT_<ROLE>_NAME/EMAIL/DATE` variables, in git's raw date format. */
+export function identityEnv(
+  role: "AUTHOR" | "COMMITTER",
+  who: SignatureInput | GitSignature,
+): NodeJS.ProcessEnv {
+  const seconds = "timestamp" in who ? who.timestamp : Math.floor((who.date ?? new Date()).getTime() / 1000);
+  return {
+    [`GIT_${role}_NAME`]: who.name,
+    [`GIT_${role}_EMAIL`]: who.email,
+    [`GIT_${role}_DATE`]: `@${seconds} ${zone(who.timezoneOffset ?? 0)}`,
+  };
+}

@@ -1,0 +1,5 @@
+export * from "./compare.js";
+export * from "./diff.js";
+export * from "./merge.js";
+export * from "./merge-tree.js";
+export { moveRef, type NewCommit, treeOf, writeCommit } from "./write.js";
