@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { Label, Milestone } from "./label.js";
-import { dateTime, int64 } from "./primitives.js";
+import { dateTime, int64, optionalField, timeInput } from "./primitives.js";
 import { User } from "./user.js";
 
 const required = (max: number) => v.pipe(v.string(), v.nonEmpty("Required"), v.maxLength(max));
@@ -54,31 +54,37 @@ export const Issue = v.object({
   pin_order: int64(),
 });
 
-/** Body of `POST /repos/{owner}/{repo}/issues`. */
+/**
+ * Body of `POST /repos/{owner}/{repo}/issues`. Like every option below, a field sent as `null`
+ * counts as absent, as Go's JSON decoding gives it Forgejo; `milestone: 0` is no milestone.
+ */
 export const CreateIssueOption = v.object({
   title: required(65536),
-  body: v.optional(text(BODY_MAX)),
-  ref: v.optional(text(1024)),
-  assignee: v.optional(text(255)),
-  assignees: v.optional(names()),
-  due_date: v.optional(v.nullable(dateTime())),
-  milestone: v.optional(int64()),
-  labels: v.optional(v.pipe(v.array(int64()), v.maxLength(100))),
-  closed: v.optional(v.boolean()),
+  body: optionalField(text(BODY_MAX)),
+  ref: optionalField(text(1024)),
+  assignee: optionalField(text(255)),
+  assignees: optionalField(names()),
+  due_date: optionalField(timeInput()),
+  milestone: optionalField(int64()),
+  labels: optionalField(v.pipe(v.array(int64()), v.maxLength(100))),
+  closed: optionalField(v.boolean()),
 });
 
-/** Body of `PATCH /repos/{owner}/{repo}/issues/{index}`: only the fields given change. */
+/**
+ * Body of `PATCH /repos/{owner}/{repo}/issues/{index}`: only the fields given change (an empty
+ * title is no title, `milestone: 0` removes the milestone, as in Forgejo).
+ */
 export const EditIssueOption = v.object({
-  title: v.optional(text(65536)),
-  body: v.optional(text(BODY_MAX)),
-  ref: v.optional(text(1024)),
-  assignee: v.optional(text(255)),
-  assignees: v.optional(names()),
-  milestone: v.optional(int64()),
-  state: v.optional(text(16)),
-  due_date: v.optional(v.nullable(dateTime())),
-  unset_due_date: v.optional(v.boolean()),
-  updated_at: v.optional(dateTime()),
+  title: optionalField(text(65536)),
+  body: optionalField(text(BODY_MAX)),
+  ref: optionalField(text(1024)),
+  assignee: optionalField(text(255)),
+  assignees: optionalField(names()),
+  milestone: optionalField(int64()),
+  state: optionalField(text(16)),
+  due_date: optionalField(timeInput()),
+  unset_due_date: optionalField(v.boolean()),
+  updated_at: optionalField(timeInput()),
 });
 
 /** A comment of an issue (Forgejo's `Comment`). */
@@ -99,13 +105,13 @@ export const Comment = v.object({
 /** Body of `POST …/issues/{index}/comments`. */
 export const CreateIssueCommentOption = v.object({
   body: required(BODY_MAX),
-  updated_at: v.optional(dateTime()),
+  updated_at: optionalField(timeInput()),
 });
 
 /** Body of `PATCH …/issues/comments/{id}`. */
 export const EditIssueCommentOption = v.object({
   body: required(BODY_MAX),
-  updated_at: v.optional(dateTime()),
+  updated_at: optionalField(timeInput()),
 });
 
 /**
@@ -113,18 +119,18 @@ export const EditIssueCommentOption = v.object({
  * the kinds and answers Forgejo's 400s).
  */
 export const IssueLabelsOption = v.object({
-  labels: v.optional(v.pipe(v.array(v.unknown()), v.maxLength(100))),
-  updated_at: v.optional(dateTime()),
+  labels: optionalField(v.pipe(v.array(v.unknown()), v.maxLength(100))),
+  updated_at: optionalField(timeInput()),
 });
 
 /** Body of `DELETE …/issues/{index}/labels` (optional). */
 export const DeleteLabelsOption = v.object({
-  updated_at: v.optional(dateTime()),
+  updated_at: optionalField(timeInput()),
 });
 
-/** Body of `POST …/issues/{index}/deadline`: null removes the deadline. */
+/** Body of `POST …/issues/{index}/deadline`: null (or absent, or Go's zero time) removes the deadline. */
 export const EditDeadlineOption = v.object({
-  due_date: v.optional(v.nullable(dateTime())),
+  due_date: optionalField(timeInput()),
 });
 
 /** Answer of `POST …/issues/{index}/deadline`. */
@@ -146,11 +152,11 @@ export const TrackedTime = v.object({
 /** The longest single tracked time Kiln takes: a hundred years, in seconds. */
 export const MAX_TRACKED_SECONDS = 100 * 365 * 24 * 3600;
 
-/** Body of `POST …/issues/{index}/times`. */
+/** Body of `POST …/issues/{index}/times`: no `created` (or Go's zero time) is now. */
 export const AddTimeOption = v.object({
   time: v.pipe(int64(), v.minValue(1, "Required"), v.maxValue(MAX_TRACKED_SECONDS)),
-  created: v.optional(dateTime()),
-  user_name: v.optional(text(255)),
+  created: optionalField(timeInput()),
+  user_name: optionalField(text(255)),
 });
 
 /** A running stopwatch (Forgejo's `StopWatch`). */
@@ -183,19 +189,19 @@ export const Reaction = v.object({
 
 /** Body of `POST|DELETE …/reactions`. */
 export const EditReactionOption = v.object({
-  content: v.optional(text(255)),
+  content: optionalField(text(255)),
 });
 
 /** An issue named by repository and number (Forgejo's `IssueMeta`), for dependencies. */
 export const IssueMeta = v.object({
-  owner: v.optional(text(255)),
-  repo: v.optional(text(255)),
-  index: v.optional(v.pipe(int64(), v.minValue(1))),
+  owner: optionalField(text(255)),
+  repo: optionalField(text(255)),
+  index: optionalField(v.pipe(int64(), v.minValue(1))),
 });
 
 /** Body of `PUT …/issues/{index}/lock` (a Kiln extension, Gitea's shape): one of the lock reasons, or none. */
 export const LockIssueOption = v.object({
-  lock_reason: v.optional(text(255)),
+  lock_reason: optionalField(text(255)),
 });
 
 /** Whether another issue and pull request may be pinned (Forgejo's `NewIssuePinsAllowed`). */

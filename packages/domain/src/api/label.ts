@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { dateTime, int64 } from "./primitives.js";
+import { dateTime, int64, optionalField, timeInput } from "./primitives.js";
 
 /** Forgejo's `binding:"Required"` on a string: absent or empty is `[Field]: Required`. */
 const required = (max: number) => v.pipe(v.string(), v.nonEmpty("Required"), v.maxLength(max));
@@ -20,18 +20,21 @@ export const Label = v.object({
 export const CreateLabelOption = v.object({
   name: required(255),
   color: required(32),
-  description: v.optional(text(4096)),
-  exclusive: v.optional(v.boolean()),
-  is_archived: v.optional(v.boolean()),
+  description: optionalField(text(4096)),
+  exclusive: optionalField(v.boolean()),
+  is_archived: optionalField(v.boolean()),
 });
 
-/** Body of `PATCH …/labels/{id}`: only the fields given change (an absent `is_archived` un-archives, as in Forgejo). */
+/**
+ * Body of `PATCH …/labels/{id}`: only the fields given change (`null` is not given; an absent
+ * `is_archived` un-archives, as in Forgejo).
+ */
 export const EditLabelOption = v.object({
-  name: v.optional(text(255)),
-  color: v.optional(text(32)),
-  description: v.optional(text(4096)),
-  exclusive: v.optional(v.boolean()),
-  is_archived: v.optional(v.boolean()),
+  name: optionalField(text(255)),
+  color: optionalField(text(32)),
+  description: optionalField(text(4096)),
+  exclusive: optionalField(v.boolean()),
+  is_archived: optionalField(v.boolean()),
 });
 
 /** A milestone (Forgejo's `Milestone`). */
@@ -50,16 +53,16 @@ export const Milestone = v.object({
 
 /** Body of `POST …/milestones`: `state: "closed"` creates it closed; any other state is open. */
 export const CreateMilestoneOption = v.object({
-  title: v.optional(text(255)),
-  description: v.optional(text(65536)),
-  due_on: v.optional(v.nullable(dateTime())),
-  state: v.optional(text(16)),
+  title: optionalField(text(255)),
+  description: optionalField(text(65536)),
+  due_on: optionalField(timeInput()),
+  state: optionalField(text(16)),
 });
 
 /** Body of `PATCH …/milestones/{id}`: `state: "closed"` closes, any other state reopens. */
 export const EditMilestoneOption = v.object({
-  title: v.optional(text(255)),
-  description: v.optional(text(65536)),
-  due_on: v.optional(v.nullable(dateTime())),
-  state: v.optional(text(16)),
+  title: optionalField(text(255)),
+  description: optionalField(text(65536)),
+  due_on: optionalField(timeInput()),
+  state: optionalField(text(16)),
 });

@@ -1,4 +1,11 @@
-import { InvalidArgumentError, NotFoundError, type Repository } from "@kiln/domain";
+import {
+  InvalidArgumentError,
+  MAX_STORED_TIME_MS,
+  MIN_STORED_TIME_MS,
+  NotFoundError,
+  parseRfc3339,
+  type Repository,
+} from "@kiln/domain";
 import { type Db, type IssueFilter, labels, milestones, users } from "@kiln/storage";
 
 /** The filters of an issue list, as the query string gives them. */
@@ -19,18 +26,21 @@ export function stateOf(state: string | undefined): IssueFilter["state"] {
   return state === "closed" || state === "all" ? state : "open";
 }
 
-/** An RFC 3339 time from the query; 422 with Go's wording when it is not one. */
+/**
+ * An RFC 3339 time from the query (a real calendar date, as Go's parser reads it); 422 with Go's
+ * wording when it is not one. A time outside what Kiln stores (1970 to 9999) is moved to that
+ * edge: as a filter it means the same, and the databases are never given a date they cannot hold.
+ */
 export function parseTime(value: string | undefined): Date | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const text = value.trim();
-  const ok = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text);
-  const date = new Date(text);
-  if (!ok || Number.isNaN(date.getTime())) {
+  const ms = parseRfc3339(text);
+  if (ms === undefined) {
     throw new InvalidArgumentError(
       `parsing time "${text}" as "2006-01-02T15:04:05Z07:00": cannot parse "${text}"`,
     );
   }
-  return date;
+  return new Date(Math.min(MAX_STORED_TIME_MS, Math.max(MIN_STORED_TIME_MS, ms)));
 }
 
 /** A comma-separated list of a query (items are not trimmed, as Forgejo splits them). */

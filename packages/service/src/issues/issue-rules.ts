@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@kiln/domain";
+import { InvalidArgumentError, isZeroTime, MAX_STORED_TIME_MS, MIN_STORED_TIME_MS } from "@kiln/domain";
 
 /**
  * Forgejo's title rule (util.SplitStringAtByteN): at most 255 bytes; a longer title keeps its
@@ -29,9 +29,11 @@ export function mentionedNames(text: string): string[] {
 
 /**
  * A due date as the API's edit gives it: 23:59:59 of its calendar day in the offset the
- * timestamp was written in ("dates handled in the timezone given"). A year-1 date removes it.
+ * timestamp was written in ("dates handled in the timezone given"). Go's zero time (and any
+ * year-1 date) removes it; a day whose end lies past what Kiln stores (9999-12-31T23:59:59Z) is 422.
  */
 export function endOfDay(iso: string): Date | null {
+  if (isZeroTime(iso.trim())) return null;
   const match = /^(\d{4})-(\d\d)-(\d\d)T[^Z+-]*(?:Z|([+-])(\d\d):?(\d\d))?$/i.exec(iso.trim());
   if (!match) throw new InvalidArgumentError(`invalid due_date: ${iso}`);
   const [, year, month, day, sign, hours, minutes] = match as unknown as [
@@ -45,5 +47,13 @@ export function endOfDay(iso: string): Date | null {
   ];
   if (Number(year) <= 1) return null;
   const offset = sign ? (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
-  return new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), 23, 59, 59) - offset * 60_000);
+  const end = new Date(0);
+  end.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  end.setUTCHours(23, 59, 59, 0);
+  const ms = end.getTime() - offset * 60_000;
+  if (ms > MAX_STORED_TIME_MS || ms < MIN_STORED_TIME_MS)
+    throw new InvalidArgumentError(
+      `[DueDate]: the end of the day of ${iso} is outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z`,
+    );
+  return new Date(ms);
 }

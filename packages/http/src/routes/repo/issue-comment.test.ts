@@ -179,6 +179,16 @@ describe.each(DIALECTS)("issue comments, labels and deadlines on %s", (dialect) 
   });
 
   describe("issue labels", () => {
+    it("takes labels: null as no labels to add (Go clients send it)", async () => {
+      const before = await t.call("GET", `${issuePath}/labels`);
+      const res = await t.call("POST", `${issuePath}/labels`, {
+        token: writer.token,
+        body: { labels: null, updated_at: null },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual(before.json);
+    });
+
     it("adds by id or name, replaces, removes and clears, for writers only", async () => {
       const added = await t.call("POST", `${issuePath}/labels`, {
         token: writer.token,
@@ -277,8 +287,21 @@ describe.each(DIALECTS)("issue comments, labels and deadlines on %s", (dialect) 
         token: writer.token,
         body: { due_date: null },
       });
-      expect(removed.json.due_date).toBeNull();
+      // Forgejo answers a removed deadline with Go's zero time.
+      expect(removed.status).toBe(201);
+      expect(removed.json.due_date).toBe("0001-01-01T00:00:00Z");
       expect((await t.call("GET", issuePath)).json.due_date).toBeNull();
+      for (const body of [{ due_date: "2031-07-04T01:00:00+09:00" }, {}]) {
+        expect((await t.call("POST", `${issuePath}/deadline`, { token: writer.token, body })).status).toBe(
+          201,
+        );
+      }
+      expect((await t.call("GET", issuePath)).json.due_date).toBeNull();
+      const impossible = await t.call("POST", `${issuePath}/deadline`, {
+        token: writer.token,
+        body: { due_date: "2031-02-29T01:00:00Z" },
+      });
+      expect(impossible.status).toBe(422);
       const denied = await t.call("POST", `${issuePath}/deadline`, {
         token: reader.token,
         body: { due_date: "2031-07-04T01:00:00Z" },

@@ -1,4 +1,4 @@
-import { api } from "@kiln/domain";
+import { api, timeOf } from "@kiln/domain";
 import { type CommentView, parseTime } from "@kiln/service";
 import * as v from "valibot";
 import { toApiComment, toApiTimelineComment } from "../../convert/comment.js";
@@ -90,7 +90,7 @@ const editComment = async (
   id: number,
   body: { body: string; updated_at?: string | undefined },
 ) => {
-  const updatedAt = body.updated_at ? new Date(body.updated_at) : undefined;
+  const updatedAt = body.updated_at === undefined ? undefined : timeOf(body.updated_at);
   const view = await c.get("services").comments.edit(ctx, id, body.body, updatedAt);
   if (!view) return c.body(null, 204);
   return c.json((await apiComments(c, ctx, [view]))[0]);
@@ -183,7 +183,7 @@ export const issueCreateComment = route({
     ...repoArchived,
   },
   async handler(c, { params, body, repo: ctx }) {
-    const updatedAt = body.updated_at ? new Date(body.updated_at) : undefined;
+    const updatedAt = body.updated_at === undefined ? undefined : timeOf(body.updated_at);
     const view = await c.get("services").comments.create(ctx, params.index, body.body, updatedAt);
     return c.json((await apiComments(c, ctx, [view]))[0], 201);
   },

@@ -1,4 +1,4 @@
-import { api, type Label } from "@kiln/domain";
+import { api, type Label, timeOf } from "@kiln/domain";
 import * as v from "valibot";
 import { repoLinks } from "../../convert/git.js";
 import { toApiLabel } from "../../convert/label.js";
@@ -25,7 +25,7 @@ function apiLabels(c: AppContext, ctx: RepoContext, list: readonly Label[]) {
 }
 
 const updatedAtOf = (body: { updated_at?: string | undefined } | undefined) =>
-  body?.updated_at ? new Date(body.updated_at) : undefined;
+  body?.updated_at === undefined ? undefined : timeOf(body.updated_at);
 
 export const issueGetLabels = route({
   method: "get",

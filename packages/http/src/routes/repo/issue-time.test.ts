@@ -87,6 +87,22 @@ describe.each(DIALECTS)("tracked time and stopwatches on %s", (dialect) => {
       expect(own.json.user_name).toBe(reader.name);
     });
 
+    it("records Go's zero creation time (what the Go SDK sends when none is set) as now", async () => {
+      const before = Date.now() - 1000;
+      const res = await add(`${secret.path}/issues/1`, owner, {
+        time: 5,
+        created: "0001-01-01T00:00:00Z",
+        user_name: null,
+      });
+      expect(res.status).toBe(200);
+      expect(Date.parse(res.json.created)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(res.json.created)).toBeLessThanOrEqual(Date.now() + 1000);
+      for (const created of ["1900-01-01T00:00:00Z", "2026-02-29T00:00:00Z"]) {
+        const refused = await add(`${secret.path}/issues/1`, owner, { time: 5, created });
+        expect(refused.status, created).toBe(422);
+      }
+    });
+
     it("shows writers every time on an issue and other readers only their own", async () => {
       const all = await t.call("GET", `${readersIssue}/times`, { token: writer.token });
       expect(all.status).toBe(200);

@@ -1,4 +1,4 @@
-import { api, type Paged, type PageRequest } from "@kiln/domain";
+import { api, inputTime, type Paged, type PageRequest } from "@kiln/domain";
 import { parseTime, type TrackedTimeView } from "@kiln/service";
 import type { TrackedTimeEntry } from "@kiln/storage";
 import * as v from "valibot";
@@ -96,7 +96,8 @@ export const issueAddTime = route({
     const services = c.get("services");
     const entry = await services.times.add(ctx, params.index, {
       seconds: body.time,
-      created: body.created ? new Date(body.created) : undefined,
+      // Go clients send the zero time for "now" (Forgejo: `if !form.Created.IsZero()`).
+      created: body.created === undefined ? undefined : inputTime(body.created),
       userName: body.user_name,
     });
     const [view] = await services.times.views([entry]);

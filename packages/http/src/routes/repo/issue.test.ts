@@ -334,6 +334,121 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     });
   });
 
+  describe("what Go clients send", () => {
+    // The Go SDK and tea marshal every option field, unset ones as null (no omitempty); Forgejo's
+    // encoding/json reads null as absent.
+    it("takes null for every optional field of a new issue, and milestone 0 as none", async () => {
+      const res = await create(repo.path, writer.token, {
+        title: "from tea",
+        body: "",
+        ref: "",
+        assignee: null,
+        assignees: null,
+        due_date: null,
+        milestone: 0,
+        labels: null,
+        closed: false,
+      });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({
+        title: "from tea",
+        milestone: null,
+        labels: [],
+        assignees: null,
+        due_date: null,
+        state: "open",
+      });
+    });
+
+    it("changes nothing for null fields and an empty title of an edit", async () => {
+      const issue = await create(repo.path, writer.token, { title: "keep me", body: "text", ref: "main" });
+      const path = `${repo.path}/issues/${issue.json.number}`;
+      const res = await t.call("PATCH", path, {
+        token: writer.token,
+        body: {
+          title: "",
+          body: null,
+          ref: null,
+          assignee: null,
+          assignees: null,
+          milestone: null,
+          state: "closed",
+          due_date: null,
+          unset_due_date: null,
+          updated_at: null,
+        },
+      });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ title: "keep me", body: "text", ref: "main", state: "closed" });
+      // A due date of null alone is no change (Forgejo answers 201), not "The due_date cannot be empty".
+      const onlyNull = await t.call("PATCH", path, { token: writer.token, body: { due_date: null } });
+      expect(onlyNull.status).toBe(201);
+      expect(onlyNull.json.due_date).toBeNull();
+    });
+
+    it("reads Go's zero time as no due date, and removes a due date with it", async () => {
+      const zero = "0001-01-01T00:00:00Z";
+      const res = await create(repo.path, writer.token, { title: "zero due", due_date: zero });
+      expect(res.status).toBe(201);
+      expect(res.json.due_date).toBeNull();
+      const path = `${repo.path}/issues/${res.json.number}`;
+      const set = await t.call("PATCH", path, {
+        token: writer.token,
+        body: { due_date: "2031-01-01T12:00:00Z" },
+      });
+      expect(set.json.due_date).toBe("2031-01-01T23:59:59Z");
+      const removed = await t.call("PATCH", path, { token: writer.token, body: { due_date: zero } });
+      expect(removed.status).toBe(201);
+      expect(removed.json.due_date).toBeNull();
+    });
+
+    it("refuses times before 1970, after 9999 and of impossible dates with 422, and keeps the extremes", async () => {
+      for (const due_date of [
+        "0050-06-01T00:00:00Z",
+        "0099-12-31T00:00:00Z",
+        "1969-12-31T23:59:59Z",
+        // 10000-01-01T04:00:00Z: no RFC 3339 form.
+        "9999-12-31T23:00:00-05:00",
+        "2027-02-30T00:00:00Z",
+        "2027-13-01T00:00:00Z",
+        "2027-01-01T24:00:00Z",
+        "2027-01-01T00:00:60Z",
+        "2027-01-01 00:00:00Z",
+        "2027-01-01T00:00:00",
+      ]) {
+        const res = await create(repo.path, writer.token, { title: "dated", due_date });
+        expect(res.status, due_date).toBe(422);
+        expect(res.json.message, due_date).toMatch(/^\[DueDate\]: must be/);
+      }
+      const earliest = await create(repo.path, writer.token, {
+        title: "dated",
+        due_date: "1970-01-01T00:00:00Z",
+      });
+      expect(earliest.json.due_date).toBe("1970-01-01T00:00:00Z");
+      const latest = await create(repo.path, writer.token, {
+        title: "dated",
+        due_date: "9999-12-31T23:59:59.999999999Z",
+      });
+      expect(latest.status).toBe(201);
+      expect(latest.json.due_date).toBe("9999-12-31T23:59:59Z");
+      // The end of a day that ends after 9999 cannot be stored either.
+      const path = `${repo.path}/issues/${latest.json.number}`;
+      const late = await t.call("PATCH", path, {
+        token: writer.token,
+        body: { due_date: "9999-12-31T10:00:00-05:00" },
+      });
+      expect(late.status).toBe(422);
+      expect(late.json.message).toContain("9999-12-31T23:59:59Z");
+      const since = await t.call("GET", `${repo.path}/issues?since=2027-02-30T00:00:00Z`);
+      expect(since.status).toBe(422);
+      // Filters outside the stored range are answered, not refused or failed.
+      for (const window of ["since=0001-01-01T00:00:00Z", "before=9999-12-31T23:59:59-05:00"]) {
+        const res = await t.call("GET", `${repo.path}/issues?state=all&${window}`);
+        expect(res.status, window).toBe(200);
+      }
+    });
+  });
+
   describe("search across repositories", () => {
     it("finds issues of every repository the caller may see, and nothing of the others", async () => {
       const mine = await t.call("GET", "/repos/issues/search?q=secret&state=all", { token: reader.token });

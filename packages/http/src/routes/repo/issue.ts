@@ -1,4 +1,4 @@
-import { api, formatTime, type Issue } from "@kiln/domain";
+import { api, formatTime, type Issue, inputTime, timeOf } from "@kiln/domain";
 import type { RepoAccess } from "@kiln/service";
 import type { IssueSort } from "@kiln/storage";
 import * as v from "valibot";
@@ -117,7 +117,7 @@ export const issueCreateIssue = route({
       ref: body.ref,
       assignee: body.assignee,
       assignees: body.assignees,
-      dueDate: body.due_date ? new Date(body.due_date) : null,
+      dueDate: body.due_date === undefined ? null : (inputTime(body.due_date) ?? null),
       milestoneId: body.milestone,
       labelIds: body.labels,
       closed: body.closed,
@@ -176,7 +176,7 @@ export const issueEditIssue = route({
       state: body.state,
       dueDate: body.due_date,
       unsetDueDate: body.unset_due_date,
-      updatedAt: body.updated_at ? new Date(body.updated_at) : undefined,
+      updatedAt: body.updated_at === undefined ? undefined : timeOf(body.updated_at),
     });
     const [json] = await apiIssues(c, [issue], [ctx.repo]);
     // Forgejo answers an edit with 201.
@@ -278,7 +278,8 @@ export const issueEditIssueDeadline = route({
   },
   async handler(c, { params, body, repo: ctx }) {
     const deadline = await c.get("services").issueEdits.setDeadline(ctx, params.index, body.due_date);
-    return c.json({ due_date: deadline ? formatTime(deadline) : null }, 201);
+    // Forgejo answers a removed deadline with Go's zero time, not null.
+    return c.json({ due_date: deadline ? formatTime(deadline) : "0001-01-01T00:00:00Z" }, 201);
   },
 });
 

@@ -126,6 +126,21 @@ describe.each(DIALECTS)("labels and milestones on %s", (dialect) => {
       expect((await t.call("DELETE", `${repo.path}/labels/${id}`, { token: owner.token })).status).toBe(204);
     });
 
+    it("takes null as absent in every field of an edit, as Go clients send unset fields", async () => {
+      const created = await t.call("POST", `${repo.path}/labels`, {
+        token: owner.token,
+        body: { name: "from-tea", color: "123456", description: null, exclusive: null, is_archived: null },
+      });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({ description: "", exclusive: false, is_archived: false });
+      const edited = await t.call("PATCH", `${repo.path}/labels/${created.json.id}`, {
+        token: owner.token,
+        body: { name: null, color: null, description: "described", exclusive: null, is_archived: null },
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.json).toMatchObject({ name: "from-tea", color: "123456", description: "described" });
+    });
+
     it("lets readers read but not write (403), and hides a private repository's labels (404)", async () => {
       expect(
         (
@@ -283,6 +298,27 @@ describe.each(DIALECTS)("labels and milestones on %s", (dialect) => {
       expect((await t.call("DELETE", path, { token: owner.token })).status).toBe(204);
       expect((await t.call("GET", path, { token: owner.token })).status).toBe(404);
       expect((await t.call("DELETE", path, { token: owner.token })).status).toBe(404);
+    });
+
+    it("takes null as absent, Go's zero time as no due date, and refuses times outside 1970-9999 (422)", async () => {
+      const created = await t.call("POST", `${repo.path}/milestones`, {
+        token: owner.token,
+        body: { title: "from-tea", description: null, due_on: "0001-01-01T00:00:00Z", state: null },
+      });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({ title: "from-tea", description: "", due_on: null, state: "open" });
+      const path = `${repo.path}/milestones/${created.json.id}`;
+      const edited = await t.call("PATCH", path, {
+        token: owner.token,
+        body: { title: null, description: null, due_on: null, state: null },
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.json).toMatchObject({ title: "from-tea", description: "", due_on: null, state: "open" });
+      for (const due_on of ["0099-01-01T00:00:00Z", "2031-04-31T00:00:00Z", "9999-12-31T22:00:00-03:00"]) {
+        const res = await t.call("PATCH", path, { token: owner.token, body: { due_on } });
+        expect(res.status, due_on).toBe(422);
+        expect(res.json.message, due_on).toMatch(/^\[DueOn\]: must be/);
+      }
     });
 
     it("hides a private repository's milestones from outsiders and anonymous callers", async () => {

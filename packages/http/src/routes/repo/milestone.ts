@@ -1,4 +1,4 @@
-import { api } from "@kiln/domain";
+import { api, inputTime } from "@kiln/domain";
 import * as v from "valibot";
 import { toApiMilestone } from "../../convert/label.js";
 import { optionallyPagedJson } from "../../pagination.js";
@@ -17,8 +17,9 @@ const idParams = v.object({
   id: qs.string("the milestone to get, identified by ID and if not available by name"),
 });
 const writer = { write: ["repo.issues", "repo.pulls"] } as const;
-const dueOn = (value: string | null | undefined): Date | null | undefined =>
-  value ? new Date(value) : value === null ? null : undefined;
+/** A due date given (Go's zero time is none, as `null` and absence are). */
+const dueOn = (value: string | undefined): Date | undefined =>
+  value === undefined ? undefined : inputTime(value);
 
 export const issueGetMilestonesList = route({
   method: "get",
