@@ -1,4 +1,4 @@
-import type { Settings } from "@kiln/domain";
+import { LockedError, type Repository, type Settings } from "@kiln/domain";
 import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
 import * as v from "valibot";
 import { checkAccess, identify } from "./auth.js";
@@ -43,6 +43,8 @@ export function apiHandler(
   scope: RequestScope,
   validateResponses: boolean,
 ): (c: AppContext) => Outcome {
+  if (r.notArchived && !(r.repo && r.responses[423]))
+    throw new Error(`${r.operationId}: notArchived needs a repository route that documents 423`);
   const enter = enterer(scope);
   const { access } = scope.services;
   const waits = Boolean(r.repo || r.org || r.body || r.quota || validateResponses);
@@ -50,6 +52,7 @@ export function apiHandler(
   const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
     const actor = c.get("actor");
     const repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
+    if (r.notArchived && repo?.repo.isArchived) throw repoIsArchived(repo.repo);
     const org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
     const body = r.body ? await parseBody(r, c) : undefined;
     const input = { ...parsed, body, repo, org } as Input;
@@ -79,6 +82,11 @@ export function apiHandler(
     const identifying = identify(c);
     return identifying ? identifying.then(() => run(c)) : run(c);
   };
+}
+
+/** Forgejo's mustNotBeArchived answer: 423 `<Repository 5:owner/name> is archived`. */
+function repoIsArchived(repo: Repository): LockedError {
+  return new LockedError(`<Repository ${repo.id}:${repo.ownerName}/${repo.name}> is archived`);
 }
 
 /** Fails the request when a JSON response does not match the schema documented for its status. */

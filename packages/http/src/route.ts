@@ -72,6 +72,12 @@ export interface RouteDef<
    * only where the caller may not see the repository.
    */
   readonly readersMayWrite?: true;
+  /**
+   * Forgejo's mustNotBeArchived: the change is refused with 423 (`<Repository 5:owner/name> is
+   * archived`) when the route's repository is archived, checked once the repository is resolved for
+   * the caller (so 404 and 403 come first) and before the body is read. The route documents 423.
+   */
+  readonly notArchived?: true;
   /** Token scope categories of the route group (all required; level from the method). */
   readonly scopes?: readonly ScopeCategory[];
   readonly params?: P;

@@ -4,9 +4,7 @@ import {
   InvalidArgumentError,
   type Issue,
   isKilnError,
-  LockedError,
   NotFoundError,
-  PermissionDeniedError,
 } from "@kiln/domain";
 import { comments, issueRelations, issues } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
@@ -33,7 +31,8 @@ interface Located {
 /**
  * Blocking dependencies between issues (Forgejo's routers/api/v1/repo/issue_dependency.go): an
  * issue is blocked by its dependencies and cannot be closed while one is open. Changing them
- * needs write access to the blocked issue's repository and read access to the blocker's. An issue
+ * needs write access to the blocked issue's repository, which must not be archived, and read
+ * access to the blocker's (404 otherwise, as Forgejo answers). An issue
  * the caller may not read is left out of every list (Forgejo shows a `HIDDEN` stand-in; Kiln does
  * not tell that it exists).
  */
@@ -131,9 +130,10 @@ export class IssueDependencyService {
     const other = await this.locate(ctx, ref);
     const blocked = blockedIsPath ? path : other;
     const blocker = blockedIsPath ? other : path;
-    if (blocked.access.repo.isArchived) throw new LockedError("repo is archived");
-    if (!isIssueWriter(blocked.access, blocked.issue.isPull)) {
-      throw new PermissionDeniedError("no permission to change the dependencies of this issue");
+    // Forgejo answers 404 for both (createIssueDependency): an archived blocked issue, and one the
+    // caller may not change. (Through …/dependencies the route refuses an archived one with 423 first.)
+    if (blocked.access.repo.isArchived || !isIssueWriter(blocked.access, blocked.issue.isPull)) {
+      throw new NotFoundError();
     }
     return { blocked, blocker, path };
   }

@@ -201,13 +201,7 @@ export const issueListBlocks = route({
   },
 });
 
-const changeResponses = {
-  ...badRequest,
-  ...forbidden,
-  ...notFound,
-  ...validationError,
-  ...repoArchived,
-} as const;
+const changeResponses = { ...badRequest, ...forbidden, ...notFound, ...validationError } as const;
 
 /** The four changes: add or remove, with the path's issue as the blocked one or the blocker. */
 function dependencyChange(
@@ -217,6 +211,10 @@ function dependencyChange(
   summary: string,
 ) {
   const adding = method === "post";
+  // Forgejo guards …/dependencies (the path's issue is the one that changes) with
+  // mustNotBeArchived; through …/blocks an archived blocked issue is 404, as the service answers.
+  const guarded = suffix === "dependencies";
+  const responses = guarded ? { ...changeResponses, ...repoArchived } : changeResponses;
   return route({
     method,
     path: `/repos/{owner}/{repo}/issues/{index}/${suffix}`,
@@ -225,12 +223,13 @@ function dependencyChange(
     summary,
     access: "signed-in",
     repo: "read",
+    ...(guarded ? { notArchived: true as const } : {}),
     scopes: ["issue"],
     params: indexParams,
     body: api.IssueMeta,
     responses: adding
-      ? { 201: { description: "Issue", schema: api.Issue }, ...changeResponses }
-      : { 200: { description: "Issue", schema: api.Issue }, ...changeResponses },
+      ? { 201: { description: "Issue", schema: api.Issue }, ...responses }
+      : { 200: { description: "Issue", schema: api.Issue }, ...responses },
     async handler(c, { params, body, repo: ctx }) {
       const service = c.get("services").issueDependencies;
       const blockedIsPath = suffix === "dependencies";

@@ -334,6 +334,56 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     });
   });
 
+  describe("an archived repository", () => {
+    it("refuses new issues, comments, comment edits and dependencies with Forgejo's 423, reads still work", async () => {
+      const archived = await createRepo(t, owner, `archived-${dialect}`);
+      const issue = await create(archived.path, owner.token, { title: "before archiving" });
+      const comment = await t.call("POST", `${archived.path}/issues/1/comments`, {
+        token: owner.token,
+        body: { body: "said before" },
+      });
+      await create(archived.path, owner.token, { title: "another" });
+      const done = await t.call("PATCH", archived.path, { token: owner.token, body: { archived: true } });
+      expect(done.json.archived).toBe(true);
+      const message = `<Repository ${archived.id}:${owner.name}/archived-${dialect}> is archived`;
+      const refused = [
+        ["POST", `${archived.path}/issues`, { title: "after" }],
+        ["POST", `${archived.path}/issues/1/comments`, { body: "after" }],
+        ["PATCH", `${archived.path}/issues/comments/${comment.json.id}`, { body: "edited" }],
+        ["POST", `${archived.path}/issues/1/dependencies`, { index: 2 }],
+        ["DELETE", `${archived.path}/issues/1/dependencies`, { index: 2 }],
+      ] as const;
+      for (const [method, path, body] of refused) {
+        const res = await t.call(method, path, { token: owner.token, body });
+        expect(res.status, `${method} ${path}`).toBe(423);
+        expect(res.json.message).toBe(message);
+      }
+      // Before the body is even read: an invalid one is still 423.
+      const invalid = await t.call("POST", `${archived.path}/issues`, { token: owner.token, body: {} });
+      expect(invalid.status).toBe(423);
+      // Who may not see it still gets 404, and anonymous callers 401, as before.
+      const hidden = await createRepo(t, owner, `archived-secret-${dialect}`, { private: true });
+      await t.call("PATCH", hidden.path, { token: owner.token, body: { archived: true } });
+      const probe = await create(hidden.path, outsider.token, { title: "x" });
+      expect(probe.status).toBe(404);
+      expect((await t.call("POST", `${archived.path}/issues`, { body: { title: "x" } })).status).toBe(401);
+      // An archived issue blocking one elsewhere is not changed through …/blocks either: Forgejo's 404.
+      const blocks = await t.call("POST", `${repo.path}/issues/1/blocks`, {
+        token: owner.token,
+        body: { owner: owner.name, repo: `archived-${dialect}`, index: 2 },
+      });
+      expect(blocks.status).toBe(404);
+      expect((await t.call("GET", `${archived.path}/issues/1/comments`)).json).toHaveLength(1);
+      expect((await t.call("GET", `${archived.path}/issues/${issue.json.number}`)).status).toBe(200);
+      // Forgejo guards only those routes (api.go's mustNotBeArchived): an edit still works.
+      const edited = await t.call("PATCH", `${archived.path}/issues/1`, {
+        token: owner.token,
+        body: { state: "closed" },
+      });
+      expect(edited.status).toBe(201);
+    });
+  });
+
   describe("what Go clients send", () => {
     // The Go SDK and tea marshal every option field, unset ones as null (no omitempty); Forgejo's
     // encoding/json reads null as absent.

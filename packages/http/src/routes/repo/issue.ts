@@ -99,6 +99,7 @@ export const issueCreateIssue = route({
     "Create an issue. If using deadline only the date will be taken into account, and time of day ignored.",
   access: "signed-in",
   repo: { read: "repo.issues" },
+  notArchived: true,
   readersMayWrite: true,
   scopes: ["issue"],
   params: v.object(repoParams),
