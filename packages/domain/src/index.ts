@@ -9,6 +9,7 @@ export * from "./model/issue.js";
 export * from "./model/organization.js";
 export * from "./model/paging.js";
 export * from "./model/protected-branch.js";
+export * from "./model/pull.js";
 export * from "./model/quota.js";
 export * from "./model/repo-unit.js";
 export * from "./model/repository.js";

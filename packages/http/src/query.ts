@@ -41,6 +41,23 @@ export const qs = {
       v.transform((s) => ["true", "1", "TRUE", "True", "t"].includes(s)),
       v.metadata({ swagger: { type: "boolean" }, ...(description ? { description } : {}) }),
     ),
+  /**
+   * Integers given as a repeated parameter (`?labels=1&labels=2`, Swagger's `multi`) or, more
+   * leniently than Forgejo, comma-separated; at most 100, each a safe integer (else 422).
+   */
+  intList: (description?: string) =>
+    v.pipe(
+      v.union([v.string(), v.array(v.string())]),
+      v.transform((given) => (Array.isArray(given) ? given : [given]).flatMap((item) => item.split(","))),
+      v.maxLength(100, "at most 100 values"),
+      v.check((items) => items.every((item) => /^-?\d+$/.test(item.trim())), "must be integers"),
+      v.transform((items) => items.map((item) => Number(item.trim()))),
+      v.check((items) => items.every(Number.isSafeInteger), "must be integers between -(2^53-1) and 2^53-1"),
+      v.metadata({
+        swagger: { type: "array", items: { type: "integer", format: "int64" }, collectionFormat: "multi" },
+        ...(description ? { description } : {}),
+      }),
+    ),
   /** One of a fixed set of strings. */
   enum: <const T extends readonly [string, ...string[]]>(values: T, description?: string) =>
     v.pipe(

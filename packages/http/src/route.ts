@@ -153,13 +153,32 @@ export function route<
  * The same path in Hono's syntax: `{name}` → `:name`, and `{name*}` (rest of path) → `:name{.+}`.
  * An issue's `{index}` is digits only (`:index{[0-9]+}`): then `/issues/{index}/comments` and
  * `/issues/comments/{id}` cannot both match one path, which Hono's one-expression router needs
- * (a non-numeric index is 404 either way, as in Forgejo).
+ * (a non-numeric index is 404 either way, as in Forgejo). Two parameters in one segment
+ * (`{index}.{diffType}`) become one Hono parameter named `index__diffType`, split again at the
+ * last dot before validation ({@link splitJoinedParams}).
  */
 export function honoPath(path: string): string {
   return path
+    .replace(/\{(\w+)\}\.\{(\w+)\}/g, ":$1__$2{[^/]+\\.[^/.]+}")
     .replace(/\{(\w+)\*\}/g, ":$1{.+}")
     .replace(/\{index\}/g, ":index{[0-9]+}")
     .replace(/\{([\w-]+)\}/g, ":$1");
+}
+
+/** Hono's parameters with each joined pair (`a__b` = `x.y`, from {@link honoPath}) split into `a` and `b`. */
+export function splitJoinedParams(raw: Record<string, string>): Record<string, string> {
+  let result = raw;
+  for (const [key, value] of Object.entries(raw)) {
+    const joint = key.indexOf("__");
+    if (joint < 0) continue;
+    const dot = value.lastIndexOf(".");
+    result = {
+      ...result,
+      [key.slice(0, joint)]: value.slice(0, dot),
+      [key.slice(joint + 2)]: value.slice(dot + 1),
+    };
+  }
+  return result;
 }
 
 /** The path as the API description spells it: a rest-of-path `{name*}` is Forgejo's `{name}`. */

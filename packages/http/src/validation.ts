@@ -2,7 +2,8 @@ import { BadRequestError, InvalidArgumentError, NotFoundError } from "@kiln/doma
 import * as v from "valibot";
 import { readBoundedText } from "./bounded-body.js";
 import type { AppContext } from "./env.js";
-import type { AnyRoute } from "./route.js";
+import { requestTarget } from "./request-header.js";
+import { type AnyRoute, splitJoinedParams } from "./route.js";
 
 /**
  * Parses a request's path parameters and query with the route's valibot schemas ({@link parseBody}
@@ -19,10 +20,10 @@ export function parsePathAndQuery(
   c: AppContext,
   rawParams: Record<string, string>,
 ): { params: unknown; query: unknown } {
-  const params = route.params ? v.safeParse(route.params, rawParams) : undefined;
+  const params = route.params ? v.safeParse(route.params, splitJoinedParams(rawParams)) : undefined;
   if (params && !params.success) throw new NotFoundError();
   // A NUL byte can only arrive percent-encoded; most requests have none and skip the walk.
-  const mayHoldNul = c.req.url.includes("%00");
+  const mayHoldNul = requestTarget(c).includes("%00");
   const rawQuery = route.query || mayHoldNul ? c.req.queries() : {};
   if (mayHoldNul) {
     for (const [key, values] of Object.entries(rawQuery)) {
@@ -40,9 +41,30 @@ export async function parseBody(route: AnyRoute, c: AppContext): Promise<unknown
   const json = await readJson(c, route.bodyLimit ?? c.get("settings").api.maxBodySize);
   const nulAt = findNul(json);
   if (nulAt) throw new InvalidArgumentError(nulMessage(nulAt));
-  const parsed = v.safeParse(route.body, json);
+  const parsed = v.safeParse(route.body, foldKeys(route.body, json));
   if (!parsed.success) throw new InvalidArgumentError(describeIssue(parsed.issues[0]));
   return parsed.output;
+}
+
+/**
+ * Go's JSON decoder, which Forgejo uses, matches an object's keys to fields in any case (`do` fills
+ * `Do`): a top-level key that is not a field of the body's object schema but equals one in
+ * another case is renamed to it, unless the exact name is also present.
+ */
+function foldKeys(schema: unknown, json: unknown): unknown {
+  const entries = (schema as { entries?: Record<string, unknown> }).entries;
+  if (!entries || typeof json !== "object" || json === null || Array.isArray(json)) return json;
+  let folded: Record<string, unknown> | undefined;
+  for (const key of Object.keys(json)) {
+    if (key in entries) continue;
+    const lower = key.toLowerCase();
+    const field = Object.keys(entries).find((name) => name.toLowerCase() === lower);
+    if (field === undefined || field in json) continue;
+    folded ??= { ...(json as Record<string, unknown>) };
+    folded[field] = folded[key];
+    delete folded[key];
+  }
+  return folded ?? json;
 }
 
 /**
@@ -52,7 +74,7 @@ export async function parseBody(route: AnyRoute, c: AppContext): Promise<unknown
  */
 export function checkPathParams(c: AppContext): Record<string, string> {
   const params = c.req.param() as Record<string, string>;
-  if (c.req.url.includes("%00") && Object.values(params).some(hasNul)) throw new NotFoundError();
+  if (requestTarget(c).includes("%00") && Object.values(params).some(hasNul)) throw new NotFoundError();
   return params;
 }
 

@@ -45,7 +45,9 @@ export async function commitWithGit(
   try {
     const work = join(home, "work");
     await git(["clone", "--quiet", gitdir, work], home, env);
-    await git(["checkout", "--quiet", "-B", branch], work, env);
+    // An existing branch gets the commit on top of its head; a new one starts at the default branch.
+    const exists = (await git(["branch", "--remotes", "--list", `origin/${branch}`], work, env)) !== "";
+    await git(["checkout", "--quiet", "-B", branch, ...(exists ? [`origin/${branch}`] : [])], work, env);
     for (const [path, file] of Object.entries(files)) {
       const target = join(work, path);
       await mkdir(dirname(target), { recursive: true });

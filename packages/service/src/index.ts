@@ -84,6 +84,14 @@ export {
 export { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 export { type TeamInput, TeamService } from "./orgs/team-service.js";
 export * from "./permissions/index.js";
+export { isMergeable, isWorkInProgress } from "./pulls/merge-rules.js";
+export { type MergeInput, type MergeOutcome, MergeService } from "./pulls/merge-service.js";
+export { PullChecker } from "./pulls/pull-check.js";
+export { PullCompareService } from "./pulls/pull-compare-service.js";
+export { type EditPullInput, PullEditService } from "./pulls/pull-edit-service.js";
+export { type CreatePullInput, type PullListQuery, PullService } from "./pulls/pull-service.js";
+export { PullUpdateService } from "./pulls/pull-update-service.js";
+export type { PullIssue, PullSide, PullView } from "./pulls/pull-views.js";
 export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
 export {
   QuotaAdminService,

@@ -28,6 +28,12 @@ import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
 import { PermissionService } from "./permissions/permission-service.js";
+import { MergeService } from "./pulls/merge-service.js";
+import { PullChecker } from "./pulls/pull-check.js";
+import { PullCompareService } from "./pulls/pull-compare-service.js";
+import { PullEditService } from "./pulls/pull-edit-service.js";
+import { PullService } from "./pulls/pull-service.js";
+import { PullUpdateService } from "./pulls/pull-update-service.js";
 import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
@@ -84,6 +90,12 @@ export interface Services {
   readonly timeline: TimelineService;
   readonly issueTemplates: IssueTemplateService;
   readonly milestones: MilestoneService;
+  readonly pullChecks: PullChecker;
+  readonly pulls: PullService;
+  readonly pullEdits: PullEditService;
+  readonly pullCompare: PullCompareService;
+  readonly pullUpdates: PullUpdateService;
+  readonly merges: MergeService;
 }
 
 /** Builds the services of an instance. */
@@ -102,6 +114,10 @@ export function createServices(ctx: ServiceContext): Services {
   const contents = new ContentService(repos);
   const issues = new IssueService(ctx, permissions);
   const times = new TimeService(ctx, issues);
+  const issueEdits = new IssueEditService(ctx, permissions, issues);
+  const issueLabels = new IssueLabelService(ctx, issues);
+  const pullChecks = new PullChecker(ctx, repos, protections);
+  const pullService = new PullService(ctx, permissions, repos, issues, pullChecks);
   return {
     ctx,
     access,
@@ -131,10 +147,10 @@ export function createServices(ctx: ServiceContext): Services {
     tags: new TagService(ctx, repos),
     labels: new LabelService(ctx),
     issues,
-    issueEdits: new IssueEditService(ctx, permissions, issues),
+    issueEdits,
     issueSearch: new IssueSearchService(ctx, access),
     comments: new CommentService(ctx, issues),
-    issueLabels: new IssueLabelService(ctx, issues),
+    issueLabels,
     times,
     issueWatches: new IssueWatchService(ctx, issues, users),
     reactions: new ReactionService(ctx, issues),
@@ -143,5 +159,11 @@ export function createServices(ctx: ServiceContext): Services {
     timeline: new TimelineService(ctx, access, issues, times),
     issueTemplates: new IssueTemplateService(repos),
     milestones: new MilestoneService(ctx),
+    pullChecks,
+    pulls: pullService,
+    pullEdits: new PullEditService(ctx, repos, pullService, issueEdits, issueLabels, pullChecks),
+    pullCompare: new PullCompareService(repos, pullService),
+    pullUpdates: new PullUpdateService(ctx, repos, pullService, protections, pullChecks),
+    merges: new MergeService(ctx, repos, pullService, protections),
   };
 }

@@ -101,6 +101,16 @@ export interface CommentTable {
   newRef: Generated<string>;
   dependentIssueId: number | null;
   timeId: number | null;
+  /** The review a line comment or review entry belongs to. */
+  reviewId: Generated<number | null>;
+  treePath: Generated<string>;
+  /** The line of a code comment: positive on the new side, negative on the old side. */
+  line: Generated<number>;
+  commitSha: Generated<string>;
+  patch: Generated<string>;
+  invalidated: Generated<boolean>;
+  resolveDoerId: Generated<number | null>;
+  assigneeTeamId: Generated<number | null>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
   search: SearchVector;

@@ -1,6 +1,14 @@
-import type { AccessMode, AccountType, CollaboratorMode, RepoUnit, Visibility } from "@kiln/domain";
+import type {
+  AccessMode,
+  AccountType,
+  CollaboratorMode,
+  PullsConfig,
+  RepoUnit,
+  Visibility,
+} from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { IssueTables } from "./database-issues.js";
+import type { PullTables } from "./database-pulls.js";
 
 /** Timestamps default to now() in the database and are set explicitly on update. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -137,6 +145,8 @@ export interface RepositoryTable {
   numClosedPulls: Generated<number>;
   numMilestones: Generated<number>;
   numClosedMilestones: Generated<number>;
+  /** Pull request settings (allowed merge styles and defaults), every key present. */
+  pullsConfig: ColumnType<PullsConfig, string | undefined, string>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -218,7 +228,7 @@ export interface QuotaGroupOwnerTable {
 }
 
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
-export interface Database extends IssueTables {
+export interface Database extends IssueTables, PullTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

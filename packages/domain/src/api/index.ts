@@ -7,6 +7,7 @@ export * from "./git.js";
 export * from "./issue.js";
 export * from "./label.js";
 export * from "./organization.js";
+export * from "./pull.js";
 export * from "./quota.js";
 export * from "./repository.js";
 export * from "./settings.js";

@@ -121,6 +121,20 @@ export const EditRepoOption = v.looseObject({
   template: v.optional(v.boolean()),
   archived: v.optional(v.boolean()),
   default_branch: v.optional(v.string()),
+  allow_merge_commits: v.nullish(v.boolean()),
+  allow_rebase: v.nullish(v.boolean()),
+  allow_rebase_explicit: v.nullish(v.boolean()),
+  allow_squash_merge: v.nullish(v.boolean()),
+  allow_fast_forward_only_merge: v.nullish(v.boolean()),
+  allow_manual_merge: v.nullish(v.boolean()),
+  autodetect_manual_merge: v.nullish(v.boolean()),
+  allow_rebase_update: v.nullish(v.boolean()),
+  default_delete_branch_after_merge: v.nullish(v.boolean()),
+  default_merge_style: v.nullish(
+    v.picklist(["merge", "rebase", "rebase-merge", "squash", "fast-forward-only"]),
+  ),
+  default_allow_maintainer_edit: v.nullish(v.boolean()),
+  ignore_whitespace_conflicts: v.nullish(v.boolean()),
 });
 
 /** Body of `POST /repos/{owner}/{repo}/transfer`. */

@@ -1,3 +1,5 @@
+import type { PullsConfig } from "./pull.js";
+
 /** A repository as stored. Sizes are those recorded in the database (the quota ledger counts them). */
 export interface Repository {
   readonly id: number;
@@ -26,6 +28,8 @@ export interface Repository {
   readonly numClosedIssues: number;
   readonly numPulls: number;
   readonly numClosedPulls: number;
+  /** Pull request settings: allowed merge styles and their defaults. */
+  readonly pullsConfig: PullsConfig;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -21,6 +21,14 @@ export interface ComparedFile {
   readonly binary: boolean;
 }
 
+/** git's flags for Forgejo's `whitespace` choices. */
+const WHITESPACE: Record<string, readonly string[]> = {
+  none: [],
+  "ignore-all": ["-w"],
+  "ignore-change": ["-b"],
+  "ignore-eol": ["--ignore-space-at-eol"],
+};
+
 const STATUS: Record<string, ComparedFileStatus> = {
   A: "added",
   D: "deleted",
@@ -34,10 +42,16 @@ const STATUS: Record<string, ComparedFileStatus> = {
  * The files that differ from `base` to `head` (`git diff -M`), sorted as git lists them, with
  * added and deleted lines from `--numstat`.
  */
-export async function changedFiles(repo: Repo, base: string, head: string): Promise<ComparedFile[]> {
+export async function changedFiles(
+  repo: Repo,
+  base: string,
+  head: string,
+  options: { readonly whitespace?: "ignore-all" | "ignore-change" | "ignore-eol" } = {},
+): Promise<ComparedFile[]> {
+  const flags = ["--no-color", "--no-ext-diff", "-M", ...WHITESPACE[options.whitespace ?? "none"]];
   const [status, numstat] = await Promise.all([
-    gitOk(repo, ["diff", "--no-color", "--no-ext-diff", "-M", "--name-status", "-z", base, head]),
-    gitOk(repo, ["diff", "--no-color", "--no-ext-diff", "-M", "--numstat", "-z", base, head]),
+    gitOk(repo, ["diff", ...flags, "--name-status", "-z", base, head]),
+    gitOk(repo, ["diff", ...flags, "--numstat", "-z", base, head]),
   ]);
   const counts = new Map<string, { additions: number; deletions: number; binary: boolean }>();
   const numParts = numstat.split("\0");

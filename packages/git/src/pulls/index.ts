@@ -2,4 +2,5 @@ export * from "./compare.js";
 export * from "./diff.js";
 export * from "./merge.js";
 export * from "./merge-tree.js";
+export * from "./refs.js";
 export { moveRef, type NewCommit, treeOf, writeCommit } from "./write.js";

@@ -30,6 +30,9 @@ import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
 import { milestoneRoutes } from "./repo/milestone.js";
+import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
+import { pullFileRoutes } from "./repo/pull-files.js";
+import { pullMergeRoutes } from "./repo/pull-merge.js";
 import { repoRoutes } from "./repo/repo.js";
 import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
@@ -88,4 +91,9 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchProtectionRoutes,
   ...tagRoutes,
   ...languageRoutes,
+  ...pullRoutes,
+  ...pullMergeRoutes,
+  ...pullFileRoutes,
+  // Last of the pull request routes: its rest-of-path head would take `1/commits` for a base and head.
+  repoGetPullRequestByBaseHead,
 ];

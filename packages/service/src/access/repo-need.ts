@@ -1,4 +1,4 @@
-import { PermissionDeniedError, type RepoUnit, type User } from "@kiln/domain";
+import { NotFoundError, PermissionDeniedError, type RepoUnit, type User } from "@kiln/domain";
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "../permissions/repo-permission.js";
 
 /**
@@ -6,13 +6,15 @@ import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "../permissi
  * `read` (the repository is visible: repoAssignment), `{ read: unit }` (reqRepoReader),
  * `{ write: units }` (reqRepoWriter: any of them), `branch-write` (reqRepoBranchWriter: write
  * to the code; the branch's own rules are the service's check), `admin` (reqAdmin), `owner` (reqOwner).
+ * `hiddenWithout` adds a unit the caller must be able to read for the route to exist at all (404
+ * otherwise, before the read check): Forgejo's mustAllowPulls before reqRepoReader(code).
  */
 export type RepoNeed =
   | "read"
   | "branch-write"
   | "admin"
   | "owner"
-  | { readonly read: RepoUnit }
+  | { readonly read: RepoUnit; readonly hiddenWithout?: RepoUnit }
   | { readonly write: readonly RepoUnit[] };
 
 /** Throws Forgejo's 403 when `permission` does not meet `need` (visibility is checked before). */
@@ -30,6 +32,9 @@ export function checkNeed(permission: RepoPermission, need: RepoNeed, user: User
     return;
   }
   const admin = isRepoAdmin(permission) || siteAdmin;
+  if (typeof need === "object" && "hiddenWithout" in need && need.hiddenWithout) {
+    if (!canRead(permission, need.hiddenWithout) && !admin) throw new NotFoundError();
+  }
   if (need === "admin") {
     if (!admin)
       throw new PermissionDeniedError(

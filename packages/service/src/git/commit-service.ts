@@ -58,14 +58,18 @@ export class CommitService {
       emptyRepository,
     );
     if (input.path && page.total === 0) throw new NotFoundError(`no commit touches ${input.path}`);
+    return { ...(await this.describe(repo, page.commits, input)), hasMore: page.hasMore, total: page.total };
+  }
+
+  /** Commits already found (a page of history, a pull request's), with their files and stats as asked and their accounts. */
+  async describe(
+    repo: Repository,
+    found: readonly CommitInfo[],
+    options: CommitDetailOptions,
+  ): Promise<CommitsView> {
     const commits: CommitEntry[] = [];
-    for (const commit of page.commits) commits.push(await this.detail(repo, commit, input));
-    return {
-      commits,
-      users: await commitUsers(this.users, emailsOf(commits)),
-      hasMore: page.hasMore,
-      total: page.total,
-    };
+    for (const commit of found) commits.push(await this.detail(repo, commit, options));
+    return { commits, users: await commitUsers(this.users, emailsOf(commits)) };
   }
 
   /** One commit named by a sha, short sha, branch, tag or full ref; 404 when nothing matches. */

@@ -3,6 +3,7 @@ import {
   NotFoundError,
   type Paged,
   type PageRequest,
+  type PullsConfig,
   type RepoOrder,
   type Repository,
   type User,
@@ -40,6 +41,8 @@ export interface EditRepoInput {
   readonly template?: boolean;
   readonly archived?: boolean;
   readonly defaultBranch?: string;
+  /** Pull request settings to change; the others stay. */
+  readonly pulls?: Partial<PullsConfig>;
 }
 
 /** A viewer that sees every repository, for housekeeping. */
@@ -176,6 +179,9 @@ export class RepoService {
         ...(input.template !== undefined ? { isTemplate: input.template } : {}),
         ...(input.archived !== undefined ? { isArchived: input.archived } : {}),
         ...(input.defaultBranch !== undefined ? { defaultBranch: input.defaultBranch } : {}),
+        ...(input.pulls && Object.keys(input.pulls).length > 0
+          ? { pullsConfig: JSON.stringify({ ...locked.pullsConfig, ...input.pulls }) }
+          : {}),
       });
       if (!after) throw new NotFoundError();
       await this.ledger.recordRepositoryChange(trx, locked, after);

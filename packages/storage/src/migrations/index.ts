@@ -8,6 +8,7 @@ import * as m0006 from "./2026-11-24-0006-issues.js";
 import * as m0007 from "./2026-11-24-0007-notification-per-issue.js";
 import * as m0008 from "./2026-11-24-0008-issue-relations.js";
 import * as m0009 from "./2026-11-24-0009-issue-list-order.js";
+import * as m0010 from "./2026-11-25-0010-pull-requests.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -20,4 +21,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-24-0007-notification-per-issue": m0007,
   "2026-11-24-0008-issue-relations": m0008,
   "2026-11-24-0009-issue-list-order": m0009,
+  "2026-11-25-0010-pull-requests": m0010,
 };

@@ -27,6 +27,7 @@ export const REPO_COLUMNS = [
   "repository.numClosedIssues",
   "repository.numPulls",
   "repository.numClosedPulls",
+  "repository.pullsConfig",
   "repository.createdAt",
   "repository.updatedAt",
 ] as const;

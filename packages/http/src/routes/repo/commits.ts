@@ -12,7 +12,7 @@ import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/commits.go: history and single commits. */
 
-const detailQuery = {
+export const detailQuery = {
   stat: v.optional(qs.bool("include diff stats for every commit (disable for speedup, default 'true')")),
   verification: v.optional(
     qs.bool("include verification for every commit (disable for speedup, default 'true')"),
@@ -22,16 +22,16 @@ const detailQuery = {
   ),
 };
 
-type DetailQuery = { stat?: boolean; verification?: boolean; files?: boolean };
+export type DetailQuery = { stat?: boolean; verification?: boolean; files?: boolean };
 
-function detailOptions(query: DetailQuery): CommitDetailOptions {
+export function detailOptions(query: DetailQuery): CommitDetailOptions {
   return {
     ...(query.stat !== undefined ? { stat: query.stat } : {}),
     ...(query.files !== undefined ? { files: query.files } : {}),
   };
 }
 
-function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: DetailQuery) {
+export function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: DetailQuery) {
   const links = repoLinks(ctx.repo, c.get("settings"));
   return view.commits.map((commit) =>
     toApiCommit(commit, view.users, links, ctx.viewer, c.get("settings"), {
@@ -45,7 +45,7 @@ function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: 
  * `Link` from the whole history's count, and the older `X-Page`, `X-PerPage`, `X-Total`,
  * `X-PageCount` and `X-HasMore` kept for clients that still read them.
  */
-function setCommitPaging(c: AppContext, page: PageRequest, total: number) {
+export function setCommitPaging(c: AppContext, page: PageRequest, total: number) {
   setPagingHeaders(c, page, total);
   const pageCount = Math.ceil(total / page.limit);
   c.header("X-Page", String(page.page));

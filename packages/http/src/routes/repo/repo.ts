@@ -1,4 +1,4 @@
-import { api } from "@kiln/domain";
+import { api, type PullsConfig } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { qs } from "../../query.js";
@@ -137,6 +137,7 @@ export const repoEdit = route({
       template: body.template,
       archived: body.archived,
       defaultBranch: body.default_branch,
+      pulls: pullsConfigChanges(body),
     });
     return c.json(await apiRepo(c, repo));
   },
@@ -175,3 +176,24 @@ export const repoRoutes = [
   repoEdit,
   repoDelete,
 ];
+
+/** The pull request settings an edit sets (Forgejo's EditRepoOption names), leaving out those not given. */
+function pullsConfigChanges(body: v.InferOutput<typeof api.EditRepoOption>): Partial<PullsConfig> {
+  const given = {
+    allowMergeCommits: body.allow_merge_commits,
+    allowRebase: body.allow_rebase,
+    allowRebaseExplicit: body.allow_rebase_explicit,
+    allowSquashMerge: body.allow_squash_merge,
+    allowFastForwardOnlyMerge: body.allow_fast_forward_only_merge,
+    allowManualMerge: body.allow_manual_merge,
+    autodetectManualMerge: body.autodetect_manual_merge,
+    allowRebaseUpdate: body.allow_rebase_update,
+    defaultDeleteBranchAfterMerge: body.default_delete_branch_after_merge,
+    defaultMergeStyle: body.default_merge_style,
+    defaultAllowMaintainerEdit: body.default_allow_maintainer_edit,
+    ignoreWhitespaceConflicts: body.ignore_whitespace_conflicts,
+  };
+  return Object.fromEntries(
+    Object.entries(given).filter(([, value]) => value !== undefined && value !== null),
+  );
+}

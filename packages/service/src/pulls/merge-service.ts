@@ -1,0 +1,346 @@
+import {
+  AlreadyExistsError,
+  CommentType,
+  ConflictError,
+  InvalidArgumentError,
+  isMergeStyleAllowed,
+  type MergeStyleName,
+  NotFoundError,
+  PermissionDeniedError,
+  type PullRequest,
+  PullStatus,
+  type User,
+} from "@kiln/domain";
+import {
+  branchTip,
+  deleteBranchAt,
+  firstUnsignedCommit,
+  GitConflictError,
+  GitMergeConflictError,
+  GitMergeRefusedError,
+  type GitRepository,
+  getCommitInfos,
+  isAncestor,
+  KeyedMutex,
+  mergeIntoBranch,
+} from "@kiln/git";
+import { comments, issueRelations, issues, notifications, pulls, reviews, users } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import { assertNotArchived, type BranchProtectionService } from "../git/branch-protection-service.js";
+import { userSignature } from "../git/commit-identity.js";
+import { mayMerge } from "../git/protection-rules.js";
+import { actorOf, recountIssueCounters } from "../issues/issue-support.js";
+import { canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
+import type { RepoService } from "../repos/repo-service.js";
+import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
+import type { PullService } from "./pull-service.js";
+
+/** `POST …/pulls/{index}/merge`, in service terms. */
+export interface MergeInput {
+  readonly style: MergeStyleName;
+  readonly title?: string | undefined;
+  readonly message?: string | undefined;
+  readonly mergeCommitId?: string | undefined;
+  readonly headCommitId?: string | undefined;
+  readonly forceMerge?: boolean | undefined;
+  readonly mergeWhenChecksSucceed?: boolean | undefined;
+  readonly deleteBranchAfterMerge?: boolean | undefined;
+}
+
+/** What a merge request did: merged now, or scheduled for when it may be. */
+export type MergeOutcome = "merged" | "scheduled";
+
+const refused = (reason: string) => new InvalidArgumentError(reason);
+
+/**
+ * Merging pull requests (Forgejo's MergePullRequest, CheckPullMergeable and services/pull/merge):
+ * every refusal is 422 naming its reason (the specification's rule; Forgejo says 405), a stale
+ * `head_commit_id` is 409. Merges of one repository run one at a time, from the checks to the
+ * stored result, so two merges into the same base never race; the git work moves the base only
+ * when it all succeeded, so a failed merge leaves the repository as it was.
+ */
+export class MergeService {
+  readonly #locks = new KeyedMutex();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly repos: RepoService,
+    private readonly pulls: PullService,
+    private readonly protections: BranchProtectionService,
+  ) {}
+
+  /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
+  async isMerged(ctx: RepoAccess, index: number): Promise<boolean> {
+    return (await this.pulls.get(ctx, index)).pull.hasMerged;
+  }
+
+  /** Merges, or schedules the merge, of the pull request `index` for the caller. */
+  async merge(ctx: RepoAccess, index: number, input: MergeInput): Promise<MergeOutcome> {
+    const doer = actorOf(ctx);
+    assertNotArchived(ctx.repo);
+    return this.#locks.run(`repo:${ctx.repo.id}`, async () => {
+      const { issue, pull } = await this.pulls.get(ctx, index);
+      if (pull.hasMerged) throw refused("the pull request is already merged");
+      if (issue.isClosed) throw refused("the pull request is closed");
+      const rule = await this.protections.ruleFor(ctx.repo, pull.baseBranch);
+      const facts = await this.protections.pusherFacts(ctx.repo, doer, ctx, rule ? [rule] : []);
+      const allowed = rule ? mayMerge(rule.settings, facts) : canWrite(ctx.permission, "repo.code");
+      if (!allowed) throw refused("User not allowed to merge PR");
+      const git = await this.repos.git(ctx.repo);
+      if (input.style === "manually-merged") {
+        await this.mergedManually(ctx, doer, git, pull, input.mergeCommitId);
+        return "merged";
+      }
+      if (isWorkInProgress(issue.title)) throw refused("Work in progress PRs cannot be merged");
+      const stateReason = stateRefusal(pull);
+      if (stateReason) throw refused(stateReason);
+      const bypass =
+        input.mergeWhenChecksSucceed === true ||
+        (input.forceMerge === true &&
+          (doer.isAdmin || (isRepoAdmin(ctx.permission) && rule?.settings.applyToAdmins !== true)));
+      if (rule && !bypass) {
+        const verdict = await reviews.reviewVerdict(
+          this.ctx.db,
+          pull.issueId,
+          rule.settings.ignoreStaleApprovals,
+        );
+        const reason = protectionRefusal(rule, pull, verdict);
+        if (reason) throw refused(`not allowed to merge [reason: ${reason}]`);
+      }
+      if (rule?.settings.requireSignedCommits) {
+        if (input.style !== "fast-forward-only") {
+          throw refused(
+            "won't sign: nokey (the base branch requires signed commits and Kiln has no signing key)",
+          );
+        }
+        const unsigned = await firstUnsignedCommit(git, pull.mergeBase, pull.headCommitId);
+        if (unsigned)
+          throw refused(`branch ${pull.baseBranch} is protected from unverified commit ${unsigned}`);
+      }
+      if (await issueRelations.hasOpenBlockers(this.ctx.db, issue.id)) {
+        throw refused("cannot merge this pull request because it still has open dependencies");
+      }
+      if (input.mergeWhenChecksSucceed) {
+        await this.schedule(doer, pull, issue.title, input);
+        return "scheduled";
+      }
+      if (!isMergeStyleAllowed(ctx.repo.pullsConfig, input.style)) {
+        throw refused(`${input.style} is not an allowed merge style for this repository`);
+      }
+      if (input.headCommitId && input.headCommitId !== pull.headCommitId)
+        throw new ConflictError("head out of date");
+      await this.mergeNow(ctx, doer, git, { pull, title: issue.title, posterId: issue.posterId }, input);
+      return "merged";
+    });
+  }
+
+  /** Cancels a scheduled merge (`DELETE …/merge`): its scheduler or a repository admin. */
+  async cancelScheduled(ctx: RepoAccess, index: number): Promise<void> {
+    const doer = actorOf(ctx);
+    assertNotArchived(ctx.repo);
+    const { pull } = await this.pulls.get(ctx, index);
+    const scheduled = await pulls.findAutoMerge(this.ctx.db, pull.id);
+    if (!scheduled) throw new NotFoundError();
+    if (scheduled.doerId !== doer.id && !isRepoAdmin(ctx.permission) && !doer.isAdmin) {
+      throw new PermissionDeniedError("user has no permission to cancel the scheduled auto merge");
+    }
+    await this.ctx.db.transaction().execute(async (trx) => {
+      if (!(await pulls.deleteAutoMerge(trx, pull.id))) return;
+      await comments.insertComment(
+        trx,
+        { issueId: pull.issueId, type: CommentType.pullCancelScheduledMerge, posterId: doer.id },
+        new Date(),
+      );
+    });
+  }
+
+  private async schedule(doer: User, pull: PullRequest, title: string, input: MergeInput) {
+    const message = mergeMessage(input.style, pull, title, { title: input.title, message: input.message });
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const inserted = await pulls.insertAutoMerge(
+        trx,
+        {
+          pullId: pull.id,
+          doerId: doer.id,
+          mergeStyle: input.style,
+          message,
+          deleteBranchAfterMerge: input.deleteBranchAfterMerge === true,
+        },
+        new Date(),
+      );
+      if (!inserted) {
+        throw new AlreadyExistsError(
+          `pull request is already scheduled to auto merge when checks succeed [pull_id: ${pull.id}]`,
+        );
+      }
+      await comments.insertComment(
+        trx,
+        { issueId: pull.issueId, type: CommentType.pullScheduledMerge, posterId: doer.id },
+        new Date(),
+      );
+    });
+  }
+
+  /** Runs the merge in git, then records it (merged, closed, timeline, counters, notifications) in one transaction. */
+  private async mergeNow(
+    ctx: RepoAccess,
+    doer: User,
+    git: GitRepository,
+    target: { readonly pull: PullRequest; readonly title: string; readonly posterId: number | null },
+    input: MergeInput,
+  ): Promise<void> {
+    const { pull } = target;
+    const style = input.style as Exclude<MergeStyleName, "manually-merged">;
+    const sig = { ...userSignature(doer, this.ctx.settings), date: new Date() };
+    let squashAuthor = sig;
+    let message = mergeMessage(style, pull, target.title, { title: input.title, message: input.message });
+    if (style === "squash" && target.posterId !== null && target.posterId !== doer.id) {
+      const poster = await users.findUserById(this.ctx.db, target.posterId);
+      if (poster) {
+        const author = userSignature(poster, this.ctx.settings);
+        squashAuthor = { ...author, date: sig.date };
+        message += `\n\nCo-authored-by: ${author.name} <${author.email}>\nCo-committed-by: ${author.name} <${author.email}>`;
+      }
+    }
+    const baseSha = pull.baseCommitId;
+    let merged: string;
+    try {
+      merged = await mergeIntoBranch(git, {
+        style,
+        baseBranch: pull.baseBranch,
+        baseSha,
+        headSha: pull.headCommitId,
+        message,
+        doer: sig,
+        squashAuthor,
+      });
+    } catch (error) {
+      if (error instanceof GitMergeConflictError) {
+        throw refused(`there are merge conflicts [files: ${error.files.join(", ")}]`);
+      }
+      if (error instanceof GitMergeRefusedError)
+        throw refused(`Not possible to fast-forward: ${error.message}`);
+      if (error instanceof GitConflictError) throw new ConflictError("merge push out of date");
+      throw error;
+    }
+    await this.recordMerged(ctx, doer, pull, merged, new Date(), PullStatus.mergeable);
+    await this.repos.refreshSize(ctx.repo.id);
+    if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, git, pull);
+  }
+
+  private async recordMerged(
+    ctx: RepoAccess,
+    doer: User,
+    pull: PullRequest,
+    commitId: string,
+    at: Date,
+    status: PullRequest["status"],
+  ): Promise<void> {
+    const now = new Date();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await pulls.updatePull(trx, pull.id, { merged: { commitId, mergerId: doer.id, at, status } });
+      await pulls.deleteAutoMerge(trx, pull.id);
+      await issues.updateIssue(trx, pull.issueId, { isClosed: true, closedAt: now, updatedAt: now });
+      const comment = await comments.insertComment(
+        trx,
+        { issueId: pull.issueId, type: CommentType.mergePull, posterId: doer.id, commitSha: commitId },
+        now,
+      );
+      const issue = await issues.findIssueById(trx, pull.issueId);
+      await recountIssueCounters(
+        trx,
+        ctx.repo.id,
+        [issue?.milestoneId ?? null],
+        await issues.issueLabelIds(trx, pull.issueId),
+      );
+      await notifications.notifyIssueChange(trx, {
+        issueId: pull.issueId,
+        repoId: ctx.repo.id,
+        isPull: true,
+        actorId: doer.id,
+        commentId: comment.id,
+        at: now,
+      });
+    });
+  }
+
+  /**
+   * Records a merge done outside Kiln (`manually-merged`): the commit must be a full id that is
+   * in the base branch's history; the merge time is its author's.
+   */
+  private async mergedManually(
+    ctx: RepoAccess,
+    doer: User,
+    git: GitRepository,
+    pull: PullRequest,
+    commitId: string | undefined,
+  ): Promise<void> {
+    if (!isMergeStyleAllowed(ctx.repo.pullsConfig, "manually-merged")) {
+      throw refused("manually-merged is not an allowed merge style for this repository");
+    }
+    const baseTip = await branchTip(git, pull.baseBranch);
+    const valid =
+      commitId !== undefined &&
+      /^[0-9a-f]{40}$/.test(commitId) &&
+      baseTip !== undefined &&
+      (await isAncestor(git, commitId, baseTip).catch(() => false));
+    if (!valid || commitId === undefined) throw refused("Wrong commit ID");
+    const [commit] = await getCommitInfos(git, [commitId]);
+    if (!commit) throw refused("Wrong commit ID");
+    await this.recordMerged(
+      ctx,
+      doer,
+      pull,
+      commitId,
+      new Date(commit.author.timestamp * 1000),
+      PullStatus.manuallyMerged,
+    );
+  }
+
+  /**
+   * `delete_branch_after_merge`, after the merge (its refusals come with the merge done, as in
+   * Forgejo): skipped while another open pull request uses the branch; the pull requests that
+   * targeted it move to this one's base.
+   */
+  private async deleteHeadBranch(
+    ctx: RepoAccess,
+    doer: User,
+    git: GitRepository,
+    pull: PullRequest,
+  ): Promise<void> {
+    if (await pulls.otherOpenPullsWithHead(this.ctx.db, ctx.repo.id, pull.headBranch, pull.id)) return;
+    if (!canWrite(ctx.permission, "repo.code") && !doer.isAdmin) {
+      throw new PermissionDeniedError("insufficient permission to delete head branch");
+    }
+    if (pull.headBranch === ctx.repo.defaultBranch)
+      throw new PermissionDeniedError("the head branch is the default branch");
+    if (await this.protections.ruleFor(ctx.repo, pull.headBranch)) {
+      throw new PermissionDeniedError("the head branch is protected");
+    }
+    if (!(await deleteBranchAt(git, pull.headBranch, pull.headCommitId))) return;
+    const children = await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch);
+    const now = new Date();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await comments.insertComment(
+        trx,
+        { issueId: pull.issueId, type: CommentType.deleteBranch, posterId: doer.id, oldRef: pull.headBranch },
+        now,
+      );
+      for (const child of children) {
+        await pulls.updatePull(trx, child.id, { baseBranch: pull.baseBranch });
+        await comments.insertComment(
+          trx,
+          {
+            issueId: child.issueId,
+            type: CommentType.changeTargetBranch,
+            posterId: doer.id,
+            oldRef: pull.headBranch,
+            newRef: pull.baseBranch,
+          },
+          now,
+        );
+      }
+    });
+  }
+}

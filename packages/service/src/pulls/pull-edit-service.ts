@@ -1,0 +1,144 @@
+import {
+  AlreadyExistsError,
+  CommentType,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  PreconditionFailedError,
+} from "@kiln/domain";
+import { branchTip, isAncestor } from "@kiln/git";
+import { comments, notifications, pulls } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import type { IssueEditService } from "../issues/issue-edit-service.js";
+import type { IssueLabelService } from "../issues/issue-label-service.js";
+import { isIssueWriter } from "../issues/issue-service.js";
+import { actorOf } from "../issues/issue-support.js";
+import { canWrite } from "../permissions/repo-permission.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { PullChecker } from "./pull-check.js";
+import type { PullService } from "./pull-service.js";
+import type { PullIssue } from "./pull-views.js";
+
+/** `PATCH /repos/{owner}/{repo}/pulls/{index}`, in service terms; absent fields stay as they are. */
+export interface EditPullInput {
+  readonly title?: string | undefined;
+  readonly body?: string | undefined;
+  readonly base?: string | undefined;
+  readonly assignee?: string | undefined;
+  readonly assignees?: readonly string[] | undefined;
+  readonly milestoneId?: number | undefined;
+  readonly labelIds?: readonly number[] | undefined;
+  readonly state?: string | undefined;
+  readonly dueDate?: string | undefined;
+  readonly unsetDueDate?: boolean | undefined;
+  readonly allowMaintainerEdit?: boolean | undefined;
+}
+
+/**
+ * Editing pull requests (Forgejo's EditPullRequest): the issue's fields as an issue edit changes
+ * them, labels (writers only, silently ignored for others), the base branch (which checks the
+ * pull request again) and whether maintainers may push to the head.
+ */
+export class PullEditService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly repos: RepoService,
+    private readonly pullService: PullService,
+    private readonly issueEdits: IssueEditService,
+    private readonly issueLabels: IssueLabelService,
+    private readonly checker: PullChecker,
+  ) {}
+
+  async edit(ctx: RepoAccess, index: number, input: EditPullInput): Promise<PullIssue> {
+    const actor = actorOf(ctx);
+    const { issue, pull } = await this.pullService.get(ctx, index);
+    const writer = isIssueWriter(ctx, true);
+    if (issue.posterId !== actor.id && !writer) throw new PermissionDeniedError("");
+    if (input.state !== undefined && pull.hasMerged && input.state !== (issue.isClosed ? "closed" : "open")) {
+      throw new PreconditionFailedError("cannot change state of this pull request, it was already merged");
+    }
+    const newBase = input.base && input.base !== pull.baseBranch && !pull.hasMerged ? input.base : undefined;
+    if (newBase !== undefined) await this.checkBase(ctx, { issue, pull }, newBase);
+    if (input.allowMaintainerEdit !== undefined) {
+      if (issue.posterId !== actor.id || !canWrite(ctx.permission, "repo.code")) {
+        throw new PermissionDeniedError("SetAllowEdits: user not allowed to do this action");
+      }
+    }
+    await this.issueEdits.edit(ctx, index, {
+      title: input.title,
+      body: input.body,
+      assignee: input.assignee,
+      assignees: input.assignees,
+      milestoneId: input.milestoneId,
+      state: input.state,
+      dueDate: input.dueDate,
+      unsetDueDate: input.unsetDueDate,
+    });
+    if (writer && input.labelIds !== undefined) await this.issueLabels.replace(ctx, index, input.labelIds);
+    if (newBase !== undefined) await this.changeBase(ctx, actor.id, pull, newBase);
+    if (input.allowMaintainerEdit !== undefined) {
+      await pulls.updatePull(this.ctx.db, pull.id, { allowMaintainerEdit: input.allowMaintainerEdit });
+    }
+    return this.pullService.get(ctx, index);
+  }
+
+  /** Forgejo's ChangeTargetBranch checks: the branch exists, the pull request is open, it still brings something, and no other open one joins the same branches. */
+  private async checkBase(ctx: RepoAccess, { issue, pull }: PullIssue, base: string): Promise<void> {
+    const git = await this.repos.git(ctx.repo);
+    const tip = await branchTip(git, base);
+    if (!tip) throw new NotFoundError(`new base '${base}' not exist`);
+    if (issue.isClosed) {
+      throw new InvalidArgumentError(
+        `issue is closed [id: ${issue.id}, repo_id: ${ctx.repo.id}, index: ${issue.index}]`,
+      );
+    }
+    if (pull.headCommitId && (await isAncestor(git, pull.headCommitId, tip))) {
+      throw new InvalidArgumentError(`branches are equal [head: ${pull.headBranch}, base: ${base}]`);
+    }
+    const existing = await pulls.findOpenPullFor(this.ctx.db, {
+      baseRepoId: ctx.repo.id,
+      baseBranch: base,
+      headRepoId: pull.headRepoId ?? ctx.repo.id,
+      headBranch: pull.headBranch,
+    });
+    if (existing) {
+      throw new AlreadyExistsError(
+        `pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.index}, head_repo_id: ${existing.headRepoId}, base_repo_id: ${existing.baseRepoId}, head_branch: ${existing.headBranch}, base_branch: ${existing.baseBranch}]`,
+      );
+    }
+  }
+
+  private async changeBase(
+    ctx: RepoAccess,
+    actorId: number,
+    pull: PullIssue["pull"],
+    base: string,
+  ): Promise<void> {
+    const at = new Date();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await pulls.updatePull(trx, pull.id, { baseBranch: base });
+      const comment = await comments.insertComment(
+        trx,
+        {
+          issueId: pull.issueId,
+          type: CommentType.changeTargetBranch,
+          posterId: actorId,
+          oldRef: pull.baseBranch,
+          newRef: base,
+        },
+        at,
+      );
+      await notifications.notifyIssueChange(trx, {
+        issueId: pull.issueId,
+        repoId: ctx.repo.id,
+        isPull: true,
+        actorId,
+        commentId: comment.id,
+        at,
+      });
+    });
+    // The stored state was for the old base: check against the new one now.
+    await this.checker.current(ctx.repo, { ...pull, baseBranch: base, baseCommitId: "" }, false);
+  }
+}

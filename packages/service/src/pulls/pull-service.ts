@@ -1,0 +1,326 @@
+import {
+  AlreadyExistsError,
+  CommentType,
+  InvalidArgumentError,
+  type Issue,
+  NotFoundError,
+  type Paged,
+  type PageRequest,
+  type PullRequest,
+} from "@kiln/domain";
+import { branchTip, type GitRepository, rangeCommits, setPullHead } from "@kiln/git";
+import {
+  comments,
+  type IssueSort,
+  issueSearch,
+  issues,
+  labels,
+  milestones,
+  notifications,
+  pulls,
+  repositories,
+  users,
+} from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import type { ServiceContext } from "../context.js";
+import { assertNotArchived } from "../git/branch-protection-service.js";
+import { limitTitle, mentionedNames } from "../issues/issue-rules.js";
+import { canReadIssues, type IssueService } from "../issues/issue-service.js";
+import { actorOf, recountIssueCounters, resolveAssignees } from "../issues/issue-support.js";
+import type { PermissionService } from "../permissions/permission-service.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { PullChecker } from "./pull-check.js";
+import { loadPullViews, type PullIssue, type PullView } from "./pull-views.js";
+
+/** `POST /repos/{owner}/{repo}/pulls`, in service terms. */
+export interface CreatePullInput {
+  readonly head: string;
+  readonly base: string;
+  readonly title: string;
+  readonly body?: string | undefined;
+  readonly assignee?: string | undefined;
+  readonly assignees?: readonly string[] | undefined;
+  readonly milestoneId?: number | undefined;
+  readonly labelIds?: readonly number[] | undefined;
+  readonly dueDate?: Date | undefined;
+}
+
+/** The filters of `GET /repos/{owner}/{repo}/pulls`. */
+export interface PullListQuery {
+  readonly state?: string | undefined;
+  readonly labelIds?: readonly number[] | undefined;
+  readonly milestoneId?: number | undefined;
+  readonly poster?: string | undefined;
+}
+
+/** A head as a client names it: `branch`, `owner:branch` or `owner/repo:branch`. */
+interface HeadName {
+  readonly owner?: string;
+  readonly repo?: string;
+  readonly branch: string;
+}
+
+function parseHead(head: string): HeadName {
+  const parts = head.split(":");
+  if (parts.length === 1) return { branch: head };
+  if (parts.length > 2) {
+    throw new NotFoundError(
+      `the head part of {basehead} ${head} must contain zero or one colon (:) but contains ${parts.length - 1}`,
+    );
+  }
+  const [owner = "", branch = ""] = parts;
+  const slash = owner.indexOf("/");
+  return slash < 0
+    ? { owner, branch }
+    : { owner: owner.slice(0, slash), repo: owner.slice(slash + 1), branch };
+}
+
+/** The commits a new pull request brings, as its first `pull_push` entry records them. */
+async function firstPush(git: GitRepository, from: string, head: string): Promise<string> {
+  const { commits } = await rangeCommits(git, from, head, { skip: 0, limit: 250 });
+  return JSON.stringify({ is_force_push: false, commit_ids: commits.map((c) => c.sha).reverse() });
+}
+
+/**
+ * Pull requests of a repository (Forgejo's routers/api/v1/repo/pull.go and services/pull):
+ * creating, reading and listing them. A pull request is an issue (same numbers, labels,
+ * milestones, assignees, comments) with a head and a base in this repository; what merging them
+ * gives is checked when it is created and again whenever one of them moved.
+ */
+export class PullService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly permissions: PermissionService,
+    private readonly repos: RepoService,
+    private readonly issues: IssueService,
+    private readonly checker: PullChecker,
+  ) {}
+
+  /** The pull request with this number, its state current; NotFoundError for an issue or a missing one. */
+  async get(ctx: RepoAccess, index: number): Promise<PullIssue> {
+    const issue = await this.issues.get(ctx, index);
+    const pull = issue.isPull ? await pulls.findPullByIndex(this.ctx.db, ctx.repo.id, index) : undefined;
+    if (!pull)
+      throw new NotFoundError(`pull request does not exist [repo_id: ${ctx.repo.id}, index: ${index}]`);
+    return { issue, pull: await this.checker.current(ctx.repo, pull, issue.isClosed) };
+  }
+
+  /** The API views of pull requests of the route's repository. */
+  async views(ctx: RepoAccess, list: readonly PullIssue[]): Promise<PullView[]> {
+    return loadPullViews(this.ctx.db, await this.repos.git(ctx.repo), ctx.repo, list);
+  }
+
+  /** A page of the repository's pull requests, newest first unless sorted otherwise; no `state` lists all, as Forgejo's code does. */
+  async list(
+    ctx: RepoAccess,
+    query: PullListQuery,
+    sort: IssueSort,
+    page: PageRequest,
+  ): Promise<Paged<PullIssue>> {
+    if (!canReadIssues(ctx, true)) throw new NotFoundError();
+    let posterId: number | undefined;
+    if (query.poster) {
+      const poster = await users.findUserByName(this.ctx.db, query.poster);
+      if (!poster) throw new InvalidArgumentError(`user does not exist [uid: 0, name: ${query.poster}]`);
+      posterId = poster.id;
+    }
+    const state = query.state === "open" || query.state === "closed" ? query.state : "all";
+    const found = await issueSearch.searchIssues(
+      this.ctx.db,
+      {
+        repoIds: [ctx.repo.id],
+        isPull: true,
+        state,
+        ...(query.labelIds && query.labelIds.length > 0 ? { labelGroups: [query.labelIds] } : {}),
+        ...(query.milestoneId && query.milestoneId > 0 ? { milestoneIds: [query.milestoneId] } : {}),
+        ...(posterId !== undefined ? { posterId } : {}),
+      },
+      sort,
+      page,
+    );
+    return { items: await this.withPulls(ctx, found.items), total: found.total };
+  }
+
+  /** The pull request, in any state, from `head` to the branch `base` (newest if several). */
+  async byBaseHead(ctx: RepoAccess, base: string, head: string): Promise<PullIssue> {
+    if (!canReadIssues(ctx, true)) throw new NotFoundError();
+    const name = parseHead(head);
+    const headRepo = await this.headRepository(ctx, name);
+    const pull = await pulls.findPullFor(this.ctx.db, {
+      baseRepoId: ctx.repo.id,
+      baseBranch: base,
+      headRepoId: headRepo.id,
+      headBranch: name.branch,
+    });
+    const issue = pull && (await issues.findIssueById(this.ctx.db, pull.issueId));
+    if (!pull || !issue) throw new NotFoundError();
+    return { issue, pull: await this.checker.current(ctx.repo, pull, issue.isClosed) };
+  }
+
+  /**
+   * Opens a pull request (Forgejo's CreatePullRequest): checks in Forgejo's order and with its
+   * messages, then one transaction numbers it with the repository's issues, records labels,
+   * milestone, assignees and the first push, and notifies each concerned user once.
+   */
+  async create(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
+    const actor = actorOf(ctx);
+    assertNotArchived(ctx.repo);
+    if (input.head === input.base) {
+      throw new InvalidArgumentError(
+        "Invalid PullRequest: There are no changes between the head and the base",
+      );
+    }
+    const name = parseHead(input.head);
+    const headRepo = await this.headRepository(ctx, name);
+    const git = await this.repos.git(ctx.repo);
+    const full = `${ctx.repo.ownerName}/${ctx.repo.name}`;
+    const baseSha = await branchTip(git, input.base);
+    if (!baseSha) {
+      throw new NotFoundError(
+        `could not find '${input.base}' to be a commit, branch or tag in the base repository ${full}`,
+      );
+    }
+    const headSha = await branchTip(git, name.branch);
+    if (!headSha) {
+      throw new NotFoundError(
+        `could not find '${name.branch}' to be a commit, branch or tag in the head repository ${full}`,
+      );
+    }
+    if (headRepo.id === ctx.repo.id && name.branch === input.base) {
+      throw new InvalidArgumentError(
+        "Invalid PullRequest: There are no changes between the head and the base",
+      );
+    }
+    const pair = {
+      baseRepoId: ctx.repo.id,
+      baseBranch: input.base,
+      headRepoId: headRepo.id,
+      headBranch: name.branch,
+    };
+    const existing = await pulls.findOpenPullFor(this.ctx.db, pair);
+    if (existing) {
+      throw new AlreadyExistsError(
+        `pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.index}, head_repo_id: ${existing.headRepoId}, base_repo_id: ${existing.baseRepoId}, head_branch: ${existing.headBranch}, base_branch: ${existing.baseBranch}]`,
+      );
+    }
+    const labelList = input.labelIds?.length
+      ? await labels.usableLabelsByIds(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, input.labelIds)
+      : [];
+    const milestone = input.milestoneId
+      ? await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId)
+      : undefined;
+    if (input.milestoneId && input.milestoneId > 0 && !milestone) throw new NotFoundError();
+    const assignees = await resolveAssignees(
+      this.ctx.db,
+      this.permissions,
+      ctx.repo,
+      input.assignee,
+      input.assignees,
+    );
+    const body = input.body ?? "";
+    const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    const state = await this.checker.compute(ctx.repo, git, input.base, { base: baseSha, head: headSha });
+    const push = await firstPush(git, state.mergeBase || baseSha, headSha);
+    const now = new Date();
+    const created = await this.ctx.db.transaction().execute(async (trx) => {
+      const index = await issues.nextIssueIndex(trx, ctx.repo.id);
+      const issue = await issues.insertIssue(
+        trx,
+        {
+          repoId: ctx.repo.id,
+          posterId: actor.id,
+          title: limitTitle(input.title),
+          content: body,
+          ref: "",
+          milestoneId: milestone?.id ?? null,
+          deadline: input.dueDate ?? null,
+          isPull: true,
+        },
+        index,
+        now,
+      );
+      const pull = await pulls.insertPull(
+        trx,
+        {
+          ...pair,
+          issueId: issue.id,
+          index,
+          allowMaintainerEdit: ctx.repo.pullsConfig.defaultAllowMaintainerEdit,
+        },
+        state,
+      );
+      const event = (type: number, fields: Record<string, unknown> = {}) =>
+        comments.insertComment(trx, { issueId: issue.id, type, posterId: actor.id, ...fields }, now);
+      await issues.addIssueLabels(
+        trx,
+        issue.id,
+        labelList.map((label) => label.id),
+      );
+      for (const label of labelList) await event(CommentType.label, { labelId: label.id, content: "1" });
+      if (milestone) await event(CommentType.milestone, { milestoneId: milestone.id });
+      await issues.addAssignees(
+        trx,
+        issue.id,
+        assignees.map((user) => user.id),
+      );
+      for (const user of assignees) await event(CommentType.assignees, { assigneeId: user.id });
+      await issues.markMentioned(
+        trx,
+        issue.id,
+        mentioned.map((user) => user.id),
+      );
+      await event(CommentType.pullPush, { content: push });
+      await recountIssueCounters(
+        trx,
+        ctx.repo.id,
+        [milestone?.id ?? null],
+        labelList.map((label) => label.id),
+      );
+      await notifications.notifyIssueChange(trx, {
+        issueId: issue.id,
+        repoId: ctx.repo.id,
+        isPull: true,
+        actorId: actor.id,
+        commentId: null,
+        at: now,
+      });
+      return { issue: (await issues.findIssueById(trx, issue.id)) as Issue, pull };
+    });
+    // After the commit: a failed transaction must not leave a ref behind; a crash before this line
+    // is mended by the next read, which sets the ref of a head it finds missing.
+    await setPullHead(git, created.pull.index, headSha);
+    return created;
+  }
+
+  private async withPulls(ctx: RepoAccess, list: readonly Issue[]): Promise<PullIssue[]> {
+    const found = await pulls.findPullsByIssueIds(
+      this.ctx.db,
+      list.map((issue) => issue.id),
+    );
+    const byIssue = new Map(found.map((pull) => [pull.issueId, pull]));
+    const result: PullIssue[] = [];
+    for (const issue of list) {
+      const pull = byIssue.get(issue.id);
+      if (pull) result.push({ issue, pull: await this.checker.current(ctx.repo, pull, issue.isClosed) });
+    }
+    return result;
+  }
+
+  /** The repository a head names: this one, or a fork of it owned by the named owner. */
+  private async headRepository(ctx: RepoAccess, name: HeadName) {
+    const full = `${ctx.repo.ownerName}/${ctx.repo.name}`;
+    if (name.owner === undefined || name.owner.toLowerCase() === ctx.repo.ownerName.toLowerCase()) {
+      if (name.repo === undefined || name.repo.toLowerCase() === ctx.repo.lowerName) return ctx.repo;
+    }
+    const owner = name.owner === undefined ? undefined : await users.findUserByName(this.ctx.db, name.owner);
+    if (!owner) throw new NotFoundError(`the owner ${name.owner} does not exist`);
+    const fork = await repositories.findRepositoryByName(this.ctx.db, owner.id, name.repo ?? ctx.repo.name);
+    if (!fork || fork.forkId !== ctx.repo.id) {
+      throw new NotFoundError(
+        `${owner.name} does not have a fork of ${full} and ${full} is not a fork of a repository from ${owner.name}`,
+      );
+    }
+    // Forks are not created by Kiln yet, so a head in another repository cannot be reached.
+    throw new NotFoundError(`pull requests from forks are not supported [head: ${owner.name}/${fork.name}]`);
+  }
+}

@@ -1,0 +1,95 @@
+import type { Issue, PullRequest, Repository, Team, User } from "@kiln/domain";
+import { branchTip, type GitRepository, pullHeadRef, pullHeadTip } from "@kiln/git";
+import { type Db, repositories, reviews, teams, users } from "@kiln/storage";
+import { type IssueView, loadIssueViews } from "../issues/issue-views.js";
+
+/** A pull request with the issue it is. */
+export interface PullIssue {
+  readonly issue: Issue;
+  readonly pull: PullRequest;
+}
+
+/** One side of a pull request as the API shows it. */
+export interface PullSide {
+  /** The branch name (or `refs/pull/N/head` once the head branch is gone). */
+  readonly ref: string;
+  readonly sha: string;
+  /** Null once the head repository is gone. */
+  readonly repo: Repository | null;
+}
+
+/** Everything a pull request's API form shows, loaded for many at once. */
+export interface PullView {
+  readonly issue: IssueView;
+  readonly pull: PullRequest;
+  readonly base: PullSide;
+  readonly head: PullSide;
+  readonly merger: User | null;
+  readonly requestedReviewers: readonly User[];
+  readonly requestedTeams: readonly Team[];
+  /** Submitted reviews (Forgejo counts review entries, not line comments). */
+  readonly reviewComments: number;
+}
+
+/**
+ * Loads the views of pull requests of one base repository: issue parts in one batch, then per
+ * pull request its reviewers and the current tips of both sides (read from the refs, cheap).
+ */
+export async function loadPullViews(
+  db: Db,
+  git: GitRepository,
+  baseRepo: Repository,
+  list: readonly PullIssue[],
+): Promise<PullView[]> {
+  if (list.length === 0) return [];
+  const issueViews = await loadIssueViews(
+    db,
+    list.map((item) => item.issue),
+    [baseRepo],
+  );
+  const mergerIds = list.map((item) => item.pull.mergerId).filter((id): id is number => id !== null);
+  const [mergers, counts] = await Promise.all([
+    users.findUsersByIds(db, mergerIds),
+    reviews.submittedReviewCounts(
+      db,
+      list.map((item) => item.issue.id),
+    ),
+  ]);
+  const mergerById = new Map(mergers.map((user) => [user.id, user]));
+  const headRepos = new Map<number, Repository | undefined>([[baseRepo.id, baseRepo]]);
+  const views: PullView[] = [];
+  for (const [i, { pull }] of list.entries()) {
+    const headRepoId = pull.headRepoId;
+    if (headRepoId !== null && !headRepos.has(headRepoId)) {
+      headRepos.set(headRepoId, await repositories.findRepositoryById(db, headRepoId));
+    }
+    const requests = await reviews.latestDecidingReviews(db, pull.issueId);
+    const reviewerIds = requests.map((r) => r.reviewerId).filter((id): id is number => id !== null);
+    const teamIds = await reviews.requestedTeamIds(db, pull.issueId);
+    const [reviewers, requestedTeams, baseSha, headBranchSha] = await Promise.all([
+      users.findUsersByIds(db, reviewerIds),
+      Promise.all(teamIds.map((id) => teams.findTeamById(db, id))),
+      branchTip(git, pull.baseBranch),
+      headRepoId === baseRepo.id ? branchTip(git, pull.headBranch) : Promise.resolve(undefined),
+    ]);
+    const byId = new Map(reviewers.map((user) => [user.id, user]));
+    const headSha = headBranchSha ?? (await pullHeadTip(git, pull.index)) ?? pull.headCommitId;
+    views.push({
+      issue: issueViews[i] as IssueView,
+      pull,
+      base: { ref: pull.baseBranch, sha: baseSha ?? "", repo: baseRepo },
+      head: {
+        ref: headBranchSha ? pull.headBranch : pullHeadRef(pull.index),
+        sha: headSha,
+        repo: headRepoId === null ? null : (headRepos.get(headRepoId) ?? null),
+      },
+      merger: pull.mergerId === null ? null : (mergerById.get(pull.mergerId) ?? null),
+      requestedReviewers: reviewerIds
+        .map((id) => byId.get(id))
+        .filter((user): user is User => user !== undefined),
+      requestedTeams: requestedTeams.filter((team): team is Team => team !== undefined),
+      reviewComments: counts.get(pull.issueId) ?? 0,
+    });
+  }
+  return views;
+}
