@@ -27,8 +27,9 @@ const names = (value: string | undefined) =>
 
 /**
  * Issues across every repository the caller may see (Forgejo's SearchIssues), filtered in SQL by
- * the access module's visibility rule, so pages and totals only ever count what the caller may
- * see. Labels and milestones are matched by name in any repository or organization.
+ * what the caller may read there (the issues unit for issues, the pull requests unit for pull
+ * requests, as each repository's own list answers), so pages and totals only ever count what the
+ * caller may see. Labels and milestones are matched by name in any repository or organization.
  */
 export class IssueSearchService {
   constructor(

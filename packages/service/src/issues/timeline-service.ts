@@ -10,6 +10,7 @@ import {
 } from "@kiln/domain";
 import { comments, issues, labels, milestones, trackedTimes, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
+import { viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { canReadIssues, type IssueService } from "./issue-service.js";
 import type { IssueView } from "./issue-views.js";
@@ -56,7 +57,9 @@ export class TimelineService {
     page: PageRequest | undefined,
   ): Promise<Paged<TimelineEntry>> {
     const issue = await this.issueService.get(ctx, index);
-    const list = await comments.listTimeline(this.ctx.db, issue.id, window, page);
+    // Dependency events on issues the caller may not read are left out in SQL, so that the
+    // total and the pages agree with what is shown.
+    const list = await comments.listTimeline(this.ctx.db, issue.id, window, viewerOf(ctx.actor), page);
     const rows = list.items;
     const ids = (pick: (c: Comment) => number | null) => [
       ...new Set(rows.map(pick).filter((id): id is number => id !== null)),
@@ -88,6 +91,7 @@ export class TimelineService {
       id === null ? null : (map.get(id) ?? null);
     const isDependency = (c: Comment) =>
       c.type === CommentType.addDependency || c.type === CommentType.removeDependency;
+    // A second check of what SQL let through (an issue whose access changed meanwhile is left out).
     const items = rows
       .filter((c) => !isDependency(c) || (c.dependentIssueId !== null && readable.has(c.dependentIssueId)))
       .map((comment) => ({
@@ -102,7 +106,7 @@ export class TimelineService {
         trackedTime: lookup(timeViews, comment.timeId),
         dependentIssue: lookup(readable, comment.dependentIssueId),
       }));
-    return { items, total: list.total - (rows.length - items.length) };
+    return { items, total: list.total };
   }
 
   /** The views of those issues the caller may read. */

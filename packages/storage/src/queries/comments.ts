@@ -1,8 +1,10 @@
-import type { Comment, Paged, PageRequest } from "@kiln/domain";
+import { type Comment, CommentType, type Paged, type PageRequest } from "@kiln/domain";
 import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
 import type { CommentTable } from "../database-issues.js";
+import { issueReadableBy } from "./issues.js";
 import { paged } from "./paging.js";
+import type { RepoViewer } from "./repo-visibility.js";
 
 const COMMENT_COLUMNS = [
   "comment.id",
@@ -103,14 +105,32 @@ export async function listRepoComments(
 /**
  * An issue's timeline: every comment and event except review code comments, oldest first,
  * updated within the window; a page of it, or all of it when `page` is undefined, with the total.
+ * A dependency event shows only when `viewer` may read the issue it names ({@link issueReadableBy}),
+ * decided in SQL so that the total and the pages count only what is shown.
  */
 export async function listTimeline(
   db: Db,
   issueId: number,
   window: Window,
+  viewer: RepoViewer,
   page: PageRequest | undefined,
 ): Promise<Paged<Comment>> {
-  let base = db.selectFrom("comment").where("comment.issueId", "=", issueId).where("comment.type", "!=", 21);
+  let base = db
+    .selectFrom("comment")
+    .where("comment.issueId", "=", issueId)
+    .where("comment.type", "!=", CommentType.code)
+    .where((eb) =>
+      eb.or([
+        eb("comment.type", "not in", [CommentType.addDependency, CommentType.removeDependency]),
+        eb.exists(
+          eb
+            .selectFrom("issue")
+            .select("issue.id")
+            .whereRef("issue.id", "=", "comment.dependentIssueId")
+            .where(issueReadableBy(viewer)),
+        ),
+      ]),
+    );
   if (window.since) base = base.where("comment.updatedAt", ">=", window.since);
   if (window.before) base = base.where("comment.updatedAt", "<=", window.before);
   const rows = base.select(COMMENT_COLUMNS).orderBy("comment.createdAt").orderBy("comment.id");

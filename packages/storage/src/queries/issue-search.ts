@@ -1,9 +1,9 @@
 import type { Issue, Paged, PageRequest } from "@kiln/domain";
 import { CompiledQuery, type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
-import { ISSUE_COLUMNS } from "./issues.js";
+import { ISSUE_COLUMNS, issueReadableBy } from "./issues.js";
 import { paged } from "./paging.js";
-import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
+import type { RepoViewer } from "./repo-visibility.js";
 
 /** Issue list orders (Forgejo's `sort`); `latest` is the default. */
 export type IssueSort =
@@ -72,11 +72,14 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: Key
     q = q.where("issue.repoId", "in", filter.repoIds.length > 0 ? [...filter.repoIds] : [0]);
   if (filter.visibleTo) {
     const { viewer, ownerId } = filter.visibleTo;
-    q = q.where("issue.repoId", "in", (eb: ExpressionBuilder<Database, "issue">) => {
-      let repos = eb.selectFrom("repository").select("repository.id").where(repoVisibleTo(viewer));
-      if (ownerId !== undefined) repos = repos.where("repository.ownerId", "=", ownerId);
-      return repos;
-    });
+    // Issues only where the viewer reads the issues unit, pull requests where it reads the pull
+    // requests unit: what a repository's own list would show (404 otherwise).
+    q = q.where(issueReadableBy(viewer, filter.isPull));
+    if (ownerId !== undefined) {
+      q = q.where("issue.repoId", "in", (eb: ExpressionBuilder<Database, "issue">) =>
+        eb.selectFrom("repository").select("repository.id").where("repository.ownerId", "=", ownerId),
+      );
+    }
   }
   if (filter.state !== "all") q = q.where("issue.isClosed", "=", filter.state === "closed");
   if (filter.isPull !== undefined) q = q.where("issue.isPull", "=", filter.isPull);
@@ -155,7 +158,18 @@ function applyKeyword<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: Ke
   });
 }
 
-/** The ids of issues whose words, or whose comments' words, match (with the filter's other conditions on the issue side). */
+/**
+ * The most issues a keyword search looks at: the newest this many whose words (or whose comments'
+ * words) match, among those the rest of the filter selects. A word common to more issues than
+ * that finds only the newest of them, and the total says as much as that.
+ */
+export const MAX_KEYWORD_MATCHES = 10_000;
+
+/**
+ * The ids of the newest {@link MAX_KEYWORD_MATCHES} issues whose words, or whose comments' words,
+ * match, each side restricted by the filter's other conditions on the issue (the repositories,
+ * what the viewer may read), so that nothing the caller may not see is collected.
+ */
 function matchingIds(db: Db, filter: IssueFilter, text: string) {
   const { keyword: _keyword, ...others } = filter;
   const tsquery = sql`to_tsquery('simple', ${text})`;
@@ -163,9 +177,18 @@ function matchingIds(db: Db, filter: IssueFilter, text: string) {
     db.selectFrom("issue").select("issue.id").where(sql<boolean>`issue.search @@ ${tsquery}`),
     others,
   );
+  const inComments = applyFilter(
+    db
+      .selectFrom("issue")
+      .select("issue.id")
+      .where("issue.id", "in", (eb) =>
+        eb.selectFrom("comment").select("comment.issueId").where(sql<boolean>`comment.search @@ ${tsquery}`),
+      ),
+    others,
+  );
   return sql<{
     id: string | number;
-  }>`${inIssues} union select issue_id from comment where comment.search @@ ${tsquery}`;
+  }>`select id from (${inIssues} union ${inComments}) as matches order by id desc limit ${MAX_KEYWORD_MATCHES}`;
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { Issue } from "@kiln/domain";
-import { sql } from "kysely";
-import type { Db } from "../database.js";
+import type { Issue, RepoUnit } from "@kiln/domain";
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import type { Database, Db } from "../database.js";
+import { collaborates, type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
 
 export const ISSUE_COLUMNS = [
   "issue.id",
@@ -208,4 +209,85 @@ export async function markMentioned(db: Db, issueId: number, userIds: readonly n
     .values(userIds.map((userId) => ({ issueId, userId, isMentioned: true })))
     .onConflict((oc) => oc.columns(["issueId", "userId"]).doUpdateSet({ isMentioned: true }))
     .execute();
+}
+
+type RepoExpressions = ExpressionBuilder<Database, "repository">;
+
+/** Team modes that read a unit (a team of `admin` or `owner` mode reads every unit). */
+const READING_MODES = ["read", "write", "admin", "owner"];
+
+/**
+ * SQL for "the viewer may read this unit of the repository", over a `repository` row, as the
+ * access module's permission decides it (computeRepoPermission): the repository must be visible
+ * ({@link repoVisibleTo}); then site admins, its owner, its collaborators, and on a public
+ * repository everyone but restricted users, read every unit; through a team of the owning
+ * organization that covers the repository, only the units the team reads (every unit for an
+ * admin or owner team). A team member with only the code unit does not read its issues.
+ */
+export function unitReadableBy(
+  viewer: RepoViewer,
+  unit: RepoUnit,
+): (eb: RepoExpressions) => Expression<SqlBool> {
+  return (eb) => {
+    const visible = repoVisibleTo(viewer)(eb);
+    // Anonymous callers see public repositories only, site admins everything: every unit of them.
+    if (!viewer || viewer.isAdmin) return visible;
+    const team = eb.exists(
+      eb
+        .selectFrom("teamUser")
+        .innerJoin("team", "team.id", "teamUser.teamId")
+        .select("team.id")
+        .whereRef("team.orgId", "=", "repository.ownerId")
+        .where("teamUser.userId", "=", viewer.id)
+        .where((t) =>
+          t.or([
+            t("team.accessMode", "in", ["admin", "owner"]),
+            t(sql<string>`team.units ->> ${unit}`, "in", READING_MODES),
+          ]),
+        )
+        .where((t) =>
+          t.or([
+            t("team.includesAllRepositories", "=", true),
+            t.exists(
+              t
+                .selectFrom("teamRepo")
+                .select("teamRepo.id")
+                .whereRef("teamRepo.teamId", "=", "team.id")
+                .whereRef("teamRepo.repoId", "=", "repository.id"),
+            ),
+          ]),
+        ),
+    );
+    return eb.and([
+      visible,
+      eb.or([
+        eb("repository.ownerId", "=", viewer.id),
+        ...(viewer.isRestricted ? [] : [eb("repository.isPrivate", "=", false)]),
+        collaborates(eb, viewer.id),
+        team,
+      ]),
+    ]);
+  };
+}
+
+/**
+ * SQL for "the viewer may read this issue", over an `issue` row: the issues unit of its
+ * repository for an issue, the pull requests unit for a pull request (Forgejo's
+ * CanReadIssuesOrPulls), the per-repository rule of {@link unitReadableBy}. `isPull`, when the
+ * query already narrows to one kind, leaves out the other kind's test.
+ */
+export function issueReadableBy(
+  viewer: RepoViewer,
+  isPull?: boolean,
+): (eb: ExpressionBuilder<Database, "issue">) => Expression<SqlBool> {
+  return (eb) => {
+    const repos = (unit: RepoUnit) =>
+      eb.selectFrom("repository").select("repository.id").where(unitReadableBy(viewer, unit));
+    if (!viewer || viewer.isAdmin) return eb("issue.repoId", "in", repos("repo.issues"));
+    const issues = eb.and([eb("issue.isPull", "=", false), eb("issue.repoId", "in", repos("repo.issues"))]);
+    const pulls = eb.and([eb("issue.isPull", "=", true), eb("issue.repoId", "in", repos("repo.pulls"))]);
+    if (isPull === false) return issues;
+    if (isPull === true) return pulls;
+    return eb.or([issues, pulls]);
+  };
 }

@@ -1,8 +1,9 @@
 import type { Paged, PageRequest } from "@kiln/domain";
 import type { Db } from "../database.js";
 import type { TrackedTimeRow } from "../database-issues.js";
+import { issueReadableBy } from "./issues.js";
 import { paged } from "./paging.js";
-import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
+import type { RepoViewer } from "./repo-visibility.js";
 
 /** A tracked time with where it was tracked. */
 export type TrackedTimeEntry = TrackedTimeRow & { readonly repoId: number; readonly issueIndex: number };
@@ -12,7 +13,10 @@ export interface TimeFilter {
   readonly issueId?: number | undefined;
   readonly repoId?: number | undefined;
   readonly userId?: number | undefined;
-  /** Only times in repositories this viewer may see (a user's times across repositories). */
+  /**
+   * Only times on issues this viewer may read (a user's times across repositories): the issues
+   * (or pull requests) unit of a repository it sees, {@link issueReadableBy}.
+   */
   readonly visibleTo?: RepoViewer | undefined;
   readonly since?: Date | undefined;
   readonly before?: Date | undefined;
@@ -76,12 +80,7 @@ export async function listTimes(
   if (filter.userId !== undefined) base = base.where("trackedTime.userId", "=", filter.userId);
   if (filter.since) base = base.where("trackedTime.createdAt", ">=", filter.since);
   if (filter.before) base = base.where("trackedTime.createdAt", "<=", filter.before);
-  if (filter.visibleTo !== undefined) {
-    const viewer = filter.visibleTo;
-    base = base.where("issue.repoId", "in", (eb) =>
-      eb.selectFrom("repository").select("repository.id").where(repoVisibleTo(viewer)),
-    );
-  }
+  if (filter.visibleTo !== undefined) base = base.where(issueReadableBy(filter.visibleTo));
   const rows = base.select(COLUMNS).orderBy("trackedTime.createdAt").orderBy("trackedTime.id");
   const count = base.select((eb) => eb.fn.countAll().as("count"));
   if (!page) {
@@ -147,24 +146,25 @@ export async function deleteStopwatch(db: Db, id: number): Promise<void> {
   await db.deleteFrom("stopwatch").where("id", "=", id).execute();
 }
 
-/** A user's stopwatches in repositories the user may still see; a page, or all when `page` is undefined. */
+/**
+ * A user's stopwatches on issues the user may still read ({@link issueReadableBy}); a page, or all
+ * when `page` is undefined.
+ */
 export async function listUserStopwatches(
   db: Db,
   viewer: NonNullable<RepoViewer>,
   page: PageRequest | undefined,
 ): Promise<Paged<StopwatchEntry>> {
-  const visibleIds = db.selectFrom("repository").select("repository.id").where(repoVisibleTo(viewer));
   const rows = stopwatches(db)
     .where("stopwatch.userId", "=", viewer.id)
-    .where("repository.id", "in", visibleIds)
+    .where(issueReadableBy(viewer))
     .orderBy("stopwatch.id");
   const count = db
     .selectFrom("stopwatch")
     .innerJoin("issue", "issue.id", "stopwatch.issueId")
-    .innerJoin("repository", "repository.id", "issue.repoId")
     .select((eb) => eb.fn.countAll().as("count"))
     .where("stopwatch.userId", "=", viewer.id)
-    .where("repository.id", "in", visibleIds);
+    .where(issueReadableBy(viewer));
   if (!page) {
     const [items, total] = await Promise.all([rows.execute(), count.executeTakeFirstOrThrow()]);
     return { items, total: Number(total.count) };

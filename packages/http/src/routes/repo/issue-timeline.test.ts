@@ -120,6 +120,21 @@ describe.each(DIALECTS)("an issue's timeline on %s", (dialect) => {
     }
   });
 
+  it("counts and pages only what the caller may see", async () => {
+    const all = (await t.call("GET", `${path}/timeline`, { token: outsider.token })).json as Event[];
+    expect(all).toHaveLength(events.length - 1);
+    const seen: Event[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const res = await t.call("GET", `${path}/timeline?page=${page}&limit=4`, { token: outsider.token });
+      expect(res.headers.get("X-Total-Count"), `page ${page}`).toBe(String(all.length));
+      const link = res.headers.get("Link") ?? "";
+      expect(link.includes('rel="next"'), `page ${page}`).toBe(page * 4 < all.length);
+      if (page < 3) expect(link).toContain(`page=3>; rel="last"`);
+      seen.push(...res.json);
+    }
+    expect(seen.map((e) => e.id)).toEqual(all.map((e) => e.id));
+  });
+
   it("pages on request and filters by update time", async () => {
     const page = await t.call("GET", `${path}/timeline?page=2&limit=5`, { token: owner.token });
     expect(page.json.map((e: Event) => e.type)).toEqual(events.slice(5, 10).map((e) => e.type));

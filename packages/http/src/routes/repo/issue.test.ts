@@ -520,5 +520,121 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
       });
       expect(created.json.every((i: { user: { login: string } }) => i.user.login === reader.name)).toBe(true);
     });
+
+    it("looks a keyword up only where the caller may look, and at the newest 10,000 matches at most", async () => {
+      const crowded = await createRepo(t, owner, `crowded-${dialect}`, { private: true });
+      const open = await createRepo(t, owner, `quiet-${dialect}`);
+      const older = await create(open.path, owner.token, { title: "an older issue" });
+      await t.call("POST", `${open.path}/issues/${older.json.number}/comments`, {
+        token: owner.token,
+        body: { body: "plentiful words" },
+      });
+      // 10,050 newer private issues with the word, straight into the table.
+      const db = t.services.ctx.db;
+      const now = new Date();
+      for (let from = 1; from <= 10_050; from += 2_000) {
+        const rows = Array.from({ length: Math.min(2_000, 10_051 - from) }, (_, i) => ({
+          repoId: crowded.id,
+          index: from + i,
+          posterId: owner.id,
+          title: `plentiful ${from + i}`,
+          content: "",
+          createdAt: now,
+          updatedAt: now,
+        }));
+        await db.insertInto("issue").values(rows).execute();
+      }
+      const asOutsider = await t.call("GET", "/repos/issues/search?q=plentiful", { token: outsider.token });
+      expect(titles(asOutsider.json)).toEqual(["an older issue"]);
+      expect(asOutsider.headers.get("X-Total-Count")).toBe("1");
+      const asOwner = await t.call("GET", "/repos/issues/search?q=plentiful&limit=5", { token: owner.token });
+      expect(asOwner.headers.get("X-Total-Count")).toBe("10000");
+      expect(titles(asOwner.json)).toEqual([
+        "plentiful 10050",
+        "plentiful 10049",
+        "plentiful 10048",
+        "plentiful 10047",
+        "plentiful 10046",
+      ]);
+      const inRepo = await t.call("GET", `${crowded.path}/issues?q=plentiful&limit=1`, {
+        token: owner.token,
+      });
+      expect(inRepo.headers.get("X-Total-Count")).toBe("10000");
+      await db.deleteFrom("issue").where("repoId", "=", crowded.id).execute();
+    });
+
+    it("shows a team member only the kinds its team's units read, as each repository's own list does", async () => {
+      const unitRepo = `/repos/${org}/unitrepo`;
+      expect(
+        (
+          await t.call("POST", `/orgs/${org}/repos`, {
+            token: owner.token,
+            body: { name: "unitrepo", private: true },
+          })
+        ).status,
+      ).toBe(201);
+      expect((await create(unitRepo, owner.token, { title: "zebracorn sighting" })).status).toBe(201);
+      const members: Record<string, TestUser> = {};
+      for (const [name, units] of [
+        ["coders", { "repo.code": "write" }],
+        ["pullers", { "repo.code": "read", "repo.pulls": "write" }],
+        ["triagers", { "repo.issues": "read" }],
+      ] as const) {
+        const team = await t.call("POST", `/orgs/${org}/teams`, {
+          token: owner.token,
+          body: { name, units_map: units },
+        });
+        expect(team.status).toBe(201);
+        const member = await t.user();
+        await t.call("PUT", `/teams/${team.json.id}/members/${member.name}`, { token: owner.token });
+        await t.call("PUT", `/teams/${team.json.id}/repos/${org}/unitrepo`, { token: owner.token });
+        members[name] = member;
+      }
+      const search = async (user: TestUser | undefined, query = "q=zebracorn") => {
+        const res = await t.call("GET", `/repos/issues/search?${query}`, user ? { token: user.token } : {});
+        expect(res.status).toBe(200);
+        return { titles: titles(res.json), total: res.headers.get("X-Total-Count") };
+      };
+      expect(await search(members.triagers)).toEqual({ titles: ["zebracorn sighting"], total: "1" });
+      for (const name of ["coders", "pullers"]) {
+        expect(await search(members[name]), name).toEqual({ titles: [], total: "0" });
+        expect(await search(members[name], "q=zebracorn&type=issues"), name).toEqual({
+          titles: [],
+          total: "0",
+        });
+        // The same answer as the repository's own list, which is 404 for them.
+        const own = await t.call("GET", `${unitRepo}/issues?type=issues`, { token: members[name]?.token });
+        expect(own.status, name).toBe(404);
+      }
+      // By label and by owner too (no keyword).
+      expect((await search(members.coders, `owner=${org}&state=all`)).titles).not.toContain(
+        "zebracorn sighting",
+      );
+      expect((await search(members.triagers, `owner=${org}&state=all`)).titles).toContain(
+        "zebracorn sighting",
+      );
+    });
+
+    it("shows public-only tokens and restricted users only what they may read", async () => {
+      const ownerUser = await t.services.users.getByName(owner.name);
+      const { secret } = await t.services.tokens.create(ownerUser, "public-only", ["public-only", "all"]);
+      const full = await t.call("GET", "/repos/issues/search?q=secret&state=all", { token: owner.token });
+      expect(titles(full.json)).toEqual(["secret plans"]);
+      const limited = await t.call("GET", "/repos/issues/search?q=secret&state=all", { token: secret });
+      expect(limited.json).toEqual([]);
+      expect(limited.headers.get("X-Total-Count")).toBe("0");
+      const admin = await t.user({ admin: true });
+      const restricted = await t.user();
+      const patched = await t.call("PATCH", `/admin/users/${restricted.name}`, {
+        token: admin.token,
+        body: { restricted: true, login_name: restricted.name, source_id: 0 },
+      });
+      expect(patched.status).toBe(200);
+      // A restricted user reads no public repository it was not given, not even its issues.
+      const open = await t.call("GET", "/repos/issues/search?q=First&state=all", { token: restricted.token });
+      expect(open.json).toEqual([]);
+      const anonymous = await t.call("GET", "/repos/issues/search?q=First&state=all");
+      expect(titles(anonymous.json)).toContain("First issue");
+    });
   });
 });
