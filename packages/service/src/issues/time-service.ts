@@ -23,7 +23,7 @@ import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
-import { type IssueService, isIssueWriter } from "./issue-service.js";
+import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
 import { actorOf } from "./issue-support.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
 
@@ -69,8 +69,9 @@ export class TimeService {
   }
 
   /**
-   * Whose times a reader may list: anyone's for managers (issue writers on an issue, repository
-   * admins on the repository, as Forgejo) and site admins; otherwise only their own (403 for another's).
+   * Whose times a reader may list: anyone's for managers (issue writers, as Forgejo's
+   * ListTrackedTimes and ListTrackedTimesByRepository decide; repository admins for the older
+   * `…/times/{user}`) and site admins; otherwise only their own (403 for another's).
    */
   private async userFilter(
     ctx: RepoAccess,
@@ -124,14 +125,22 @@ export class TimeService {
     );
   }
 
-  /** A repository's tracked times. */
+  /**
+   * A repository's tracked times: 404 for a caller who may not read its issues (Forgejo's
+   * mustEnableIssues). Writers of its issues see everyone's and may ask for one user's
+   * (ListTrackedTimesByRepository's IsUserRepoWriter); through `…/times/{user}`
+   * (`adminsOnly`, ListTrackedTimesByUser) only repository admins may ask for another's.
+   */
   async listForRepo(
     ctx: RepoAccess,
     query: TimeWindow & { readonly user?: string | undefined },
     page: PageRequest | undefined,
+    adminsOnly = false,
   ): Promise<Paged<TrackedTimeEntry>> {
+    if (!canReadIssues(ctx, false)) throw new NotFoundError();
     this.checkEnabled();
-    const userId = await this.userFilter(ctx, query.user, isRepoAdmin(ctx.permission));
+    const manager = adminsOnly ? isRepoAdmin(ctx.permission) : isIssueWriter(ctx, false);
+    const userId = await this.userFilter(ctx, query.user, manager);
     return trackedTimes.listTimes(
       this.ctx.db,
       { repoId: ctx.repo.id, userId, since: query.since, before: query.before },
@@ -139,7 +148,7 @@ export class TimeService {
     );
   }
 
-  /** The signed-in user's tracked times in every repository they may still see. */
+  /** The signed-in user's tracked times on every issue they may still read. */
   async listForUser(
     actor: Actor,
     window: TimeWindow,

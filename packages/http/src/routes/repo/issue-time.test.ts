@@ -132,21 +132,45 @@ describe.each(DIALECTS)("tracked time and stopwatches on %s", (dialect) => {
       expect((await t.call("GET", `${ownersIssue}/times`)).status).toBe(401);
     });
 
-    it("lists a repository's times for its admins, and only one's own for others", async () => {
+    it("lists a repository's times for writers of its issues, and only one's own for others", async () => {
       const all = await t.call("GET", `${repo.path}/times`, { token: owner.token });
       expect(all.json).toHaveLength(4);
       expect(all.headers.get("X-Total-Count")).toBe("4");
+      // Forgejo's ListTrackedTimesByRepository: issue writers see everyone's and may filter by user.
       const writers = await t.call("GET", `${repo.path}/times`, { token: writer.token });
-      expect(writers.json.map((x: Time) => x.user_name)).toEqual([writer.name, writer.name]);
-      expect(
-        (await t.call("GET", `${repo.path}/times?user=${reader.name}`, { token: writer.token })).status,
-      ).toBe(403);
+      expect(writers.json.map((x: Time) => x.user_name).sort()).toEqual(
+        [reader.name, reader.name, writer.name, writer.name].sort(),
+      );
+      const byReader = await t.call("GET", `${repo.path}/times?user=${reader.name}`, { token: writer.token });
+      expect(byReader.status).toBe(200);
+      expect(byReader.json.map((x: Time) => x.time).sort()).toEqual([30, 60]);
+      const readers = await t.call("GET", `${repo.path}/times`, { token: reader.token });
+      expect(readers.json.map((x: Time) => x.user_name)).toEqual([reader.name, reader.name]);
+      const asked = await t.call("GET", `${repo.path}/times?user=${writer.name}`, { token: reader.token });
+      expect(asked.status).toBe(403);
       const byUser = await t.call("GET", `${repo.path}/times/${reader.name}`, { token: owner.token });
       expect(byUser.json.map((x: Time) => x.time).sort()).toEqual([30, 60]);
+      // The older …/times/{user} is for repository admins (ListTrackedTimesByUser).
       expect((await t.call("GET", `${repo.path}/times/${reader.name}`, { token: writer.token })).status).toBe(
         403,
       );
       expect((await t.call("GET", `${secret.path}/times`, { token: outsider.token })).status).toBe(404);
+    });
+
+    it("answers anonymous callers 404 for a private repository's times and 401 for a public one's", async () => {
+      // Forgejo resolves the repository (repoAssignment) before it asks for a token (reqToken).
+      for (const path of [
+        `${secret.path}/times`,
+        `${secret.path}/times/${owner.name}`,
+        `${secret.path}/issues/1/times`,
+      ]) {
+        expect((await t.call("GET", path)).status, path).toBe(404);
+      }
+      for (const path of [`${repo.path}/times`, `${repo.path}/times/${owner.name}`, `${ownersIssue}/times`]) {
+        const res = await t.call("GET", path);
+        expect(res.status, path).toBe(401);
+        expect(res.json.message).toBe("token is required");
+      }
     });
 
     it("lists the caller's own times across the repositories they can still see", async () => {
@@ -165,6 +189,65 @@ describe.each(DIALECTS)("tracked time and stopwatches on %s", (dialect) => {
       expect(after.headers.get("X-Total-Count")).toBe("2");
       expect(JSON.stringify(after.json)).not.toContain("hidden");
       expect((await t.call("GET", "/user/times")).status).toBe(401);
+    });
+  });
+
+  describe("callers' own lists", () => {
+    it("show times and stopwatches only on issues the caller still reads, never through a public-only token", async () => {
+      const org = `clock-org-${dialect}`;
+      expect((await t.call("POST", "/orgs", { token: owner.token, body: { username: org } })).status).toBe(
+        201,
+      );
+      await t.call("POST", `/orgs/${org}/repos`, {
+        token: owner.token,
+        body: { name: "work", private: true },
+      });
+      await t.call("POST", `/repos/${org}/work/issues`, { token: owner.token, body: { title: "unit work" } });
+      const team = await t.call("POST", `/orgs/${org}/teams`, {
+        token: owner.token,
+        body: { name: "workers", units_map: { "repo.code": "write", "repo.issues": "write" } },
+      });
+      const worker = await t.user();
+      await t.call("PUT", `/teams/${team.json.id}/members/${worker.name}`, { token: owner.token });
+      await t.call("PUT", `/teams/${team.json.id}/repos/${org}/work`, { token: owner.token });
+      const issue = `/repos/${org}/work/issues/1`;
+      expect((await add(issue, worker, { time: 42 })).status).toBe(200);
+      expect((await t.call("POST", `${issue}/stopwatch/start`, { token: worker.token })).status).toBe(201);
+      const mine = async (token: string) => {
+        const times = await t.call("GET", "/user/times", { token });
+        const watches = await t.call("GET", "/user/stopwatches", { token });
+        return {
+          times: times.json.map((x: Time) => x.time),
+          total: times.headers.get("X-Total-Count"),
+          watches: watches.json.length,
+          watchTotal: watches.headers.get("X-Total-Count"),
+          text: times.text + watches.text,
+        };
+      };
+      expect(await mine(worker.token)).toMatchObject({
+        times: [42],
+        total: "1",
+        watches: 1,
+        watchTotal: "1",
+      });
+      const workerUser = await t.services.users.getByName(worker.name);
+      const { secret: publicOnly } = await t.services.tokens.create(workerUser, "public-only", [
+        "public-only",
+        "all",
+      ]);
+      expect(await mine(publicOnly)).toMatchObject({ times: [], total: "0", watches: 0, watchTotal: "0" });
+      // The team keeps the code but loses the issues: the repository stays visible, its issues do not.
+      const edited = await t.call("PATCH", `/teams/${team.json.id}`, {
+        token: owner.token,
+        body: { name: "workers", units_map: { "repo.code": "write" } },
+      });
+      expect(edited.status).toBe(200);
+      expect((await t.call("GET", `/repos/${org}/work`, { token: worker.token })).status).toBe(200);
+      const after = await mine(worker.token);
+      expect(after).toMatchObject({ times: [], total: "0", watches: 0, watchTotal: "0" });
+      expect(after.text).not.toContain("unit work");
+      expect((await t.call("GET", `/repos/${org}/work/times`, { token: worker.token })).status).toBe(404);
+      expect((await t.call("GET", `${issue}/times`, { token: worker.token })).status).toBe(404);
     });
   });
 

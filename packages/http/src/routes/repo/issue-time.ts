@@ -2,6 +2,7 @@ import { api, inputTime, type Paged, type PageRequest } from "@kiln/domain";
 import { parseTime, type TrackedTimeView } from "@kiln/service";
 import type { TrackedTimeEntry } from "@kiln/storage";
 import * as v from "valibot";
+import { requirePrincipal } from "../../auth.js";
 import { toApiStopWatch, toApiTrackedTime } from "../../convert/time.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson, pagedJson } from "../../pagination.js";
@@ -12,7 +13,9 @@ import { repoParams } from "./context.js";
 
 /**
  * Forgejo's routers/api/v1/repo/issue_tracked_time.go and issue_stopwatch.go: time tracked on
- * issues, and the stopwatches that track it. Every operation needs a signed-in caller.
+ * issues, and the stopwatches that track it. Every operation needs a signed-in caller. The lists
+ * of a repository's times resolve the repository first, as Forgejo's repoAssignment runs before
+ * its reqToken: an anonymous caller gets 404 for a private repository, 401 for a public one.
  */
 
 const indexParams = v.object({ ...repoParams, index: qs.int("index of the issue", { min: 1 }) });
@@ -57,7 +60,7 @@ export const issueTrackedTimes = route({
   operationId: "issueTrackedTimes",
   tags: ["issue"],
   summary: "List an issue's tracked times",
-  access: "signed-in",
+  access: "public",
   repo: "read",
   scopes: ["issue"],
   params: indexParams,
@@ -67,7 +70,8 @@ export const issueTrackedTimes = route({
     user: v.optional(qs.string("optional filter by user (available for issue managers)")),
   }),
   responses: { 200: { description: "TrackedTimeList", schema: v.array(api.TrackedTime) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, principal, repo: ctx }) {
+    requirePrincipal(principal);
     const filter = { ...windowOf(query), user: query.user };
     return timesJson(c, query, (page) =>
       c.get("services").times.listForIssue(ctx, params.index, filter, page),
@@ -149,7 +153,7 @@ export const repoTrackedTimes = route({
   operationId: "repoTrackedTimes",
   tags: ["repository"],
   summary: "List a repo's tracked times",
-  access: "signed-in",
+  access: "public",
   repo: "read",
   scopes: ["repository"],
   params: v.object(repoParams),
@@ -164,7 +168,8 @@ export const repoTrackedTimes = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, principal, repo: ctx }) {
+    requirePrincipal(principal);
     const filter = { ...windowOf(query), user: query.user };
     return timesJson(c, query, (page) => c.get("services").times.listForRepo(ctx, filter, page));
   },
@@ -176,7 +181,7 @@ export const userTrackedTimes = route({
   operationId: "userTrackedTimes",
   tags: ["repository"],
   summary: "List a user's tracked times in a repo",
-  access: "signed-in",
+  access: "public",
   repo: "read",
   scopes: ["repository"],
   params: v.object({ ...repoParams, user: v.string() }),
@@ -186,12 +191,13 @@ export const userTrackedTimes = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, principal, repo: ctx }) {
+    requirePrincipal(principal);
     // Forgejo answers this (older) form unpaged: everything, which Kiln bounds as other such lists.
     return timesJson(
       c,
       {},
-      (page) => c.get("services").times.listForRepo(ctx, { user: params.user }, page),
+      (page) => c.get("services").times.listForRepo(ctx, { user: params.user }, page, true),
       optionallyPagedJson,
     );
   },
