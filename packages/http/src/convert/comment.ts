@@ -1,6 +1,7 @@
 import {
   type api,
   COMMENT_TYPE_NAMES,
+  CommentType,
   formatTime,
   type Repository,
   type Settings,
@@ -11,7 +12,7 @@ import type * as v from "valibot";
 import { repoLinks } from "./git.js";
 import { apiUserOrGhost, toApiIssue } from "./issue.js";
 import { toApiLabel, toApiMilestone } from "./label.js";
-import { toApiTrackedTime } from "./time.js";
+import { secToTime, toApiTrackedTime } from "./time.js";
 import { toApiUser } from "./user.js";
 
 /**
@@ -42,6 +43,20 @@ export function toApiComment(
   };
 }
 
+/** Events that store their seconds as `|<seconds>` (Forgejo since 1.21). */
+const TIME_EVENTS: ReadonlySet<number> = new Set([
+  CommentType.addTimeManual,
+  CommentType.stopTracking,
+  CommentType.deleteTimeManual,
+]);
+
+/** An event's text as Forgejo shows it: tracked seconds (`|3600`) read out by util.SecToTime ("1 hour"). */
+function timelineBody(type: number, content: string): string {
+  if (!TIME_EVENTS.has(type) || !content.startsWith("|")) return content;
+  const seconds = /^-?\d+$/.test(content.slice(1)) ? Number(content.slice(1)) : 0;
+  return secToTime(Number.isSafeInteger(seconds) ? seconds : 0);
+}
+
 /**
  * Forgejo's `TimelineComment` (services/convert.ToTimelineComment): the event's type by name,
  * what it refers to (label, milestones, assignee, tracked time, dependent issue) or null, and
@@ -68,7 +83,7 @@ export function toApiTimelineComment(
     pull_request_url: base.pull_request_url,
     issue_url: base.issue_url,
     user: base.user,
-    body: comment.content,
+    body: timelineBody(comment.type, comment.content),
     created_at: base.created_at,
     updated_at: base.updated_at,
     old_project_id: 0,

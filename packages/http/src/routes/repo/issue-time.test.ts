@@ -280,6 +280,12 @@ describe.each(DIALECTS)("tracked time and stopwatches on %s", (dialect) => {
       expect(left.json.map((x: Time) => x.user_name)).toEqual([owner.name]);
       const again = await t.call("DELETE", `${ownersIssue}/times`, { token: writer.token });
       expect(again.status).toBe(404);
+      // The timeline tells what was taken away, in Forgejo's words (util.SecToTime).
+      const timeline = await t.call("GET", `${ownersIssue}/timeline`, { token: owner.token });
+      const bodies = (type: string) =>
+        timeline.json.filter((e: { type: string }) => e.type === type).map((e: { body: string }) => e.body);
+      expect(bodies("delete_time_manual")).toEqual(["5 seconds", "1 hour 2 minutes"]);
+      expect(bodies("add_time_manual")).toContain("1 hour");
     });
   });
 

@@ -101,6 +101,8 @@ describe.each(DIALECTS)("an issue's timeline on %s", (dialect) => {
     });
     expect(ofType("change_title")[0]).toMatchObject({ old_title: "first title", new_title: "second title" });
     expect(ofType("add_time_manual")[0]?.tracked_time).toMatchObject({ time: 90, user_name: owner.name });
+    // Forgejo reads the stored seconds out with util.SecToTime.
+    expect(ofType("add_time_manual")[0]?.body).toBe("1 minute 30 seconds");
     expect(ofType("lock")[0]?.body).toBe("Resolved");
     expect(ofType("remove_dependency")[0]?.dependent_issue).toMatchObject({
       number: 2,
