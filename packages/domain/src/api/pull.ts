@@ -1,14 +1,14 @@
 import * as v from "valibot";
 import { Label, Milestone } from "./label.js";
 import { Team } from "./organization.js";
-import { dateTime, int64 } from "./primitives.js";
+import { dateTime, int64, optionalField } from "./primitives.js";
 import { Repository } from "./repository.js";
 import { User } from "./user.js";
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 const required = (max: number) => v.pipe(v.string(), v.nonEmpty("Required"), v.maxLength(max));
 /** An optional field that a client may also send as `null` (Go clients send unset fields so). */
-const opt = <T extends v.GenericSchema>(schema: T) => v.nullish(schema);
+const opt = optionalField;
 const BODY_MAX = 1024 * 1024;
 const names = () => v.pipe(v.array(text(255)), v.maxLength(100));
 

@@ -22,7 +22,7 @@ export interface ComparedFile {
 }
 
 /** git's flags for Forgejo's `whitespace` choices. */
-const WHITESPACE: Record<string, readonly string[]> = {
+const WHITESPACE: Readonly<Record<"none" | "ignore-all" | "ignore-change" | "ignore-eol", readonly string[]>> = {
   none: [],
   "ignore-all": ["-w"],
   "ignore-change": ["-b"],

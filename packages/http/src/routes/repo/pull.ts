@@ -86,6 +86,7 @@ export const repoCreatePullRequest = route({
   access: "signed-in",
   repo: PULLS,
   readersMayWrite: true,
+  notArchived: true,
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.CreatePullRequestOption,
