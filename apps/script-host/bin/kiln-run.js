@@ -1,14 +1,16 @@
 #!/usr/bin/env -S node --no-node-snapshot
-// kiln-run: see `kiln-run --help`. isolated-vm needs Node's startup snapshot off on Node 20+; when
-// started without --no-node-snapshot (e.g. through a shim that ignores the shebang), re-run with it.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// kiln-run: see `kiln-run --help`. CommonJS (bin/package.json), like the bundle it loads: the ESM
+// loader costs a few milliseconds of every start. isolated-vm needs Node's startup snapshot off
+// on Node 20+; when started without --no-node-snapshot (e.g. through a shim that ignores the
+// shebang), re-run with it.
+"use strict";
 
 const flag = "--no-node-snapshot";
 if (!process.execArgv.includes(flag) && !(process.env.NODE_OPTIONS ?? "").includes(flag)) {
+  const { spawnSync } = require("node:child_process");
   const child = spawnSync(
     process.execPath,
-    [flag, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    [flag, ...process.execArgv, __filename, ...process.argv.slice(2)],
     {
       stdio: "inherit",
     },
@@ -16,9 +18,11 @@ if (!process.execArgv.includes(flag) && !(process.env.NODE_OPTIONS ?? "").includ
   process.exit(child.status ?? 1);
 }
 
-const { main } = await import("../dist/kiln-run.js");
+const { main } = require("../dist/kiln-run.cjs");
 // Let the event loop drain instead of calling process.exit(): isolated-vm frees the isolate on
 // its own thread and keeps the loop alive until it is done; exiting earlier can crash it. The
 // unref'd timer only matters if something else were to hold the loop open.
-process.exitCode = await main(process.argv.slice(2));
-setTimeout(() => process.exit(), 5000).unref();
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  setTimeout(() => process.exit(), 5000).unref();
+});

@@ -8,7 +8,15 @@ import {
   error,
   FrameDecoder,
   type Msg,
+  timerStart as timerStartMsg,
 } from "@kiln/protocol/wire";
+import {
+  isTimerId,
+  readTimerReady,
+  timerReady,
+  timerStartFrameSize,
+  writeTimerStart,
+} from "../src/shared/timer-frames.js";
 import { requestBytes, sendBytes } from "./bindings.js";
 import { errorFromText } from "./errors/from-text.js";
 
@@ -21,7 +29,8 @@ const apply = Reflect.apply;
 /** A batch flushes early once it holds this many bytes. */
 const FLUSH_BYTES = 256 * 1024;
 
-let queue: Uint8Array[] = [];
+/** The frames queued for the next batch, written one after another. */
+let queue = new Uint8Array(4096);
 let queuedBytes = 0;
 let scheduled = false;
 
@@ -32,28 +41,62 @@ let scheduled = false;
  */
 export function flush(): void {
   scheduled = false;
-  if (queue.length === 0) return;
-  const batch = new Uint8Array(queuedBytes);
-  let offset = 0;
-  for (const frame of queue) {
-    batch.set(frame, offset);
-    offset += frame.byteLength;
-  }
-  queue = [];
+  if (queuedBytes === 0) return;
+  const batch = queue.slice(0, queuedBytes);
   queuedBytes = 0;
   sendBytes(batch);
 }
 
-/** Queues a message to the host on a channel; it leaves with the batch at the next microtask. */
-export function send(channel: string, msg: Msg): void {
-  const frame = encodeEnvelopeFrame(channel, msg);
-  queue.push(frame);
-  queuedBytes += frame.byteLength;
+/** Room for `bytes` more bytes in the queue. */
+function reserve(bytes: number): void {
+  if (queuedBytes + bytes <= queue.length) return;
+  let size = queue.length * 2;
+  while (size < queuedBytes + bytes) size *= 2;
+  const grown = new Uint8Array(size);
+  grown.set(queue.subarray(0, queuedBytes));
+  queue = grown;
+}
+
+/** A frame was queued: the batch leaves at the next microtask, or now once it is large. */
+function queued(): void {
   if (queuedBytes >= FLUSH_BYTES) flush();
   else if (!scheduled) {
     scheduled = true;
     apply(then, resolved, [flush]);
   }
+}
+
+/** Queues a message to the host on a channel; it leaves with the batch at the next microtask. */
+export function send(channel: string, msg: Msg): void {
+  const frame = encodeEnvelopeFrame(channel, msg);
+  reserve(frame.byteLength);
+  queue.set(frame, queuedBytes);
+  queuedBytes += frame.byteLength;
+  queued();
+}
+
+/**
+ * Queues TIMER_START for a timer, as {@link send} would, but written straight into the batch:
+ * setTimeout is called by the thousand, and building a Msg for each costs more than the timer.
+ */
+export function sendTimerStart(id: number, interval: boolean, duration: number): void {
+  if (!isTimerId(id) || !(duration === 0 || isTimerId(duration))) {
+    send(Channel.timers, timerStartMsg({ id, interval, duration }));
+    return;
+  }
+  reserve(timerStartFrameSize(id, interval, duration));
+  queuedBytes = writeTimerStart(queue, queuedBytes, id, interval, duration);
+  queued();
+}
+
+let timerReadyHandler: ((id: number, done: boolean) => unknown) | undefined;
+
+/**
+ * Handles TIMER_READY without decoding a Msg: the common frame is recognised from its bytes and
+ * handed here; any other form still goes to the `timers` channel's handler.
+ */
+export function onTimerReady(handler: (id: number, done: boolean) => unknown): void {
+  timerReadyHandler = handler;
 }
 
 /**
@@ -80,6 +123,9 @@ export function onChannel(channel: string, handler: ChannelHandler): void {
 
 /** Receives one message from the host and hands it to its channel's handler. */
 function receiveOne(bytes: Uint8Array): unknown {
+  if (timerReadyHandler !== undefined && readTimerReady(bytes)) {
+    return timerReadyHandler(timerReady.id, timerReady.done);
+  }
   let channel: string;
   let msg: Msg;
   try {

@@ -1,6 +1,6 @@
-import { Channel, Command, type Msg, timerClear, timerStart } from "@kiln/protocol/wire";
+import { Channel, Command, type Msg, timerClear } from "@kiln/protocol/wire";
 import { reportUncaught } from "../errors/report.js";
-import { onChannel, send } from "../transport.js";
+import { onChannel, onTimerReady, send, sendTimerStart } from "../transport.js";
 
 interface Timer {
   readonly callback: (...args: unknown[]) => void;
@@ -17,7 +17,7 @@ function startTimer(interval: boolean, callback: unknown, delay: unknown, args: 
   const ms = Number(delay);
   const duration = Number.isFinite(ms) && ms > 0 ? Math.min(Math.trunc(ms), MAX_DURATION) : 0;
   timers.set(id, { callback: callback as Timer["callback"], args });
-  send(Channel.timers, timerStart({ id, interval, duration }));
+  sendTimerStart(id, interval, duration);
   return id;
 }
 
@@ -37,11 +37,11 @@ export const clearTimeout = (id?: unknown) => clearTimer(id);
 /** `clearInterval(id)`: the same as clearTimeout. */
 export const clearInterval = (id?: unknown) => clearTimer(id);
 
-function onTimerReady(msg: Msg): void {
-  if (msg.command !== Command.TIMER_READY) return;
-  const timer = timers.get(msg.timerReadyId);
+/** TIMER_READY: runs the timer's callback (and forgets a one-shot timer). */
+function timerReady(id: number, done: boolean): void {
+  const timer = timers.get(id);
   if (!timer) return;
-  if (msg.timerReadyDone) timers.delete(msg.timerReadyId);
+  if (done) timers.delete(id);
   try {
     timer.callback(...timer.args);
   } catch (error) {
@@ -49,4 +49,9 @@ function onTimerReady(msg: Msg): void {
   }
 }
 
-onChannel(Channel.timers, onTimerReady);
+function onTimersMessage(msg: Msg): void {
+  if (msg.command === Command.TIMER_READY) timerReady(msg.timerReadyId, msg.timerReadyDone);
+}
+
+onChannel(Channel.timers, onTimersMessage);
+onTimerReady(timerReady);

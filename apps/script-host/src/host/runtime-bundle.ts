@@ -13,7 +13,7 @@ export interface RuntimeBundle {
 
 let loaded: RuntimeBundle | undefined;
 
-/** dist/runtime/, with a trailing slash: beside the bundled dist/kiln-run.js, one level up from dist/host/. */
+/** dist/runtime/, with a trailing slash: beside the bundled dist/kiln-run.cjs, one level up from dist/host/. */
 export function runtimeDir(): string {
   const dir = [new URL("./runtime/", import.meta.url), new URL("../runtime/", import.meta.url)]
     .map((url) => fileURLToPath(url))
@@ -22,12 +22,23 @@ export function runtimeDir(): string {
   return dir;
 }
 
-/** Reads the runtime bundle built beside this file (once per process). */
+/**
+ * Reads the runtime bundle built beside this file (once per process). The source map (370 KB)
+ * is read only when asked for: a run sends it to the runtime only with --debug.
+ */
 export function loadRuntimeBundle(): RuntimeBundle {
   if (loaded) return loaded;
   const dir = runtimeDir();
   const file = (name: string) => readFileSync(`${dir}${name}`, "utf8");
   const manifest = JSON.parse(file("manifest.json")) as { id: string };
-  loaded = { js: file("main.js"), map: file("main.js.map"), id: manifest.id };
+  let map: string | undefined;
+  loaded = {
+    js: file("main.js"),
+    get map() {
+      map ??= file("main.js.map");
+      return map;
+    },
+    id: manifest.id,
+  };
   return loaded;
 }

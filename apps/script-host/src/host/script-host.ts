@@ -9,12 +9,13 @@ import {
   start,
   timerReady,
 } from "@kiln/protocol/wire";
+import { isTimerId, timerReadyFrameSize, writeTimerReady } from "../shared/timer-frames.js";
 import { type Direction, debugLine } from "./debug-log.js";
 import { HostFetcher } from "./fetcher.js";
 import { IsolateBridge } from "./isolate-bridge.js";
 import { DEFAULT_LIMITS, type HostLimits } from "./limits.js";
 import { CompileCache } from "./modules/compile-cache.js";
-import { CompilerProcess } from "./modules/compiler-process.js";
+import { HostCompiler } from "./modules/host-compiler.js";
 import { ModuleService } from "./modules/module-service.js";
 import { RemoteModules } from "./modules/remote-cache.js";
 import { NO_PERMISSIONS, type PermissionFlags, Permissions } from "./permissions.js";
@@ -69,12 +70,16 @@ export class ScriptHost {
   readonly #finishBeforeExit = new Set<Promise<unknown>>();
   readonly #deliveries = new Set<Promise<void>>();
   readonly #abort = new AbortController();
-  readonly #compiler = new CompilerProcess();
+  readonly #compiler = new HostCompiler();
   readonly #limits: HostLimits;
   readonly #permissions: Permissions;
-  /** Frames for the runtime, delivered together as one batch at the next turn of the event loop. */
-  #outbox: Uint8Array[] = [];
+  /**
+   * Frames for the runtime, written one after another and delivered together as one batch at the
+   * next turn of the event loop.
+   */
+  #outbox = new Uint8Array(4096);
   #outboxBytes = 0;
+  #outboxMessages = 0;
   #flushScheduled = false;
   /** A batch has been handed to the runtime and is not handled yet. */
   #batchOnItsWay = false;
@@ -87,8 +92,7 @@ export class ScriptHost {
     const entryDir = entryFolder(script, options.cwd);
     this.#permissions = new Permissions(options.permissions ?? NO_PERMISSIONS, entryDir, options.cwd);
     this.#timers = new HostTimers(
-      (id, done) =>
-        done ? this.#deliver(Channel.timers, timerReady({ id, done })) : this.#intervalFired(id),
+      (id, done) => (done ? this.#deliverTimerReady(id, true) : this.#intervalFired(id)),
       this.#limits.maxTimers,
     );
     this.#fetcher = new HostFetcher(
@@ -133,6 +137,7 @@ export class ScriptHost {
       exit: (code) => this.#end(code),
       checkIdle: () => this.#checkIdle(),
       trace: (direction, bytes) => this.#trace(direction, bytes),
+      debug: this.options.debug,
       warn: (text) => this.options.stderr(text),
       fail: (text) => this.#end(1, text),
       limits,
@@ -198,6 +203,9 @@ export class ScriptHost {
       },
       (failure) => this.#fail(failure),
     );
+    // While the runtime handles START, get the compiler ready if the main module will need it.
+    const script = this.options.argv[0];
+    if (script !== undefined) void modules.prepareMain(mainSpecifier(script));
     return done;
   }
 
@@ -218,21 +226,54 @@ export class ScriptHost {
     if (this.#finished || !this.#bridge) return;
     if (this.options.debug) this.#trace("host->runtime", encodeEnvelope(channel, msg));
     const frame = encodeEnvelopeFrame(channel, msg);
-    if (this.#outbox.length === 0) this.#inFlight++; // the run is not idle while a batch waits
-    this.#outbox.push(frame);
+    if (!this.#reserve(frame.byteLength)) return;
+    this.#outbox.set(frame, this.#outboxBytes);
     this.#outboxBytes += frame.byteLength;
-    if (this.#outboxBytes > this.#limits.maxOutboxBytes) {
+    this.#queued();
+  }
+
+  /**
+   * Queues TIMER_READY as {@link #deliver} would, written straight into the outbox (timers fire by
+   * the thousand); the same bytes, see timer-frames.ts.
+   */
+  #deliverTimerReady(id: number, done: boolean): void {
+    if (this.options.debug || !isTimerId(id)) {
+      this.#deliver(Channel.timers, timerReady({ id, done }));
+      return;
+    }
+    if (this.#finished || !this.#bridge || !this.#reserve(timerReadyFrameSize(id, done))) return;
+    this.#outboxBytes = writeTimerReady(this.#outbox, this.#outboxBytes, id, done);
+    this.#queued();
+  }
+
+  /** Room for `bytes` more bytes in the outbox; false (and the run ends) past its limit. */
+  #reserve(bytes: number): boolean {
+    const needed = this.#outboxBytes + bytes;
+    if (needed > this.#limits.maxOutboxBytes) {
       this.#end(
         1,
         `error: the script does not take its messages (more than ${this.#limits.maxOutboxBytes} bytes wait)\n`,
       );
-      return;
+      return false;
     }
+    if (needed > this.#outbox.length) {
+      let size = this.#outbox.length * 2;
+      while (size < needed) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.#outbox.subarray(0, this.#outboxBytes));
+      this.#outbox = grown;
+    }
+    return true;
+  }
+
+  /** A frame was written into the outbox. */
+  #queued(): void {
+    if (this.#outboxMessages++ === 0) this.#inFlight++; // the run is not idle while a batch waits
     this.#scheduleFlush();
   }
 
   #scheduleFlush(): void {
-    if (this.#flushScheduled || this.#batchOnItsWay || this.#outbox.length === 0) return;
+    if (this.#flushScheduled || this.#batchOnItsWay || this.#outboxMessages === 0) return;
     this.#flushScheduled = true;
     setImmediate(() => {
       this.#flushScheduled = false;
@@ -247,24 +288,21 @@ export class ScriptHost {
   #intervalFired(id: number): void {
     if (this.#waitingIntervals.has(id)) return;
     this.#waitingIntervals.add(id);
-    this.#deliver(Channel.timers, timerReady({ id, done: false }));
+    this.#deliverTimerReady(id, false);
   }
 
   #flushOutbox(): void {
-    if (this.#batchOnItsWay || this.#outbox.length === 0) return;
-    const frames = this.#outbox;
-    const batch = new Uint8Array(this.#outboxBytes);
-    let offset = 0;
-    for (const frame of frames) {
-      batch.set(frame, offset);
-      offset += frame.byteLength;
-    }
-    this.#outbox = [];
+    if (this.#batchOnItsWay || this.#outboxMessages === 0) return;
+    const batch = this.#outbox.slice(0, this.#outboxBytes);
+    const messages = this.#outboxMessages;
+    // A large outbox is not kept once its burst has left.
+    if (this.#outbox.length > 64 * 1024) this.#outbox = new Uint8Array(4096);
     this.#outboxBytes = 0;
+    this.#outboxMessages = 0;
     this.#inFlight--;
     const intervals = [...this.#waitingIntervals];
     this.#batchOnItsWay = true;
-    this.#deliverBatch(batch, frames.length, () => {
+    this.#deliverBatch(batch, messages, () => {
       this.#batchOnItsWay = false;
       for (const id of intervals) this.#waitingIntervals.delete(id);
       this.#scheduleFlush();
@@ -351,6 +389,12 @@ export class ScriptHost {
   #trace(direction: Direction, bytes: Uint8Array): void {
     if (this.options.debug) this.options.stderr(debugLine(direction, bytes));
   }
+}
+
+/** The main module's specifier, as the runtime asks for it: a bare file name is relative to cwd. */
+function mainSpecifier(script: string): string {
+  if (/^([a-z][a-z0-9+.-]*:|\/|\.\.?\/)/i.test(script)) return script;
+  return `./${script}`;
 }
 
 /**

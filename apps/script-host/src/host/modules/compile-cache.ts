@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sha256Hex as sha256 } from "../hash.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import type { ModuleCompiler } from "./compiler.js";
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The first line of every entry: what it was made from and the digest of the rest. */
 const HEADER =
@@ -35,6 +34,14 @@ export class CompileCache {
   pathOf(moduleName: string, source: string): string {
     const key = sha256(`${this.compiler.id}\0${moduleName}\0${sha256(source)}`);
     return join(this.#dir, `${key}.js`);
+  }
+
+  /**
+   * Called with a module the run will ask for first (the main module): when it has no cache entry,
+   * the compiler gets ready for it now, while the isolate starts.
+   */
+  prepare(moduleName: string, source: string): void {
+    if (!existsSync(this.pathOf(moduleName, source))) this.compiler.prepare?.(source);
   }
 
   /**

@@ -1,29 +1,47 @@
 import { createInterface } from "node:readline";
+import { isMainThread, parentPort } from "node:worker_threads";
 import { HostError } from "../errors.js";
 import { compileWithSwc } from "./compiler.js";
 
 /**
- * The compiler process: reads one JSON request per line on stdin (`{id, name, source}`) and
- * answers one JSON line on stdout per request (`{id, code}` or `{id, kind, message}`). It runs
- * apart from the host so that SWC, native code that a deeply nested module can crash, takes only
- * this process down.
+ * The compiler outside the host's main thread, in one of two places:
+ * - a worker thread with a large stack (compile-thread.ts): requests and answers are messages;
+ * - a child process (compiler-process.ts): one JSON request per line on stdin, one JSON answer
+ *   per line on stdout.
+ * A request is `{id, name, source}`; an answer `{id, code}` or `{id, kind, message}`.
  */
-const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-lines.on("line", (line) => {
-  let request: { id: number; name: string; source: string };
+export interface CompileRequest {
+  readonly id: number;
+  readonly name: string;
+  readonly source: string;
+}
+
+export type CompileAnswer =
+  | { readonly id: number; readonly code: string }
+  | { readonly id: number; readonly kind: string; readonly message: string };
+
+function answer(request: CompileRequest): CompileAnswer {
   try {
-    request = JSON.parse(line);
-  } catch {
-    return;
-  }
-  let answer: Record<string, unknown>;
-  try {
-    answer = { id: request.id, code: compileWithSwc(request.name, request.source) };
+    return { id: request.id, code: compileWithSwc(request.name, request.source) };
   } catch (error) {
-    answer =
-      error instanceof HostError
-        ? { id: request.id, kind: error.kind, message: error.message }
-        : { id: request.id, kind: "Error", message: error instanceof Error ? error.message : String(error) };
+    return error instanceof HostError
+      ? { id: request.id, kind: error.kind, message: error.message }
+      : { id: request.id, kind: "Error", message: error instanceof Error ? error.message : String(error) };
   }
-  process.stdout.write(`${JSON.stringify(answer)}\n`);
-});
+}
+
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  port.on("message", (request: CompileRequest) => port.postMessage(answer(request)));
+} else {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on("line", (line) => {
+    let request: CompileRequest;
+    try {
+      request = JSON.parse(line);
+    } catch {
+      return;
+    }
+    process.stdout.write(`${JSON.stringify(answer(request))}\n`);
+  });
+}

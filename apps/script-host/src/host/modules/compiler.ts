@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { Options, transformSync } from "@swc/core";
+import type { Options } from "@swc/core";
 import { HostError } from "../errors.js";
 
 /** The SWC version the host compiles with; part of every compile-cache key. */
@@ -17,15 +17,43 @@ export interface ModuleCompiler {
   readonly id: string;
   /** Compiled output for one module; rejects with a HostError "SyntaxError: … at name:line:column". */
   compile(moduleName: string, source: string): Promise<string>;
+  /** Gets ready to compile `source` soon (loads or starts what it needs); a hint, never required. */
+  prepare?(source: string): void;
 }
 
-type Swc = { transformSync: typeof transformSync; version: string };
-let swc: Swc | undefined;
+/** What the host uses of SWC's native binding (`@swc/core/binding.js`). */
+interface SwcBinding {
+  transformSync(source: string, isModule: boolean, options: Buffer): { code: string; map?: string };
+  transform(source: string, isModule: boolean, options: Buffer): Promise<{ code: string; map?: string }>;
+}
+let swc: SwcBinding | undefined;
 
-/** SWC's native binding, loaded on the first compile only (a cached run never loads it). */
-function loadSwc(): Swc {
-  swc ??= createRequire(import.meta.url)("@swc/core") as Swc;
+/**
+ * SWC's native binding, loaded on the first compile only (a cached run never loads it). The
+ * binding is loaded without `@swc/core`'s JavaScript wrapper, which adds ~10 ms of module loading
+ * (`assert`, the bundler API) to the ~13 ms of loading the native library; the wrapper only
+ * serialises the options, as {@link swcOptions} does. The version is checked once, since the
+ * compile cache keys entries by it.
+ */
+function loadSwc(): SwcBinding {
+  if (swc) return swc;
+  const require = createRequire(import.meta.url);
+  const { version } = require("@swc/core/package.json") as { version: string };
+  if (version !== SWC_VERSION) {
+    throw new Error(`kiln-run: @swc/core ${version} found, ${SWC_VERSION} expected`);
+  }
+  swc = require("@swc/core/binding.js") as SwcBinding;
   return swc;
+}
+
+/** Loads SWC now, if it is not loaded yet (a run that will compile soon loads it while the isolate starts). */
+export function preloadSwc(): void {
+  loadSwc();
+}
+
+/** The options as the binding takes them: JSON in a buffer, as `@swc/core`'s wrapper passes them. */
+function swcOptions(moduleName: string): Buffer {
+  return Buffer.from(JSON.stringify(optionsFor(moduleName)));
 }
 
 /** The options of every compile, apart from the file name; they are part of {@link ModuleCompiler.id}. */
@@ -53,21 +81,36 @@ function optionsFor(moduleName: string): Options {
 export const COMPILER_ID = `swc-${SWC_VERSION}-systemjs-es2022-inline-map-1`;
 
 /**
- * Compiles one module with SWC in this process. SWC is native code: a deeply nested module
- * overflows its stack and kills the process, so the host never calls this itself; it runs in the
- * compiler process (compile-worker.ts), whose crash fails one import instead of the run.
+ * Compiles one module with SWC on the calling thread. SWC is native code: a module nested more
+ * deeply than the thread's stack allows kills the process, so callers check the module's
+ * `syntaxUnits` (nesting.ts) against the thread's stack first (see host-compiler.ts).
  */
 export function compileWithSwc(moduleName: string, source: string): string {
-  const compiler = loadSwc();
-  if (compiler.version !== SWC_VERSION) {
-    throw new Error(`kiln-run: @swc/core ${compiler.version} found, ${SWC_VERSION} expected`);
-  }
   let result: { code: string; map?: string };
   try {
-    result = compiler.transformSync(source, optionsFor(moduleName));
+    result = loadSwc().transformSync(source, false, swcOptions(moduleName));
   } catch (failure) {
     throw syntaxError(moduleName, failure);
   }
+  return withMap(result);
+}
+
+/**
+ * Compiles one module with SWC on a thread of libuv's pool, whose stacks are 8 MiB whatever the
+ * process's stack limit (libuv sets their size itself). The same checks as for
+ * {@link compileWithSwc} apply, against that size.
+ */
+export async function compileWithSwcOnPool(moduleName: string, source: string): Promise<string> {
+  let result: { code: string; map?: string };
+  try {
+    result = await loadSwc().transform(source, false, swcOptions(moduleName));
+  } catch (failure) {
+    throw syntaxError(moduleName, failure);
+  }
+  return withMap(result);
+}
+
+function withMap(result: { code: string; map?: string }): string {
   return result.map ? `${result.code}\n${inlineMap(result.map)}` : result.code;
 }
 

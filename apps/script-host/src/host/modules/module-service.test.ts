@@ -5,12 +5,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { NO_PERMISSIONS, Permissions } from "../permissions.js";
 import { CompileCache } from "./compile-cache.js";
-import { CompilerProcess } from "./compiler-process.js";
+import { HostCompiler } from "./host-compiler.js";
 import { ModuleService } from "./module-service.js";
 import { RemoteModules } from "./remote-cache.js";
 
 // The built worker (the package is built before its tests run).
-const compiler = new CompilerProcess(
+const compiler = new HostCompiler(
   fileURLToPath(new URL("../../../dist/host/modules/compile-worker.js", import.meta.url)),
 );
 const root = await mkdtemp(join(tmpdir(), "kiln-module-service-"));

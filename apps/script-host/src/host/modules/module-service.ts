@@ -17,6 +17,8 @@ import { moduleNameOf, resolveSpecifier } from "./resolve.js";
  */
 export class ModuleService {
   readonly #served = new Set<string>();
+  /** The main module's source, read ahead by {@link prepareMain}. */
+  #early: { readonly path: string; readonly source: Promise<string> } | undefined;
 
   constructor(
     private readonly compileCache: CompileCache,
@@ -45,13 +47,39 @@ export class ModuleService {
     if (resolved.kind === "file") {
       this.permissions.checkRead(resolved.path);
       filename = resolved.path;
-      source = await this.#readLocal(filename, containingFile);
+      const early = fromCwd && this.#early?.path === filename ? this.#early.source : undefined;
+      this.#early = undefined;
+      source = await (early ?? this.#readLocal(filename, containingFile));
     } else {
       ({ filename, source } = await this.remote.load(resolved.url));
     }
     const { code } = await this.compileCache.output(moduleName, source);
     this.#served.add(moduleName);
     return codeFetchRes({ moduleName, filename, sourceCode: source, outputCode: code });
+  }
+
+  /**
+   * A hint that the run will start with `specifier` (the main module, relative to the working
+   * directory): when it is a local file without a compile-cache entry, the compiler gets ready
+   * for it while the isolate starts. Never fails; the import itself is checked and served by
+   * {@link codeFetch} as usual.
+   */
+  async prepareMain(specifier: string): Promise<void> {
+    try {
+      if (this.#served.size > 0) return;
+      const cwdDir = this.cwd.endsWith("/") ? this.cwd : `${this.cwd}/`;
+      const resolved = resolveSpecifier(specifier, cwdDir);
+      if (resolved.kind !== "file") return;
+      this.permissions.checkRead(resolved.path);
+      // Read once: the main module's CODE_FETCH takes this read instead of reading again (the
+      // same read it would make, with the same errors, since it names the same importer).
+      const source = this.#readLocal(resolved.path, cwdDir);
+      source.catch(() => {});
+      this.#early = { path: resolved.path, source };
+      this.compileCache.prepare(moduleNameOf(resolved), await source);
+    } catch {
+      // Only a hint: whatever failed here fails again, and is reported, when the runtime asks.
+    }
   }
 
   /** Reads a local module, refusing one larger than the per-module limit before reading it. */

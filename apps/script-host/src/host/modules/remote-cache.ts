@@ -1,11 +1,9 @@
-import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { HostError } from "../errors.js";
+import { sha256Hex as sha256 } from "../hash.js";
 import type { Permissions } from "../permissions.js";
 import { writeFileAtomic } from "./atomic-write.js";
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** A host name safe as one directory name: letters, digits, dots and dashes, not starting with a dot. */
 const PLAIN_HOST = /^[a-z0-9-][a-z0-9.-]*$/;
