@@ -7,7 +7,7 @@ import {
 } from "@kiln/domain";
 import { actorOf, type Credentials, type Principal } from "@kiln/service";
 import type { AppContext } from "./env.js";
-import { requestHeader } from "./request-header.js";
+import { requestHeader, requestTarget } from "./request-header.js";
 import type { AnyRoute } from "./route.js";
 
 /**
@@ -20,7 +20,8 @@ import type { AnyRoute } from "./route.js";
  */
 export function identify(c: AppContext): Promise<void> | undefined {
   const credentials = readCredentials(c);
-  const sudo = (c.req.url.includes("sudo=") ? c.req.query("sudo") : undefined) || requestHeader(c, "sudo");
+  const sudo =
+    (requestTarget(c).includes("sudo=") ? c.req.query("sudo") : undefined) || requestHeader(c, "sudo");
   return credentials || sudo ? signIn(c, credentials, sudo) : undefined;
 }
 

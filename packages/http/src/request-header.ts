@@ -15,3 +15,12 @@ export function requestHeader(c: AppContext, lowerName: string): string | undefi
   }
   return undefined;
 }
+
+/**
+ * The request's target as sent (its path and query) on Node's server, else its URL: enough to
+ * look for a query parameter's name or an escape such as `%00` without building Hono's request
+ * object, which an anonymous GET of a static path otherwise never needs.
+ */
+export function requestTarget(c: AppContext): string {
+  return (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url ?? c.req.url;
+}
