@@ -32,14 +32,19 @@ export class CommentService {
     private readonly issueService: IssueService,
   ) {}
 
-  /** An issue's comments, oldest first, updated within the window. */
+  /** A page of an issue's comments, oldest first, updated within the window. */
   async listForIssue(
     ctx: RepoAccess,
     index: number,
     window: Window,
-  ): Promise<{ issue: Issue; comments: Comment[] }> {
+    page: PageRequest,
+  ): Promise<Paged<CommentView>> {
     const issue = await this.issueService.get(ctx, index);
-    return { issue, comments: await comments.listIssueComments(this.ctx.db, issue.id, window) };
+    const list = await comments.listIssueComments(this.ctx.db, issue.id, window, page);
+    return {
+      total: list.total,
+      items: list.items.map((comment) => ({ comment, issueIndex: issue.index, isPull: issue.isPull })),
+    };
   }
 
   /** A repository's comments on the kinds the caller may read; a page, or all when none is asked. */

@@ -4,6 +4,8 @@ import {
   InvalidArgumentError,
   type Issue,
   type Label,
+  type Paged,
+  type PageRequest,
   PermissionDeniedError,
 } from "@kiln/domain";
 import { comments, type Db, issues, labels, notifications } from "@kiln/storage";
@@ -29,6 +31,12 @@ export class IssueLabelService {
     private readonly ctx: ServiceContext,
     private readonly issueService: IssueService,
   ) {}
+
+  /** A page of an issue's labels, by name (what `GET …/labels` answers). */
+  async listPage(ctx: RepoAccess, index: number, page: PageRequest): Promise<Paged<Label>> {
+    const issue = await this.issueService.get(ctx, index);
+    return labels.listIssueLabels(this.ctx.db, issue.id, page);
+  }
 
   /** An issue's labels, by name. */
   async list(ctx: RepoAccess, index: number): Promise<Label[]> {

@@ -6,7 +6,9 @@ import {
   defaultIssueConfig,
   type IssueConfig,
   type IssueTemplate,
+  MAX_TEMPLATE_BYTES,
   MAX_TEMPLATE_SIZE,
+  MAX_TEMPLATES,
   parseIssueConfig,
   parseTemplate,
   TEMPLATE_DIRS,
@@ -27,15 +29,24 @@ export interface IssueConfigResult {
 export class IssueTemplateService {
   constructor(private readonly repos: RepoService) {}
 
+  /**
+   * The valid templates among the first {@link MAX_TEMPLATES} template files (at most
+   * {@link MAX_TEMPLATE_BYTES} together) of the template directories, in Forgejo's order.
+   */
   async templates(repo: Repository): Promise<IssueTemplate[]> {
     if (repo.isEmpty) return [];
     const git = await this.repos.git(repo);
     const found: IssueTemplate[] = [];
+    let files = 0;
+    let bytes = 0;
     for (const dir of TEMPLATE_DIRS) {
       const listing = await absentAsUndefined(() => getContents(git, dir, { ref: repo.defaultBranch }));
       if (listing?.kind !== "dir") continue;
       for (const entry of listing.entries) {
         if (entry.type !== "file" || !templateType(entry.name) || entry.size > MAX_TEMPLATE_SIZE) continue;
+        if (files >= MAX_TEMPLATES || bytes + entry.size > MAX_TEMPLATE_BYTES) return found;
+        files += 1;
+        bytes += entry.size;
         const text = await readText(git, entry.path, repo.defaultBranch);
         if (text === undefined) continue;
         try {

@@ -34,6 +34,15 @@ export const CONFIG_CANDIDATES = [
 /** The largest template or config file read (Forgejo's `[ui] MAX_DISPLAY_FILE_SIZE` default). */
 export const MAX_TEMPLATE_SIZE = 8 * 1024 * 1024;
 
+/**
+ * The most template files one request reads, across the directories in their order (Forgejo reads
+ * every one): a directory of thousands of files costs what a hundred cost.
+ */
+export const MAX_TEMPLATES = 100;
+
+/** The most bytes of template files one request reads, all files together. */
+export const MAX_TEMPLATE_BYTES = 16 * 1024 * 1024;
+
 export interface IssueFormField {
   type: string;
   id: string;

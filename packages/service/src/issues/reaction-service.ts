@@ -48,16 +48,12 @@ export class ReactionService {
     };
   }
 
-  async listForIssue(
-    ctx: RepoAccess,
-    index: number,
-    page: PageRequest | undefined,
-  ): Promise<Paged<ReactionView>> {
+  async listForIssue(ctx: RepoAccess, index: number, page: PageRequest): Promise<Paged<ReactionView>> {
     return this.list(await this.issueTarget(ctx, index), page);
   }
 
-  async listForComment(ctx: RepoAccess, id: number): Promise<readonly ReactionView[]> {
-    return (await this.list(await this.commentTarget(ctx, id), undefined)).items;
+  async listForComment(ctx: RepoAccess, id: number, page: PageRequest): Promise<Paged<ReactionView>> {
+    return this.list(await this.commentTarget(ctx, id), page);
   }
 
   async addToIssue(ctx: RepoAccess, index: number, content: string) {
@@ -76,7 +72,7 @@ export class ReactionService {
     await this.remove(ctx, await this.commentTarget(ctx, id), content);
   }
 
-  private async list(target: Target, page: PageRequest | undefined): Promise<Paged<ReactionView>> {
+  private async list(target: Target, page: PageRequest): Promise<Paged<ReactionView>> {
     const list = await reactions.listReactions(
       this.ctx.db,
       target.issueId,

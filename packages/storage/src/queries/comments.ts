@@ -59,16 +59,22 @@ export async function findComment(
     .executeTakeFirst();
 }
 
-/** An issue's plain comments, oldest first, updated within the window. */
-export async function listIssueComments(db: Db, issueId: number, window: Window): Promise<Comment[]> {
-  let q = db
-    .selectFrom("comment")
-    .select(COMMENT_COLUMNS)
-    .where("comment.issueId", "=", issueId)
-    .where("comment.type", "=", 0);
-  if (window.since) q = q.where("comment.updatedAt", ">=", window.since);
-  if (window.before) q = q.where("comment.updatedAt", "<=", window.before);
-  return q.orderBy("comment.createdAt").orderBy("comment.id").execute();
+/** A page of an issue's plain comments, oldest first, updated within the window, with their total. */
+export async function listIssueComments(
+  db: Db,
+  issueId: number,
+  window: Window,
+  page: PageRequest,
+): Promise<Paged<Comment>> {
+  let base = db.selectFrom("comment").where("comment.issueId", "=", issueId).where("comment.type", "=", 0);
+  if (window.since) base = base.where("comment.updatedAt", ">=", window.since);
+  if (window.before) base = base.where("comment.updatedAt", "<=", window.before);
+  const rows = base.select(COMMENT_COLUMNS).orderBy("comment.createdAt").orderBy("comment.id");
+  return paged(
+    rows,
+    base.select((eb) => eb.fn.countAll().as("count")),
+    page,
+  );
 }
 
 /**

@@ -188,6 +188,19 @@ export async function labelsOfIssues(db: Db, issueIds: readonly number[]): Promi
   return byIssue;
 }
 
+/** A page of one issue's labels, sorted by name, with their total. */
+export async function listIssueLabels(db: Db, issueId: number, page: PageRequest): Promise<Paged<Label>> {
+  const base = db
+    .selectFrom("issueLabel")
+    .innerJoin("label", "label.id", "issueLabel.labelId")
+    .where("issueLabel.issueId", "=", issueId);
+  return paged(
+    base.select(LABEL_COLUMNS).orderBy("label.name").orderBy("label.id"),
+    base.select((eb) => eb.fn.countAll().as("count")),
+    page,
+  );
+}
+
 /** Recounts the open and closed issues of these labels (in the transaction of the change). */
 export async function recountLabels(db: Db, labelIds: readonly number[]): Promise<void> {
   if (labelIds.length === 0) return;

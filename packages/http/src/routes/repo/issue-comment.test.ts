@@ -1,7 +1,7 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepo, type TestRepo } from "../../../test/repos.js";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import { bulkUsers, openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
 
 describe.each(DIALECTS)("issue comments, labels and deadlines on %s", (dialect) => {
   let t: TestApp;
@@ -271,6 +271,87 @@ describe.each(DIALECTS)("issue comments, labels and deadlines on %s", (dialect) 
         .where("id", "=", labelIds.bug as number)
         .executeTakeFirstOrThrow();
       expect(counted.numIssues).toBe(1);
+    });
+  });
+
+  describe("long lists", () => {
+    /** `count` users straight into the table (no password hashing), their ids. */
+    const manyUsers = async (prefix: string, count: number): Promise<number[]> => {
+      await bulkUsers(t.services, prefix, count);
+      const rows = await t.services.ctx.db
+        .selectFrom("users")
+        .select("id")
+        .where("name", "like", `${prefix}-%`)
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => row.id);
+    };
+
+    it("answers an issue's comments unpaged up to 1000 with the total, and pages them on request", async () => {
+      const issue = await t.call("POST", `${repo.path}/issues`, {
+        token: owner.token,
+        body: { title: "busy" },
+      });
+      const busy = `${repo.path}/issues/${issue.json.number}`;
+      const at = new Date();
+      const rows = Array.from({ length: 1_001 }, (_, i) => ({
+        issueId: issue.json.id,
+        type: 0,
+        posterId: owner.id,
+        content: `say ${i + 1}`,
+        createdAt: new Date(at.getTime() + i),
+        updatedAt: new Date(at.getTime() + i),
+      }));
+      await t.services.ctx.db.insertInto("comment").values(rows).execute();
+      const all = await t.call("GET", `${busy}/comments`);
+      expect(all.status).toBe(200);
+      expect(all.json).toHaveLength(1_000);
+      expect(all.headers.get("X-Total-Count")).toBe("1001");
+      expect(all.json[999].body).toBe("say 1000");
+      const page = await t.call("GET", `${busy}/comments?page=21&limit=50`);
+      expect(page.json.map((c: { body: string }) => c.body)).toEqual(["say 1001"]);
+      expect(page.headers.get("X-Total-Count")).toBe("1001");
+      expect(page.headers.get("Link")).toContain('rel="prev"');
+    });
+
+    it("answers reactions of issues and comments unpaged (all, with the total) or a page on request", async () => {
+      const ids = await manyUsers(`react-${dialect}`, 35);
+      const comment = await t.call("POST", `${issuePath}/comments`, {
+        token: owner.token,
+        body: { body: "+1?" },
+      });
+      const issue = (await t.call("GET", issuePath)).json;
+      const rows = ids.flatMap((userId) => [
+        { type: "+1", issueId: issue.id, commentId: 0, userId },
+        { type: "+1", issueId: issue.id, commentId: comment.json.id, userId },
+      ]);
+      await t.services.ctx.db.insertInto("reaction").values(rows).execute();
+      for (const path of [
+        `${issuePath}/reactions`,
+        `${repo.path}/issues/comments/${comment.json.id}/reactions`,
+      ]) {
+        const all = await t.call("GET", path);
+        expect(all.status, path).toBe(200);
+        expect(all.json, path).toHaveLength(35);
+        expect(all.headers.get("X-Total-Count"), path).toBe("35");
+        const page = await t.call("GET", `${path}?page=2&limit=30`);
+        expect(page.json, path).toHaveLength(5);
+        expect(page.headers.get("X-Total-Count"), path).toBe("35");
+        expect(page.headers.get("Link"), path).toContain('rel="first"');
+      }
+    });
+
+    it("answers an issue's labels with X-Total-Count, and a page on request", async () => {
+      await t.call("PUT", `${issuePath}/labels`, {
+        token: owner.token,
+        body: { labels: [labelIds.bug, labelIds["kind/a"]] },
+      });
+      const all = await t.call("GET", `${issuePath}/labels`);
+      expect(all.json.map((l: { name: string }) => l.name)).toEqual(["bug", "kind/a"]);
+      expect(all.headers.get("X-Total-Count")).toBe("2");
+      const page = await t.call("GET", `${issuePath}/labels?page=2&limit=1`);
+      expect(page.json.map((l: { name: string }) => l.name)).toEqual(["kind/a"]);
+      expect(page.headers.get("Link")).toContain('rel="prev"');
     });
   });
 

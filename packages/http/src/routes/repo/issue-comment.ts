@@ -3,7 +3,7 @@ import { type CommentView, parseTime } from "@kiln/service";
 import * as v from "valibot";
 import { toApiComment, toApiTimelineComment } from "../../convert/comment.js";
 import type { AppContext } from "../../env.js";
-import { optionallyPagedJson } from "../../pagination.js";
+import { optionallyPagedJson, UNPAGED_LIMIT } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { empty, forbidden, notFound, repoArchived, validationError } from "../responses.js";
@@ -60,8 +60,11 @@ export const issueGetRepoComments = route({
     return optionallyPagedJson(
       c,
       query,
-      (page) => c.get("services").comments.listForRepo(ctx, window, page),
-      async (view) => (await apiComments(c, ctx, [view]))[0],
+      async (page) => {
+        const list = await c.get("services").comments.listForRepo(ctx, window, page);
+        return { total: list.total, items: await apiComments(c, ctx, list.items) };
+      },
+      (comment) => comment,
     );
   },
 });
@@ -143,24 +146,30 @@ export const issueGetComments = route({
   path: "/repos/{owner}/{repo}/issues/{index}/comments",
   operationId: "issueGetComments",
   tags: ["issue"],
-  summary: "List all comments on an issue",
+  summary: `List all comments on an issue (at most ${UNPAGED_LIMIT}; page and limit page them, a Kiln extension)`,
   access: "public",
   repo: "read",
   scopes: ["issue"],
   params: indexParams,
-  query: v.object(windowQuery),
+  query: v.object({ ...pageQuery, ...windowQuery }),
   responses: {
     200: { description: "CommentList", schema: v.array(api.Comment) },
     ...notFound,
     ...validationError,
   },
   async handler(c, { params, query, repo: ctx }) {
-    const { issue, comments } = await c
-      .get("services")
-      .comments.listForIssue(ctx, params.index, windowOf(query));
-    c.header("X-Total-Count", String(comments.length));
-    const views = comments.map((comment) => ({ comment, issueIndex: issue.index, isPull: issue.isPull }));
-    return c.json(await apiComments(c, ctx, views));
+    // Forgejo answers every comment (ListIssueComments has no paging); Kiln answers at most
+    // UNPAGED_LIMIT of them, with the total, and pages when asked.
+    const window = windowOf(query);
+    return optionallyPagedJson(
+      c,
+      query,
+      async (page) => {
+        const list = await c.get("services").comments.listForIssue(ctx, params.index, window, page);
+        return { total: list.total, items: await apiComments(c, ctx, list.items) };
+      },
+      (comment) => comment,
+    );
   },
 });
 

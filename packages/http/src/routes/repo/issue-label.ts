@@ -3,7 +3,8 @@ import * as v from "valibot";
 import { repoLinks } from "../../convert/git.js";
 import { toApiLabel } from "../../convert/label.js";
 import type { AppContext } from "../../env.js";
-import { qs } from "../../query.js";
+import { optionallyPagedJson } from "../../pagination.js";
+import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { empty, forbidden, notFound, validationError } from "../responses.js";
 import { type RepoContext, repoParams } from "./context.js";
@@ -37,9 +38,19 @@ export const issueGetLabels = route({
   repo: "read",
   scopes: ["issue"],
   params: indexParams,
+  query: v.object(pageQuery),
   responses: { 200: { description: "LabelList", schema: v.array(api.Label) }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    return c.json(apiLabels(c, ctx, await c.get("services").issueLabels.list(ctx, params.index)));
+  async handler(c, { params, query, repo: ctx }) {
+    // Forgejo answers all of them; Kiln at most UNPAGED_LIMIT, with X-Total-Count, paged when asked.
+    return optionallyPagedJson(
+      c,
+      query,
+      async (page) => {
+        const list = await c.get("services").issueLabels.listPage(ctx, params.index, page);
+        return { total: list.total, items: apiLabels(c, ctx, list.items) };
+      },
+      (label) => label,
+    );
   },
 });
 

@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { toApiReaction } from "../../convert/time.js";
-import { pagedJson } from "../../pagination.js";
+import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { forbidden, notFound } from "../responses.js";
@@ -40,7 +40,8 @@ export const issueGetIssueReactions = route({
   },
   async handler(c, { params, query, repo: ctx }) {
     const viewer = c.get("actor").user;
-    return pagedJson(
+    // As Forgejo's FindReactions: a page when asked, else all of them (at most UNPAGED_LIMIT).
+    return optionallyPagedJson(
       c,
       query,
       (page) => c.get("services").reactions.listForIssue(ctx, params.index, page),
@@ -101,15 +102,21 @@ export const issueGetCommentReactions = route({
   repo: "read",
   scopes: ["issue"],
   params: commentParams,
+  query: v.object(pageQuery),
   responses: {
     200: { description: "ReactionList", schema: v.array(api.Reaction) },
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, query, repo: ctx }) {
     const viewer = c.get("actor").user;
-    const list = await c.get("services").reactions.listForComment(ctx, params.id);
-    return c.json(list.map((view) => toApiReaction(view, viewer, c.get("settings"))));
+    // Forgejo answers all of them; Kiln at most UNPAGED_LIMIT, with X-Total-Count, paged when asked.
+    return optionallyPagedJson(
+      c,
+      query,
+      (page) => c.get("services").reactions.listForComment(ctx, params.id, page),
+      (view) => toApiReaction(view, viewer, c.get("settings")),
+    );
   },
 });
 

@@ -124,6 +124,7 @@ describe.each(DIALECTS)("locks, pins and dependencies on %s", (dialect) => {
         pull_requests: true,
       });
       for (const index of [2, 3, 4]) expect((await pin(index)).status).toBe(204);
+      expect((await t.call("GET", `${repo.path}/issues/pinned`)).headers.get("X-Total-Count")).toBe("3");
       expect(await pinned()).toEqual([
         [2, 1],
         [3, 2],

@@ -122,7 +122,10 @@ export const repoListPinnedIssues = route({
   params: v.object(repoParams),
   responses: { 200: { description: "IssueList", schema: v.array(api.Issue) }, ...notFound },
   async handler(c, { repo: ctx }) {
+    // All of them, as Forgejo answers ([repository.issue] MAX_PINNED bounds them), with the count.
     const list = await c.get("services").issueStates.pinned(ctx, false);
+    c.header("X-Total-Count", String(list.length));
+    c.header("Access-Control-Expose-Headers", "X-Total-Count, Link");
     return c.json(await apiIssues(c, list, [ctx.repo]));
   },
 });

@@ -1,7 +1,7 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepo, type TestRepo } from "../../../test/repos.js";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import { bulkUsers, openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
 
 describe.each(DIALECTS)("issue subscriptions and reactions on %s", (dialect) => {
   let t: TestApp;
@@ -80,6 +80,30 @@ describe.each(DIALECTS)("issue subscriptions and reactions on %s", (dialect) => 
         (await t.call("PUT", `${issuePath}/subscriptions/no-such-user`, { token: admin.token })).status,
       ).toBe(404);
       expect((await t.call("PUT", `${issuePath}/subscriptions/${poster.name}`)).status).toBe(401);
+    });
+
+    it("lists subscribers unpaged (all, with the total) or a page on request, as Forgejo", async () => {
+      const issue = await t.call("POST", `${repo.path}/issues`, {
+        token: owner.token,
+        body: { title: "popular" },
+      });
+      await bulkUsers(t.services, `fan-${dialect}`, 35);
+      const fans = await t.services.ctx.db
+        .selectFrom("users")
+        .select("id")
+        .where("name", "like", `fan-${dialect}-%`)
+        .execute();
+      await t.services.ctx.db
+        .insertInto("issueWatch")
+        .values(fans.map((fan) => ({ issueId: issue.json.id, userId: fan.id, isWatching: true })))
+        .execute();
+      const path = `${repo.path}/issues/${issue.json.number}/subscriptions`;
+      const all = await t.call("GET", path);
+      expect(all.json).toHaveLength(35);
+      expect(all.headers.get("X-Total-Count")).toBe("35");
+      const page = await t.call("GET", `${path}?page=2&limit=30`);
+      expect(page.json).toHaveLength(5);
+      expect(page.headers.get("Link")).toContain('rel="first"');
     });
 
     it("notifies subscribers of an edit, and not those who unsubscribed", async () => {

@@ -2,7 +2,7 @@ import { api, formatTime } from "@kiln/domain";
 import * as v from "valibot";
 import { repoLinks } from "../../convert/git.js";
 import { toApiUser } from "../../convert/user.js";
-import { pagedJson } from "../../pagination.js";
+import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { forbidden, notFound } from "../responses.js";
@@ -102,7 +102,8 @@ export const issueSubscriptions = route({
   responses: { 200: { description: "UserList", schema: v.array(api.User) }, ...notFound },
   async handler(c, { params, query, repo: ctx }) {
     const viewer = c.get("actor").user;
-    return pagedJson(
+    // As Forgejo's GetIssueWatchers: a page when asked, else all of them (at most UNPAGED_LIMIT).
+    return optionallyPagedJson(
       c,
       query,
       (page) => c.get("services").issueWatches.watchers(ctx, params.index, page),

@@ -116,4 +116,20 @@ describe.each(DIALECTS)("issue templates and config on %s", (dialect) => {
       expect((await t.call("GET", `${secret.path}/${path}`, { token: outsider.token })).status).toBe(404);
     }
   });
+
+  it("reads at most 100 template files, in Forgejo's order of directories", async () => {
+    const many = await createRepo(t, owner, "many-templates");
+    const files = Array.from({ length: 105 }, (_, i) => ({
+      operation: "create",
+      path: `.forgejo/ISSUE_TEMPLATE/t${String(i).padStart(3, "0")}.md`,
+      content: b64(`---\nname: T${i}\nabout: number ${i}\n---\nbody\n`),
+    }));
+    const res = await t.call("POST", `${many.path}/contents`, { token: owner.token, body: { files } });
+    expect(res.status).toBe(201);
+    const list = await t.call("GET", `${many.path}/issue_templates`);
+    expect(list.status).toBe(200);
+    expect(list.json).toHaveLength(100);
+    expect(list.json[0].name).toBe("T0");
+    expect(list.json[99].name).toBe("T99");
+  });
 });

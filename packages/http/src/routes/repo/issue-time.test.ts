@@ -344,6 +344,33 @@ describe.each(DIALECTS)("tracked time and stopwatches on %s", (dialect) => {
       expect((await t.call("POST", `${readersIssue}/stopwatch/start`)).status).toBe(401);
     });
   });
+
+  describe("long lists", () => {
+    it("answers an issue's and a repository's times unpaged (all, with the total) or a page on request", async () => {
+      const issue = await t.call("POST", `${repo.path}/issues`, {
+        token: owner.token,
+        body: { title: "timed" },
+      });
+      const rows = Array.from({ length: 35 }, (_, i) => ({
+        issueId: issue.json.id,
+        userId: owner.id,
+        time: i + 1,
+      }));
+      await t.services.ctx.db.insertInto("trackedTime").values(rows).execute();
+      const path = `${repo.path}/issues/${issue.json.number}/times`;
+      const all = await t.call("GET", path, { token: owner.token });
+      expect(all.json).toHaveLength(35);
+      expect(all.headers.get("X-Total-Count")).toBe("35");
+      const page = await t.call("GET", `${path}?page=2&limit=30`, { token: owner.token });
+      expect(page.json.map((x: Time) => x.time)).toEqual([31, 32, 33, 34, 35]);
+      const mine = await t.call("GET", `/user/times`, { token: owner.token });
+      expect(mine.json.length).toBeGreaterThanOrEqual(35);
+      expect(mine.headers.get("X-Total-Count")).toBe(String(mine.json.length));
+      const repoTimes = await t.call("GET", `${repo.path}/times?user=${owner.name}`, { token: owner.token });
+      expect(repoTimes.json.length).toBeGreaterThanOrEqual(35);
+      expect(repoTimes.headers.get("X-Total-Count")).toBe(String(repoTimes.json.length));
+    });
+  });
 });
 
 describe("tracked time with [service] ENABLE_TIMETRACKING off", () => {

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiStopWatch, toApiTrackedTime } from "../../convert/time.js";
 import type { AppContext } from "../../env.js";
-import { optionallyPagedJson, pagedJson } from "../../pagination.js";
+import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { conflict, empty, forbidden, notFound } from "../responses.js";
@@ -34,12 +34,15 @@ const windowOf = (query: { since?: string | undefined; before?: string | undefin
   before: parseTime(query.before),
 });
 
-/** Answers a page of tracked times, their issues and users loaded in one batch. */
+/**
+ * Answers tracked times, their issues and users loaded in one batch: a page when asked, else all
+ * of them (at most UNPAGED_LIMIT), as Forgejo's FindTrackedTimesOptions pages only on request.
+ */
 async function timesJson(
   c: AppContext,
   query: { page?: string | undefined; limit?: string | undefined },
   load: (page: PageRequest) => Promise<Paged<TrackedTimeEntry>>,
-  paging: typeof pagedJson = pagedJson,
+  paging: typeof optionallyPagedJson = optionallyPagedJson,
 ) {
   const services = c.get("services");
   const viewer = c.get("actor").user;
@@ -194,11 +197,8 @@ export const userTrackedTimes = route({
   async handler(c, { params, principal, repo: ctx }) {
     requirePrincipal(principal);
     // Forgejo answers this (older) form unpaged: everything, which Kiln bounds as other such lists.
-    return timesJson(
-      c,
-      {},
-      (page) => c.get("services").times.listForRepo(ctx, { user: params.user }, page, true),
-      optionallyPagedJson,
+    return timesJson(c, {}, (page) =>
+      c.get("services").times.listForRepo(ctx, { user: params.user }, page, true),
     );
   },
 });
@@ -284,7 +284,8 @@ export const userGetStopWatches = route({
   responses: { 200: { description: "StopWatchList", schema: v.array(api.StopWatch) }, ...forbidden },
   async handler(c, { query }) {
     const now = new Date();
-    return pagedJson(
+    // As Forgejo's GetUserStopwatches: a page when asked, else all of them.
+    return optionallyPagedJson(
       c,
       query,
       (page) => c.get("services").times.listStopwatches(c.get("actor"), page),
