@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cloneUrl, gitOk, scratch } from "./git-clients.js";
+import { cloneUrl, git, gitOk, scratch } from "./git-clients.js";
 import {
   api,
   createUserWithToken,
@@ -165,5 +165,30 @@ describe.each(E2E_DATABASES)("ref names stay inside their repository (%s)", (dat
       "refs/heads/main",
       "refs/heads/x@y",
     ]);
+  });
+
+  it("refuses pushes that create branches or tags under names git refuses, and creates nothing", async () => {
+    const before = await lsRemote("bob", "public", "bob");
+    const clone = join(dir, "bob-public");
+    await gitOk(dir, ["clone", "-q", cloneUrl(server.url, "bob", "public", "bob", tokens.bob), clone]);
+    for (const [target, kind, name] of [
+      ["refs/heads/HEAD", "branch", "HEAD"],
+      ["refs/heads/-x", "branch", "-x"],
+      ["refs/heads/@", "branch", "@"],
+      ["refs/tags/HEAD", "tag", "HEAD"],
+    ]) {
+      const pushed = await git(clone, ["push", "origin", `main:${target}`]);
+      expect(pushed.code, target).not.toBe(0);
+      expect(pushed.stderr, target).toContain(
+        `remote: cannot create ${kind} ${name}: git refuses this ${kind} name`,
+      );
+      expect(pushed.stderr, target).toContain("pre-receive hook declined");
+    }
+    expect(await lsRemote("bob", "public", "bob")).toEqual(before);
+    // The owner's other pushes still go through.
+    await gitOk(clone, ["push", "-q", "origin", "main:refs/heads/fine", "main:refs/tags/v1"]);
+    expect([...(await lsRemote("bob", "public", "bob")).keys()].sort()).toEqual(
+      [...before.keys(), "refs/heads/fine", "refs/tags/v1"].sort(),
+    );
   });
 });

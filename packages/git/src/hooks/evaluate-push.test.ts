@@ -135,6 +135,32 @@ describe("evaluateRefUpdate", () => {
     });
   });
 
+  it("refuses creating branches and tags under names git refuses, with no rule at all, but lets them be deleted", async () => {
+    const none: PushPolicy = { branchRules: [] };
+    for (const name of ["HEAD", "-x", "@", "a..b"]) {
+      for (const [kind, prefix] of [
+        ["branch", "refs/heads/"],
+        ["tag", "refs/tags/"],
+      ] as const) {
+        const f = facts();
+        expect(await evaluateRefUpdate(none, update(`${prefix}${name}`, ZERO_SHA, B), f), name).toEqual({
+          allowed: false,
+          message: `cannot create ${kind} ${name}: git refuses this ${kind} name`,
+        });
+        expect(await evaluateRefUpdate(none, update(`${prefix}${name}`, A, ZERO_SHA), f), name).toEqual({
+          allowed: true,
+        });
+        expect(f.asked).toEqual([]);
+      }
+    }
+    // Names git allows, and refs outside branches and tags, are not this rule's business.
+    for (const ref of ["refs/heads/x@y", "refs/heads/feature/HEAD", "refs/tags/v1", "refs/notes/HEAD"]) {
+      expect(await evaluateRefUpdate(none, update(ref, ZERO_SHA, B), facts()), ref).toEqual({
+        allowed: true,
+      });
+    }
+  });
+
   it("applies glob rules to matching branches", async () => {
     const policy = { branchRules: [rule({ ruleName: "release/*", canPush: false })] };
     expect(await evaluateRefUpdate(policy, update("refs/heads/release/v1"), facts())).toMatchObject({

@@ -1,3 +1,4 @@
+import { isValidBranchName, isValidTagName } from "../util/ref-names.js";
 import { findBranchRule } from "./branch-rules.js";
 import { parseFilePatterns } from "./file-patterns.js";
 import { type PushPolicy, type RefUpdate, ZERO_SHA } from "./push-policy.js";
@@ -27,15 +28,36 @@ function refuse(message: string): RefUpdateVerdict {
 }
 
 /**
- * Decides whether one ref update may be applied under a push policy, checking in Forgejo's
- * order: deletion, force push, signatures, protected files, push permission, unprotected files.
- * Only branches (`refs/heads/…`) are protected; other refs are always allowed here.
+ * The refusal of a push that creates a branch or tag under a name `git branch` or `git tag`
+ * refuses (`HEAD`, `-x`, `@`, …), which git's receive-pack itself lets through. Only creations:
+ * an update or deletion of such a ref (left from before this rule) stays possible, so it can be
+ * removed.
+ */
+function refusedName(update: RefUpdate): RefUpdateVerdict | undefined {
+  if (update.oldSha !== ZERO_SHA || update.newSha === ZERO_SHA) return undefined;
+  if (update.ref.startsWith("refs/heads/")) {
+    const name = update.ref.slice("refs/heads/".length);
+    if (!isValidBranchName(name)) return refuse(`cannot create branch ${name}: git refuses this branch name`);
+  } else if (update.ref.startsWith("refs/tags/")) {
+    const name = update.ref.slice("refs/tags/".length);
+    if (!isValidTagName(name)) return refuse(`cannot create tag ${name}: git refuses this tag name`);
+  }
+  return undefined;
+}
+
+/**
+ * Decides whether one ref update may be applied under a push policy: no new branch or tag under
+ * a name git refuses, then Forgejo's order: deletion, force push, signatures, protected files,
+ * push permission, unprotected files. Only branches (`refs/heads/…`) are protected; other refs
+ * are allowed here once their name is.
  */
 export async function evaluateRefUpdate(
   policy: PushPolicy,
   update: RefUpdate,
   facts: RefUpdateFacts,
 ): Promise<RefUpdateVerdict> {
+  const badName = refusedName(update);
+  if (badName) return badName;
   if (!update.ref.startsWith("refs/heads/")) return ALLOWED;
   const branch = update.ref.slice("refs/heads/".length);
   if (update.newSha === ZERO_SHA && policy.defaultBranch === branch) {

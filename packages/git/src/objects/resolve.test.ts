@@ -5,6 +5,7 @@ import git from "isomorphic-git";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
+import { PUSH_POLICY_ENV } from "../hooks/push-policy.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { createBranch, deleteBranch, getBranch, setDefaultBranch } from "./branches.js";
 import { isoContext } from "./iso.js";
@@ -85,7 +86,7 @@ describe("refs resolve only inside the repository's own namespace", () => {
     expect(await readRef(ctx, "HEAD")).toBe(bobMain);
   });
 
-  it("creates no branch or tag git refuses, but reads and deletes ones a client pushed", async () => {
+  it("creates no branch or tag git refuses, by the API or by a push, but reads and deletes ones that exist", async () => {
     for (const name of ["HEAD", "-x", "@", "a..b", "a.lock", "a//b", "x@{y}", traversal]) {
       await expect(createBranch(bob, { name, from: "main" }), name).rejects.toBeInstanceOf(
         GitInvalidArgumentError,
@@ -100,11 +101,26 @@ describe("refs resolve only inside the repository's own namespace", () => {
         bob.gitdir,
       ),
     ).toBe("");
-    // Plain git lets a client push `refs/heads/HEAD`: it is a branch like any other to read and delete.
-    await fx.cli.ok(["push", "--quiet", bob.gitdir, `${bobMain}:refs/heads/HEAD`], fx.repo.gitdir);
+    // A push through Kiln (which always hands the hook a policy) creates none of them either:
+    // plain git's receive-pack would take `refs/heads/HEAD`, the pre-receive hook refuses it.
+    const policy = { [PUSH_POLICY_ENV]: JSON.stringify({ branchRules: [] }) };
+    for (const ref of ["refs/heads/HEAD", "refs/heads/-x", "refs/heads/@", "refs/tags/HEAD"]) {
+      const pushed = await fx.cli.run(["push", bob.gitdir, `${bobMain}:${ref}`], fx.repo.gitdir, policy);
+      expect(pushed.code, ref).not.toBe(0);
+      expect(pushed.stderr, ref).toContain("git refuses this");
+    }
+    expect(
+      await fx.cli.ok(["for-each-ref", "--format=%(refname)", "refs/heads/", "refs/tags/HEAD"], bob.gitdir),
+    ).not.toMatch(/refs\/heads\/(HEAD|-x|@)$|refs\/tags\/HEAD/m);
+    // One left from before the rule (or written by other tools) is a branch like any other to
+    // read and delete, by the API and by a push.
+    await fx.cli.ok(["update-ref", "refs/heads/HEAD", bobMain], bob.gitdir);
     expect((await getBranch(bob, "HEAD")).commit.sha).toBe(bobMain);
     expect(await deleteBranch(bob, "HEAD")).toBe(bobMain);
     expect(await readRef(isoContext(bob), "refs/heads/HEAD")).toBeUndefined();
+    await fx.cli.ok(["update-ref", "refs/tags/HEAD", bobMain], bob.gitdir);
+    await fx.cli.ok(["push", "--quiet", bob.gitdir, ":refs/tags/HEAD"], fx.repo.gitdir, policy);
+    expect(await readRef(isoContext(bob), "refs/tags/HEAD")).toBeUndefined();
   });
 
   it("sets the default branch only to an existing branch or, in an empty repository, a name git allows", async () => {
