@@ -48,6 +48,10 @@ export function mountGit(mount: Mount): void {
       ...(pushPolicy ? { pushPolicy } : {}),
       onPushed: async (updates) => {
         const after = await services.repositories.afterPush(repo, updates);
+        const branches = updates
+          .filter((u) => u.ref.startsWith("refs/heads/"))
+          .map((u) => u.ref.slice("refs/heads/".length));
+        await services.pullChecks.pushed(repo, branches, user?.id ?? null);
         logger.info(
           {
             repo: `${repo.ownerName}/${repo.name}`,

@@ -57,6 +57,19 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     credential: as,
     body: { branch_name: "main" },
   });
+  // A pull request (#1, the repository has no issues), so the pull request handlers are reached.
+  await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/contents/topic.txt",
+    credential: as,
+    body: { content: Buffer.from("topic\n").toString("base64"), new_branch: "fz-topic" },
+  });
+  await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/pulls",
+    credential: as,
+    body: { head: "fz-topic", base: "main", title: "fz-pull" },
+  });
   const adminCred = { token: admin.token };
   await must({
     method: "POST",
@@ -93,6 +106,10 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
       token: String(tokens.json[0].id),
       quotarule: "fz-rule",
       quotagroup: "fz-group",
+      index: "1",
+      base: "main",
+      head: "fz-topic",
+      diffType: "diff",
     },
     actors: { admin: adminCred, user: as, anonymous: null },
   };

@@ -62,6 +62,13 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
                 : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
+      ...(route.path.includes("/pulls/")
+        ? {
+            index: route.path.endsWith("/merge") && route.method === "get" ? r.mergedPullIndex : r.pullIndex,
+            base: "main",
+            head: r.pullHead,
+          }
+        : {}),
     },
     targets: [r.name, r.owner],
     owner: { name: r.owner, id: ownerId(r.owner) },
@@ -128,6 +135,7 @@ function commonValue(name: string, world: World): string | undefined {
     username: world.victim.name,
     user: world.victim.name,
     position: "1",
+    diffType: "diff",
     collaborator: world.friend,
     quotarule: world.quotaRule,
     quotagroup: world.quotaGroup,

@@ -20,6 +20,11 @@ export interface WorldRepo {
   readonly commentId: number;
   /** A time tracked on the repository's first issue. */
   readonly timeId: number;
+  /** An open pull request (its title names the repository) from the branch `pullHead` into main. */
+  readonly pullIndex: number;
+  readonly pullHead: string;
+  /** A merged pull request. */
+  readonly mergedPullIndex: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */

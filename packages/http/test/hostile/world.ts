@@ -148,10 +148,60 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "milestone",
     );
+    const pullHead = "topic";
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/contents/topic.txt`,
+        credential: asVictimOrAdmin,
+        body: { content: Buffer.from(`topic of ${name}\n`).toString("base64"), new_branch: pullHead },
+      }),
+      "topic branch",
+    );
+    const pull = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/pulls`,
+        credential: asVictimOrAdmin,
+        body: { head: pullHead, base: "main", title: `${name}-pull`, body: `pull of ${name}` },
+      }),
+      "pull request",
+    );
+    // A merged one too, for the routes that answer only about merged pull requests.
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/contents/done.txt`,
+        credential: asVictimOrAdmin,
+        body: { content: Buffer.from("done\n").toString("base64"), new_branch: "done" },
+      }),
+      "done branch",
+    );
+    const merged = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/pulls`,
+        credential: asVictimOrAdmin,
+        body: { head: "done", base: "main", title: `${name}-merged-pull` },
+      }),
+      "pull request to merge",
+    );
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/pulls/${merged.json.number}/merge`,
+        credential: asVictimOrAdmin,
+        body: { Do: "merge" },
+      }),
+      "merge",
+    );
     return {
       owner,
       name,
       id: repo.json.id as number,
+      pullIndex: pull.json.number as number,
+      mergedPullIndex: merged.json.number as number,
+      pullHead,
       commit: branch.json.commit.id as string,
       readmeBlob: readme.json.sha as string,
       labelId: label.json.id as number,
