@@ -1,3 +1,4 @@
+import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import type { RefUpdateFacts } from "./evaluate-push.js";
 import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
@@ -13,7 +14,7 @@ function splitNul(output: Buffer): string[] {
 }
 
 async function gitLines(cwd: string, args: string[]): Promise<string[] | undefined> {
-  const result = await runGit(args, { cwd });
+  const result = await runGit(args, { cwd, env: withoutMachineConfig() });
   return result.code === 0 ? splitNul(result.stdout) : undefined;
 }
 
@@ -66,7 +67,11 @@ export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
       if (update.newSha === ZERO_SHA) return undefined;
       const shas = await mustLines(cwd, ["rev-list", "--reverse", ...newCommitsArgs(update)]);
       if (shas.length === 0) return undefined;
-      const batch = await runGit(["cat-file", "--batch"], { cwd, input: `${shas.join("\n")}\n` });
+      const batch = await runGit(["cat-file", "--batch"], {
+        cwd,
+        env: withoutMachineConfig(),
+        input: `${shas.join("\n")}\n`,
+      });
       if (batch.code !== 0) throw new Error(`git cat-file failed: ${batch.stderr}`);
       return firstUnsignedInBatch(batch.stdout);
     },

@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitMigrationError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import type { RepoStore } from "../storage/repo-store.js";
+import { isolatedEnv } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { CheckedRemote, SOURCE_UNREADABLE_MESSAGE } from "./checked-remote.js";
 import { pinnedGitConfig } from "./pinned-config.js";
@@ -87,9 +88,9 @@ export async function cloneRemote(
   const temp = await store.tempDir();
   const target = join(temp, "repo.git");
   const trace = join(temp, "packets");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    GIT_TERMINAL_PROMPT: "0",
+  // Nothing of the machine's: no system or user git configuration (credential helpers, LFS
+  // filters, url rewrites) and no proxy variables, which would connect elsewhere than the pin.
+  const env = isolatedEnv({
     GIT_ASKPASS: "true",
     GIT_LFS_SKIP_SMUDGE: "1",
     ...(source.network ? { GIT_TRACE_PACKET: trace } : {}),
@@ -101,7 +102,7 @@ export async function cloneRemote(
         [`GIT_CONFIG_VALUE_${i}`, value],
       ]),
     ),
-  };
+  });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 600_000);
   try {

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +12,18 @@ import type { GitRepository } from "../storage/git-repository.js";
 import { archiveProcesses, openArchive, ProcessSlots, splitArchiveName } from "./archive.js";
 
 const exec = promisify(execFile);
+
+/** Runs git with `input` on stdin, without any machine configuration; returns trimmed stdout. */
+function gitInput(args: readonly string[], input: string): string {
+  const env = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+  const identity = { GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A" };
+  return execFileSync("git", args, {
+    input,
+    env: { ...env, ...identity, GIT_COMMITTER_EMAIL: "a@example.com" },
+  })
+    .toString("utf8")
+    .trim();
+}
 
 /** Reads a whole stream (the test archives are small). */
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
@@ -124,6 +136,48 @@ describe("archives", () => {
     const listed = (await exec("tar", ["-tzf", path])).stdout.split("\n").filter(Boolean);
     expect(listed.filter((entry) => !entry.endsWith("/")).sort()).toEqual(await files(fx.shas.one));
     expect((await exec("tar", ["-xzOf", path, "fixture/docs/guide.md"])).stdout).toBe("guide\n");
+  });
+
+  it("archives LFS pointers as stored, whatever git-lfs filter the machine's git configuration requires", async () => {
+    // The machine's /etc/gitconfig (here: GIT_CONFIG_SYSTEM) makes a failing git-lfs filter
+    // required for everyone; a server git that read it would cut every archive of an LFS file.
+    const system = join(out.dir, "system-gitconfig");
+    await writeFile(system, '[filter "lfs"]\n\tprocess = false\n\tsmudge = false\n\trequired = true\n');
+    const repo = await fx.store.create("alice", "lfs");
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${"a".repeat(64)}\nsize 1234\n`;
+    const gitdir = ["--git-dir", repo.gitdir];
+    const blob = (text: string) => gitInput([...gitdir, "hash-object", "-w", "--stdin"], text);
+    const tree = gitInput(
+      [...gitdir, "mktree"],
+      `100644 blob ${blob("*.bin filter=lfs diff=lfs merge=lfs -text\n")}\t.gitattributes\n` +
+        `100644 blob ${blob(pointer)}\tlarge.bin\n`,
+    );
+    const commit = gitInput([...gitdir, "commit-tree", tree, "-m", "lfs"], "");
+    await fx.cli.ok([...gitdir, "update-ref", "refs/heads/main", commit]);
+    const before = process.env.GIT_CONFIG_SYSTEM;
+    process.env.GIT_CONFIG_SYSTEM = system;
+    try {
+      // The configuration really breaks a git that reads it.
+      const broken = await fx.cli.run([...gitdir, "archive", "--format=zip", commit], undefined, {
+        GIT_CONFIG_NOSYSTEM: "",
+        GIT_CONFIG_SYSTEM: system,
+      });
+      expect(broken.code).not.toBe(0);
+      for (const format of ["zip", "tar.gz"] as const) {
+        const path = await save(`lfs.${format}`, await (await openArchive(repo, "main", format)).open());
+        const read =
+          format === "zip"
+            ? await exec("unzip", ["-p", path, "lfs/large.bin"])
+            : await exec("tar", ["-xzOf", path, "lfs/large.bin"]);
+        expect(read.stdout, format).toBe(pointer);
+      }
+      const bundle = await save("lfs.bundle", await (await openArchive(repo, "main", "bundle")).open());
+      expect(await fx.cli.ok(["bundle", "list-heads", bundle])).toContain(`${commit} HEAD`);
+    } finally {
+      if (before === undefined) delete process.env.GIT_CONFIG_SYSTEM;
+      else process.env.GIT_CONFIG_SYSTEM = before;
+    }
+    await noArchiveRunning();
   });
 
   it("resolves a full sha and an annotated tag to their commit, and takes another prefix or none", async () => {

@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GitRepository } from "../storage/git-repository.js";
 import { gitOutputStream } from "../transport/git-process.js";
+import { isolatedEnv } from "../util/git-env.js";
 import { isoContext } from "./iso.js";
 import { readCommitCached } from "./object-cache.js";
 import { resolveCommit } from "./resolve.js";
@@ -136,7 +137,7 @@ export async function openArchive(
         args.push("archive", `--format=${format}`);
         if (prefix) args.push(`--prefix=${prefix}/`);
         args.push(commitSha);
-        return gitOutputStream("archive", args, process.env, release);
+        return gitOutputStream("archive", args, isolatedEnv(), release);
       } catch (error) {
         release();
         throw error;
@@ -170,7 +171,7 @@ async function bundleStream(
     await done();
     throw error;
   }
-  const env = { ...process.env, GIT_OBJECT_DIRECTORY: join(repo.gitdir, "objects") };
+  const env = isolatedEnv({ GIT_OBJECT_DIRECTORY: join(repo.gitdir, "objects") });
   const args = ["--git-dir", dir, "bundle", "create", "--quiet", "-", "bundle", "HEAD"];
   return gitOutputStream("bundle", args, env, done);
 }

@@ -1,6 +1,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { Readable, type Writable } from "node:stream";
 import type { GitRepository } from "../storage/git-repository.js";
+import { isolatedEnv } from "../util/git-env.js";
 
 /** The four kinds of git object. */
 export type GitObjectKind = "blob" | "tree" | "commit" | "tag";
@@ -45,6 +46,7 @@ abstract class BatchProcess<T> {
 
   constructor(gitdir: string, mode: "--batch" | "--batch-check", onExit: () => void) {
     this.#child = spawn("git", ["--git-dir", gitdir, "cat-file", mode], {
+      env: isolatedEnv(),
       stdio: ["pipe", "pipe", "ignore"],
     });
     this.#child.stdout.on("data", (chunk: Buffer) => this.read(chunk));
@@ -239,6 +241,7 @@ export function stopBatchProcesses(gitdir: string): void {
 export function streamBlob(repo: Pick<GitRepository, "gitdir">, oid: string): ReadableStream<Uint8Array> {
   checkOids([oid]);
   const child = spawn("git", ["--git-dir", repo.gitdir, "cat-file", "blob", oid], {
+    env: isolatedEnv(),
     stdio: ["ignore", "pipe", "ignore"],
   });
   const stream = Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { GitRepository } from "../storage/git-repository.js";
+import { isolatedEnv } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 
 /** How many recent commits the shared walk looks at before each remaining entry is asked alone. */
@@ -127,7 +128,7 @@ function walkRecent(
         commitSha,
         ...(dir ? ["--", dir] : []),
       ],
-      { stdio: ["ignore", "pipe", "ignore"] },
+      { env: isolatedEnv(), stdio: ["ignore", "pipe", "ignore"] },
     );
     let pending = "";
     let sha = "";

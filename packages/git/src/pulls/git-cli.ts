@@ -1,22 +1,10 @@
 import type { GitSignature, SignatureInput } from "../objects/signature.js";
 import type { GitRepository } from "../storage/git-repository.js";
+import { isolatedEnv } from "../util/git-env.js";
 import { type GitRunResult, runGit } from "../util/run-git.js";
 
-/**
- * The environment of git commands that write for the API: no system or user configuration (a
- * `commit.gpgsign` or hook path of the machine's must not change what Kiln writes), no prompts,
- * messages in English.
- */
-export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_TERMINAL_PROMPT: "0",
-    LC_ALL: "C",
-    ...extra,
-  };
-}
+/** Re-exported for the pull request code, which imports it from here. */
+export { isolatedEnv };
 
 /** Runs git in the bare repository with the isolated environment. */
 export function gitIn(

@@ -6,6 +6,7 @@ import { parseRefUpdateLines } from "../hooks/parse-push.js";
 import { PUSH_POLICY_ENV, PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
 import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
+import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { feedStdin, type GitProcess, spawnGit, stdoutStream } from "./git-process.js";
 import { classifyGitRequest, type GitService, gitProtocolOf, noCacheHeaders } from "./git-request.js";
@@ -28,8 +29,13 @@ export interface GitHttpOptions {
   readonly gitPath?: string;
 }
 
+/**
+ * The server's environment (receive-pack's hooks need it) without the machine's git configuration,
+ * plus the caller's extra variables, the client's protocol, and no push policy or report path
+ * but this request's.
+ */
 function baseEnv(request: Request, options: GitHttpOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...withoutMachineConfig(), ...options.env };
   delete env[PUSH_POLICY_ENV];
   delete env[PUSH_REPORT_ENV];
   const protocol = gitProtocolOf(request.headers);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { isolatedEnv } from "./git-env.js";
 
 /** What a finished git process printed and how it exited. */
 export interface GitRunResult {
@@ -10,6 +11,7 @@ export interface GitRunResult {
 /** Options of {@link runGit}. */
 export interface RunGitOptions {
   readonly cwd?: string;
+  /** The whole environment; {@link isolatedEnv} (no machine configuration) when absent. */
   readonly env?: NodeJS.ProcessEnv;
   readonly input?: string | Uint8Array;
   readonly gitPath?: string;
@@ -18,14 +20,15 @@ export interface RunGitOptions {
 }
 
 /**
- * Runs the system git with arguments (never through a shell), collects its output and resolves
- * with the exit code; it rejects only when the process cannot be started.
+ * Runs the system git with arguments (never through a shell), by default in the isolated
+ * environment, collects its output and resolves with the exit code; it rejects only when the
+ * process cannot be started.
  */
 export function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitRunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.gitPath ?? "git", args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: options.env ?? isolatedEnv(),
       stdio: ["pipe", "pipe", "pipe"],
       ...(options.signal ? { signal: options.signal } : {}),
     });
