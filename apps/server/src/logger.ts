@@ -1,44 +1,123 @@
+import { writeSync } from "node:fs";
 import { pino } from "pino";
 import type { KilnEnvironment } from "./env.js";
 
-/** How many characters of lines are gathered for one write (below sonic-boom's 16 KiB `maxWrite` for ASCII lines). */
-const BATCH_CHARS = 12 * 1024;
+/** How many bytes of lines are gathered for one write. */
+const BATCH_BYTES = 12 * 1024;
+/** The batch's buffer: a batch plus the longest line that is copied into it rather than written alone. */
+const CAPACITY = 64 * 1024;
+/** How many request lines are noted before they are formatted, together. */
+const NOTED = 64;
 /** How often buffered log lines are written out at the latest. */
 const FLUSH_EVERY_MS = 100;
+/** Waited on while a non-blocking destination (a full pipe) refuses bytes. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Lines gathered into one string and handed to the destination as one write. sonic-boom can
- * buffer by itself (`minLength`), but it measures the UTF-8 length of everything pending on every
- * write, which made a request's log line cost microseconds; here a line costs a concatenation.
+ * Lines gathered as UTF-8 bytes in one buffer and written to the file descriptor with one
+ * synchronous `write(2)` per batch (12 KiB).
+ *
+ * A request's line is only noted when the request ends (its fields, into arrays) and formatted
+ * with the other lines noted, 64 at a time, before anything else is written: so lines keep their
+ * order, and formatting runs as one loop whose code and data stay in the CPU's caches instead of
+ * a few instructions between every two requests, which made the line the largest part of a
+ * request's cost beyond bare Hono's. Gathering lines as strings (a chain of a hundred strings
+ * spread over the young generation, walked and encoded twice by sonic-boom at every write) cost
+ * more than formatting them.
  */
 class LineBatch {
-  #pending = "";
+  readonly #bytes = Buffer.allocUnsafe(CAPACITY);
+  #used = 0;
+  readonly #methods: string[] = new Array<string>(NOTED).fill("");
+  readonly #paths: string[] = new Array<string>(NOTED).fill("");
+  readonly #statuses = new Uint16Array(NOTED);
+  readonly #ms = new Float64Array(NOTED);
+  readonly #times = new Float64Array(NOTED);
+  #noted = 0;
 
-  constructor(private readonly target: { write(text: string): boolean }) {}
+  constructor(private readonly fd: number) {}
 
+  /** Writes a line (pino's), after the request lines noted before it. */
   write(line: string): boolean {
-    this.#pending += line;
-    if (this.#pending.length >= BATCH_CHARS) this.flush();
+    if (this.#noted > 0) this.#formatNoted();
+    this.#append(line);
     return true;
+  }
+
+  /** Notes a request's line, formatted later (the time is now). */
+  note(method: string, path: string, status: number, ms: number): void {
+    const index = this.#noted;
+    this.#methods[index] = method;
+    this.#paths[index] = path;
+    this.#statuses[index] = status;
+    this.#ms[index] = ms;
+    this.#times[index] = Date.now();
+    this.#noted = index + 1;
+    if (this.#noted === NOTED) this.#formatNoted();
   }
 
   /** Writes what is pending (synchronously); pino calls it with a callback. */
   flush(done?: (error?: Error) => void): void {
     try {
-      if (this.#pending !== "") {
-        const text = this.#pending;
-        this.#pending = "";
-        this.target.write(text);
-      }
+      if (this.#noted > 0) this.#formatNoted();
+      this.#writeOut();
       done?.();
     } catch (error) {
-      // The stream is already closed: nothing more can be written.
+      // The destination is closed or broken: these lines cannot be written.
       done?.(error as Error);
     }
   }
 
   flushSync(): void {
     this.flush();
+  }
+
+  #formatNoted(): void {
+    const count = this.#noted;
+    this.#noted = 0;
+    for (let index = 0; index < count; index++) {
+      this.#append(
+        requestLine(
+          this.#methods[index] as string,
+          this.#paths[index] as string,
+          this.#statuses[index] as number,
+          this.#ms[index] as number,
+          this.#times[index] as number,
+        ),
+      );
+    }
+  }
+
+  #append(line: string): void {
+    // A UTF-16 code unit takes at most three bytes of UTF-8.
+    if (line.length * 3 > CAPACITY - this.#used) {
+      this.#writeOut();
+      if (line.length * 3 > CAPACITY) {
+        this.#out(Buffer.from(line));
+        return;
+      }
+    }
+    this.#used += this.#bytes.write(line, this.#used);
+    if (this.#used >= BATCH_BYTES) this.#writeOut();
+  }
+
+  #writeOut(): void {
+    const used = this.#used;
+    this.#used = 0;
+    if (used > 0) this.#out(this.#bytes.subarray(0, used));
+  }
+
+  /** Writes every byte, waiting while a non-blocking destination is full (as sonic-boom does). */
+  #out(bytes: Uint8Array): void {
+    let offset = 0;
+    while (offset < bytes.length) {
+      try {
+        offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+        Atomics.wait(PAUSE, 0, 0, 10);
+      }
+    }
   }
 }
 
@@ -57,8 +136,7 @@ function flushAll(): void {
  * returns. A `kill -9` may lose the last 100 ms of lines, never data.
  */
 export function createLogger(level: KilnEnvironment["logLevel"], stream: "stdout" | "stderr" = "stdout") {
-  const destination = pino.destination({ fd: stream === "stdout" ? 1 : 2, sync: true });
-  const batch = new LineBatch(destination);
+  const batch = new LineBatch(stream === "stdout" ? 1 : 2);
   setInterval(() => batch.flush(), FLUSH_EVERY_MS).unref();
   if (batches.size === 0) process.once("exit", () => flushAll());
   batches.add(batch);
@@ -66,39 +144,46 @@ export function createLogger(level: KilnEnvironment["logLevel"], stream: "stdout
 }
 
 /**
- * The request log's line for `logger`, formatted by hand: the same JSON line pino writes for
- * `logger.info({method, path, status, ms}, "request")`, into the same buffered destination (so
- * lines keep their order), at half the cost of pino's generic serializer. Nothing is written
- * when the level is above `info`.
+ * The request log's line for `logger`: the same JSON line pino writes for
+ * `logger.info({method, path, status, ms}, "request")`, into the same destination (so lines keep
+ * their order), formatted by hand at a fraction of the cost of pino's generic serializer, and
+ * in bulk (see {@link LineBatch}). Nothing is written when the level is above `info`.
  */
 export function requestLogOf(
   logger: KilnLogger,
 ): (method: string, path: string, status: number, ms: number) => void {
   if (!logger.isLevelEnabled("info")) return () => {};
   const stream = (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
+  if (stream instanceof LineBatch) return (method, path, status, ms) => stream.note(method, path, status, ms);
   if (!stream) return (method, path, status, ms) => logger.info({ method, path, status, ms }, "request");
-  const pid = `,"pid":${process.pid}`;
-  return (method, path, status, ms) => {
-    stream.write(
-      `{"level":30${isoTime()}${pid},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`,
-    );
-  };
+  return (method, path, status, ms) => stream.write(requestLine(method, path, status, ms, Date.now()));
+}
+
+const PID = `,"pid":${process.pid}`;
+
+/** A request's log line, as pino writes it with the time `time`. */
+function requestLine(method: string, path: string, status: number, ms: number, time: number): string {
+  return `{"level":30${isoTimeAt(time)}${PID},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`;
 }
 
 let stampedAt = -1;
 let stamp = "";
 
 /**
- * pino's `isoTime`, formatted once per millisecond: a busy server writes many lines within one,
- * and formatting the date is a noticeable part of a request's log line.
+ * pino's `isoTime` for a time in milliseconds, formatted once per millisecond: a busy server
+ * writes many lines within one, and formatting the date is a noticeable part of a line.
  */
-function isoTime(): string {
-  const now = Date.now();
-  if (now !== stampedAt) {
-    stampedAt = now;
-    stamp = `,"time":"${new Date(now).toISOString()}"`;
+function isoTimeAt(time: number): string {
+  if (time !== stampedAt) {
+    stampedAt = time;
+    stamp = `,"time":"${new Date(time).toISOString()}"`;
   }
   return stamp;
+}
+
+/** pino's `isoTime` (the timestamp function of the loggers), for now. */
+function isoTime(): string {
+  return isoTimeAt(Date.now());
 }
 
 export type KilnLogger = ReturnType<typeof createLogger>;

@@ -29,13 +29,21 @@ export interface ConnectionTracker {
   destroyAll(): void;
 }
 
+/** What serves a request once it is counted: @hono/node-server's listener. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
 /**
- * Tracks the server's connections and requests. Node's own `close()` destroys every connection
- * that is not inside a request at that instant, including one whose request bytes are waiting in
- * the kernel or half-parsed, and closing the listener resets connections the kernel accepted but
- * Node did not yet; both lose requests a client had already sent.
+ * Serves `server`'s requests with `handle`, tracking its connections and requests. Node's own
+ * `close()` destroys every connection that is not inside a request at that instant, including
+ * one whose request bytes are waiting in the kernel or half-parsed, and closing the listener
+ * resets connections the kernel accepted but Node did not yet; both lose requests a client had
+ * already sent.
+ *
+ * The counting is the one `request` listener (Node then calls it without copying a listener
+ * list) and one `close` listener per response, a function shared by every response, so that a
+ * request allocates nothing for it.
  */
-export function trackConnections(server: Server): ConnectionTracker {
+export function trackConnections(server: Server, handle: RequestHandler): ConnectionTracker {
   const connections = new Map<Socket, Connection>();
   const responding = new Set<ServerResponse>();
   let draining = false;
@@ -50,31 +58,45 @@ export function trackConnections(server: Server): ConnectionTracker {
     connections.set(socket, state);
     socket.once("close", () => connections.delete(socket));
   });
-  server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
-    const state = connections.get(req.socket as Socket);
+
+  /** The connection's exchange is over: nothing in progress until its next request. */
+  const idle = (state: Connection, socket: Socket) => {
+    state.busy--;
+    state.bytesAtIdle = socket.bytesRead;
+    state.bytesAtSweep = state.bytesAtIdle;
+  };
+  // Idle again once the response is sent and the request's body has arrived (or it is gone).
+  function responseClosed(this: ServerResponse) {
+    responding.delete(this);
+    const req = this.req;
+    const socket = req.socket as Socket;
+    const state = connections.get(socket);
     if (!state) return;
-    // While draining, this response is the connection's last one: Node sends `Connection: close`
-    // and closes the connection once the response is written.
-    if (draining) res.shouldKeepAlive = false;
-    state.busy++;
-    responding.add(res);
+    if (req.complete || req.destroyed) {
+      idle(state, socket);
+      return;
+    }
     let settled = false;
-    const idle = () => {
+    const settle = () => {
       if (settled) return;
       settled = true;
-      state.busy--;
-      state.bytesAtIdle = req.socket.bytesRead;
-      state.bytesAtSweep = state.bytesAtIdle;
+      idle(state, socket);
     };
-    // Idle again once the response is sent and the request's body has arrived (or it is gone).
-    res.once("close", () => {
-      responding.delete(res);
-      if (req.complete || req.destroyed) idle();
-      else {
-        req.once("end", idle);
-        req.once("close", idle);
-      }
-    });
+    req.once("end", settle);
+    req.once("close", settle);
+  }
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const state = connections.get(req.socket as Socket);
+    if (state) {
+      // While draining, this response is the connection's last one: Node sends `Connection: close`
+      // and closes the connection once the response is written.
+      if (draining) res.shouldKeepAlive = false;
+      state.busy++;
+      responding.add(res);
+      res.on("close", responseClosed);
+    }
+    handle(req, res);
   });
 
   /** True when nothing is in progress on the connection and no byte arrived since it became idle. */

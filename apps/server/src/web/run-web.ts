@@ -1,7 +1,7 @@
 import { unlinkSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { createApp } from "@kiln/http";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { openInstance } from "../instance/instance.js";
@@ -65,8 +65,13 @@ export async function startWeb(
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }
   const app = createApp({ services, settings, logger, requestLog: requestLogOf(logger) });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: settings.server.httpAddr }) as Server;
-  const connections = trackConnections(server);
+  // @hono/node-server's listener on Node's server (what its `createAdaptorServer` builds), behind
+  // the connection tracking.
+  const server = createServer();
+  const connections = trackConnections(
+    server,
+    getRequestListener(app.fetch, { hostname: settings.server.httpAddr }),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
