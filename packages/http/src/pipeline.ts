@@ -15,6 +15,9 @@ export interface RequestScope {
 }
 
 type Input = Parameters<AnyRoute["handler"]>[1];
+
+/** The path parameters of a static path. */
+const NO_PARAMS: Record<string, string> = Object.freeze({});
 type Outcome = Response | Promise<Response>;
 
 /** Sets the request's variables: the app's services, settings and logger, and an anonymous caller. */
@@ -48,6 +51,8 @@ export function apiHandler(
   const enter = enterer(scope);
   const { access } = scope.services;
   const waits = Boolean(r.repo || r.org || r.body || r.quota || validateResponses);
+  // A static path has no parameters to read or to check for NUL bytes.
+  const withParams = r.path.includes("{");
 
   const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
     const actor = c.get("actor");
@@ -64,7 +69,7 @@ export function apiHandler(
 
   const run = (c: AppContext): Outcome => {
     checkAccess(r, c);
-    const path = checkPathParams(c);
+    const path = withParams ? checkPathParams(c) : NO_PARAMS;
     const { params, query } = parsePathAndQuery(r, c, path);
     const parsed = {
       params,

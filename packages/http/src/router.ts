@@ -92,8 +92,8 @@ export class KilnRouter<T> implements Router<T> {
   readonly name = "KilnRouter";
   readonly #api = part<T>();
   readonly #rest = part<T>();
-  /** `METHOD path` of every static route, and the answer once asked. */
-  readonly #static = new Map<string, Result<T> | undefined>();
+  /** By method, every static route's path and the answer once asked (no key to build per request). */
+  readonly #static = new Map<string, Map<string, Result<T> | undefined>>();
 
   add(method: string, path: string, handler: T): void {
     const api = path.startsWith("/api/");
@@ -105,7 +105,11 @@ export class KilnRouter<T> implements Router<T> {
       if (dynamic || method === "ALL") withParams.add(method, path, handler);
     }
     // `ALL` (any method) is not remembered: a client chooses the method, and the map would grow.
-    if (method !== "ALL" && !dynamic) this.#static.set(`${method} ${path}`, undefined);
+    if (method !== "ALL" && !dynamic) {
+      const paths = this.#static.get(method) ?? new Map<string, Result<T> | undefined>();
+      paths.set(path, undefined);
+      this.#static.set(method, paths);
+    }
   }
 
   /** The router the API's paths with parameters settled on once matching began. */
@@ -115,13 +119,12 @@ export class KilnRouter<T> implements Router<T> {
 
   match(method: string, path: string): Result<T> {
     const { all, dynamic } = path.startsWith("/api/") ? this.#api : this.#rest;
-    const key = `${method} ${path}`;
-    if (!this.#static.has(key)) return dynamic.match(method, path);
-    let result = this.#static.get(key);
-    if (!result) {
-      result = all.match(method, path);
-      this.#static.set(key, result);
-    }
+    const paths = this.#static.get(method);
+    let result = paths?.get(path);
+    if (result) return result;
+    if (!paths?.has(path)) return dynamic.match(method, path);
+    result = all.match(method, path);
+    paths.set(path, result);
     return result;
   }
 }
