@@ -127,7 +127,7 @@ describe.each(DIALECTS)("bounded input and no 500s on %s", (dialect) => {
   });
 
   describe("branch names git refuses", () => {
-    it("answers 404 for DELETE of a branch spelled with ./ or ../ segments, and deletes nothing", async () => {
+    it("answers 422 for DELETE of a branch spelled with ./ or ../ segments (404 to GET), and deletes nothing", async () => {
       const made = await t.call("POST", `${repo.path}/branches`, {
         token: alice.token,
         body: { new_branch_name: "a/b" },
@@ -142,7 +142,7 @@ describe.each(DIALECTS)("bounded input and no 500s on %s", (dialect) => {
         "..%2F..%2Fconfig",
       ]) {
         const res = await t.call("DELETE", `${repo.path}/branches/${spelled}`, { token: alice.token });
-        expect(res.status, spelled).toBe(404);
+        expect(res.status, spelled).toBe(422);
         expect((await t.call("GET", `${repo.path}/branches/${spelled}`, { token: alice.token })).status).toBe(
           404,
         );

@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { PayloadTooLargeError } from "@kiln/domain";
+import type { QuotaOwner } from "@kiln/service";
 import { DIALECTS } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { addRepository } from "./quota-support.js";
 import { createRepo, type TestRepo } from "./repos.js";
 import { openTestApp, type TestApp, type TestUser } from "./support.js";
 
@@ -125,18 +129,53 @@ describe.each(DIALECTS)("ref names from requests on %s", (dialect) => {
     expect(checked).toBeGreaterThan(1000);
   });
 
-  it("deleting a branch or tag by a traversal name is 404 and removes nothing of Alice's", async () => {
+  it("deleting a branch or tag by a traversal name is 422 (404 once it decodes to a valid name) and removes nothing of Alice's", async () => {
+    let refused = 0;
     for (const target of targets) {
       for (const name of traversalNames(target)) {
+        const decoded = decodeURIComponent(name);
+        const invalid = decoded.includes("..") || decoded.includes("\\");
         for (const kind of ["branches", "tags"]) {
           const res = await call(bob, "DELETE", `${pub.path}/${kind}/${name}`);
-          expect(res.status, `${kind}/${name}`).toBe(404);
+          expect(res.status, `${kind}/${name}`).toBe(invalid ? 422 : 404);
+          if (invalid) {
+            expect(res.json.message).toBe(
+              `${kind === "tags" ? "tag" : "branch"} name is not valid [name: ${decoded}]`,
+            );
+            refused++;
+          }
         }
       }
     }
+    expect(refused).toBeGreaterThan(100);
     for (const ref of ["heads/main", "heads/hidden", "tags/v1"]) {
       expect((await call(alice, "GET", `${secret.path}/git/refs/${ref}`)).status).toBe(200);
     }
+  });
+
+  it("deletes by name as git's ref format allows: 422 for a name no ref can have, 404 for a missing one, and removes old refs git only refuses to create", async () => {
+    for (const name of ["a..b", "a.lock", "x@{y}", "a b", "a~1", ".a", "a/"]) {
+      const encoded = encodeURIComponent(name);
+      const branch = await call(bob, "DELETE", `${pub.path}/branches/${encoded}`);
+      expect(branch.status, name).toBe(422);
+      expect(branch.json.message).toBe(`branch name is not valid [name: ${name}]`);
+      const tag = await call(bob, "DELETE", `${pub.path}/tags/${encoded}`);
+      expect(tag.status, name).toBe(422);
+      expect(tag.json.message).toBe(`tag name is not valid [name: ${name}]`);
+    }
+    expect((await call(bob, "DELETE", `${pub.path}/branches/missing`)).status).toBe(404);
+    expect((await call(bob, "DELETE", `${pub.path}/tags/missing`)).status).toBe(404);
+    // Refs under names git refuses to create, left from before Kiln refused them, can go.
+    const main = (await call(bob, "GET", `${pub.path}/branches/main`)).json.commit.id as string;
+    for (const ref of ["refs/heads/HEAD", "refs/heads/-x", "refs/heads/@", "refs/tags/HEAD"]) {
+      execFileSync("git", ["--git-dir", pub.gitdir, "update-ref", ref, main]);
+    }
+    for (const path of ["branches/HEAD", "branches/-x", "branches/@", "tags/HEAD"]) {
+      expect((await call(bob, "DELETE", `${pub.path}/${path}`)).status, path).toBe(204);
+      expect((await call(bob, "DELETE", `${pub.path}/${path}`)).status, path).toBe(404);
+    }
+    const refs = await call(bob, "GET", `${pub.path}/git/refs`);
+    expect(refs.json.map((r: { ref: string }) => r.ref)).toEqual(["refs/heads/main"]);
   });
 
   const refused = [
@@ -177,6 +216,50 @@ describe.each(DIALECTS)("ref names from requests on %s", (dialect) => {
     expect(branches.json.map((b: { name: string }) => b.name)).toEqual(["main"]);
     const ok = await call(bob, "POST", `${pub.path}/branches`, { new_branch_name: "x@y" });
     expect(ok.status).toBe(201);
+  });
+
+  it("refuses an invalid new branch name with 422 before the quota, which an over-quota owner meets only with a valid one", async () => {
+    const admin = await t.user({ admin: true });
+    const carol = await t.user({ name: "carol" });
+    const mine = await createRepo(t, carol, "mine");
+    await addRepository(t, carol, { gitSize: 10_000 });
+    const deny = await call(admin, "POST", "/admin/quota/groups", {
+      name: "deny",
+      rules: [{ name: "deny-all", limit: 0, subjects: ["size:all"] }],
+    });
+    expect(deny.status).toBe(201);
+    expect((await call(admin, "PUT", "/admin/quota/groups/deny/users/carol")).status).toBe(204);
+    expect(await t.services.quota.check(carol.id, "size:repos:all")).toBe(false);
+    // What the opt-in `[quota] ENFORCE` does in the hook (QuotaService.enforce).
+    const enforce = vi
+      .spyOn(t.services.quota, "enforce")
+      .mockImplementation(async (owner: QuotaOwner, subject) => {
+        if (!(await t.services.quota.check(owner.id, subject)))
+          throw new PayloadTooLargeError("quota exceeded", { user_id: owner.id, username: owner.name });
+      });
+    try {
+      for (const name of ["HEAD", "-x", "a..b", "@"]) {
+        const res = await call(carol, "POST", `${mine.path}/branches`, { new_branch_name: name });
+        expect(res.status, name).toBe(422);
+        expect(res.json.message, name).toBe("[BranchName]: GitRefName");
+      }
+      for (const [field, body] of [
+        ["OldBranchName", { old_branch_name: "a..b" }],
+        ["OldRefName", { old_ref_name: "../x" }],
+      ] as const) {
+        const res = await call(carol, "POST", `${mine.path}/branches`, { new_branch_name: "fine", ...body });
+        expect(res.status, field).toBe(422);
+        expect(res.json.message).toBe(`[${field}]: GitRefName`);
+      }
+      expect(enforce).not.toHaveBeenCalled();
+      const valid = await call(carol, "POST", `${mine.path}/branches`, { new_branch_name: "fine" });
+      expect(valid.status).toBe(413);
+      expect(enforce).toHaveBeenCalledTimes(1);
+    } finally {
+      enforce.mockRestore();
+    }
+    const branches = await call(carol, "GET", `${mine.path}/branches`);
+    expect(branches.json.map((b: { name: string }) => b.name)).toEqual(["main"]);
   });
 
   it("refuses to create tags git tag refuses (422), and creates nothing", async () => {

@@ -14,7 +14,7 @@ import { lookupRef, refSnapshot, refsChanged } from "./repo-state.js";
 import { headBranch, isEmptyRepository, readRef, refValue, resolveCommit } from "./resolve.js";
 import { compareAndSetRef } from "./update-ref.js";
 
-export { isValidBranchName } from "../util/ref-names.js";
+export { isReadableRef, isValidBranchName } from "../util/ref-names.js";
 
 /** A branch and its head commit. */
 export interface BranchInfo {

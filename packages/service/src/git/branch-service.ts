@@ -17,6 +17,7 @@ import {
   deleteBranch,
   findBranchRule,
   getBranch,
+  isReadableRef,
   isValidBranchName,
   isValidRefName,
   listBranches,
@@ -138,11 +139,16 @@ export class BranchService {
   }
 
   /**
-   * Deletes a branch with the UI's checks (Forgejo's DeleteBranch): not on an empty repository
-   * (404) or a mirror (403), never the default branch or a protected branch (403).
+   * Deletes a branch with the UI's checks (Forgejo's DeleteBranch): 422 for a name no branch can
+   * have (git's ref format: `a..b`, `../x`; names git only refuses to create, such as `HEAD`,
+   * may be deleted), not on an empty repository (404) or a mirror (403), never the default
+   * branch or a protected branch (403); 404 when there is no such branch.
    */
   async delete(repo: Repository, name: string): Promise<void> {
     assertNotArchived(repo);
+    if (!isReadableRef(`refs/heads/${name}`)) {
+      throw new InvalidArgumentError(`branch name is not valid [name: ${name}]`);
+    }
     if (repo.isEmpty) throw emptyRepository();
     if (repo.isMirror) throw new PermissionDeniedError("Git Repository is a mirror.");
     if (name === repo.defaultBranch) throw new PermissionDeniedError("can not delete default branch");

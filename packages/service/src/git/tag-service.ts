@@ -7,7 +7,15 @@ import {
   type Repository,
   type User,
 } from "@kiln/domain";
-import { createTag, deleteTag, getTag, isValidTagName, listTags, type TagInfo } from "@kiln/git";
+import {
+  createTag,
+  deleteTag,
+  getTag,
+  isReadableRef,
+  isValidTagName,
+  listTags,
+  type TagInfo,
+} from "@kiln/git";
 import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -79,9 +87,15 @@ export class TagService {
     return tag;
   }
 
-  /** Deletes a tag; 404 when it does not exist. */
+  /**
+   * Deletes a tag: 422 for a name no tag can have (git's ref format; names git only refuses to
+   * create, such as `HEAD`, may be deleted), 404 when it does not exist.
+   */
   async delete(repo: Repository, name: string): Promise<void> {
     assertNotArchived(repo);
+    if (!isReadableRef(`refs/tags/${name}`)) {
+      throw new InvalidArgumentError(`tag name is not valid [name: ${name}]`);
+    }
     const git = await this.repos.git(repo);
     await withGitErrors(() => deleteTag(git, name));
     await this.repos.refreshSize(repo.id);

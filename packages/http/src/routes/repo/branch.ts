@@ -1,4 +1,5 @@
 import { api } from "@kiln/domain";
+import { isValidBranchName, isValidRefName } from "@kiln/git";
 import { isRepoAdmin } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
@@ -13,6 +14,31 @@ import { type RepoContext, repoParams } from "./context.js";
 /** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
 
 const branchParams = (description: string) => v.object({ ...repoParams, branch: qs.string(description) });
+
+/**
+ * Forgejo's `GitRefName` binding of CreateBranchRepoOption, part of the body's validation so it
+ * answers 422 before the quota is looked at (Forgejo binds before it checks quota): the new name
+ * as `git branch` would accept it (never `HEAD` or `-x`), the sources as names git's format
+ * allows. The messages name the Go fields (`BranchName` is `new_branch_name`), as Forgejo's do.
+ */
+const CreateBranchBody = v.pipe(
+  api.CreateBranchRepoOption,
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const { new_branch_name: name, old_branch_name: oldBranch, old_ref_name: oldRef } = dataset.value;
+    const field = [
+      ["BranchName", name, isValidBranchName(name)],
+      ["OldBranchName", oldBranch, !oldBranch || isValidRefName(oldBranch)],
+      ["OldRefName", oldRef, !oldRef || isValidRefName(oldRef)],
+    ].find(([, , valid]) => !valid);
+    if (!field) return;
+    const [key, value] = field as [string, string];
+    addIssue({
+      message: "GitRefName",
+      path: [{ type: "object", origin: "value", input: dataset.value, key, value }],
+    });
+  }),
+);
 
 /** Forgejo shows the effective rule's name only to repository admins. */
 function seesRuleNames(ctx: RepoContext): boolean {
@@ -73,7 +99,7 @@ export const repoCreateBranch = route({
   repo: { write: ["repo.code"] },
   scopes: ["repository"],
   params: v.object(repoParams),
-  body: api.CreateBranchRepoOption,
+  body: CreateBranchBody,
   responses: {
     201: { description: "Branch", schema: api.Branch },
     403: { description: "The branch is archived or a mirror.", schema: api.APIError },
@@ -109,6 +135,7 @@ export const repoDeleteBranch = route({
     ...empty,
     403: { description: "APIError", schema: api.APIError },
     ...notFound,
+    ...validationError,
     ...repoArchived,
   },
   async handler(c, { params, repo: ctx }) {

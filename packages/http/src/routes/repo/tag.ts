@@ -110,6 +110,7 @@ export const repoDeleteTag = route({
     ...empty,
     ...forbidden,
     ...notFound,
+    ...validationError,
     ...repoArchived,
   },
   async handler(c, { params, repo: ctx }) {
