@@ -14,6 +14,9 @@ function mainSpecifier(script: string): string {
   return `./${script}`;
 }
 
+const then = Promise.prototype.then;
+const apply = Reflect.apply;
+
 function onStart(msg: Msg): Promise<void> | undefined {
   if (msg.command !== Command.START) {
     send(Channel.start, error({ error: `ProtocolError: expected START on channel "start"` }));
@@ -25,7 +28,8 @@ function onStart(msg: Msg): Promise<void> | undefined {
   startState.mainMap = msg.startMainMap;
   const script = startState.argv[0];
   if (script === undefined) reportUncaught(new TypeError("START carried no script in start_argv"));
-  return runMain(mainSpecifier(script), startState.cwd).catch(reportUncaught);
+  // With the built-in `then`, taken before any script ran (the script may have replaced it by now).
+  return apply(then, runMain(mainSpecifier(script), startState.cwd), [undefined, reportUncaught]);
 }
 
 function onOs(msg: Msg): void {
@@ -52,6 +56,7 @@ Object.defineProperty(globalThis, "__kiln_attach", {
     send: (bytes: Uint8Array) => void,
     request: (bytes: Uint8Array) => Uint8Array,
     printText: (text: string, stream: number) => void,
+    next: () => Promise<unknown>,
   ) {
     delete (globalThis as { __kiln_attach?: unknown }).__kiln_attach;
     attachBindings({ send, request, print: printText });
@@ -60,7 +65,7 @@ Object.defineProperty(globalThis, "__kiln_attach", {
     Error.stackTraceLimit = 30;
     return (batch?: Uint8Array) => {
       try {
-        return receive(batch, reportUncaught);
+        return receive(batch, reportUncaught, next);
       } catch (thrown) {
         return reportUncaught(thrown);
       }

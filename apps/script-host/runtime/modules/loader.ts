@@ -5,6 +5,18 @@ import type { ModuleRecord, Namespace, Setter } from "./module-record.js";
 import { evaluateRegistration } from "./register.js";
 
 const NativePromise = Promise;
+// Taken before any script runs: a script that replaces Promise.prototype.then must not be able to
+// stop its own modules from finishing (nor the run from ending).
+const then = NativePromise.prototype.then;
+const apply = Reflect.apply;
+/** `promise.then(onFulfilled, onRejected)` with the built-in `then`. */
+function whenSettled<T>(
+  promise: Promise<unknown>,
+  onFulfilled: ((value: unknown) => T | Promise<T>) | undefined,
+  onRejected?: (error: unknown) => T | Promise<T>,
+): Promise<T> {
+  return apply(then, promise, [onFulfilled, onRejected]) as Promise<T>;
+}
 const registry = new Map<string, ModuleRecord>();
 
 /** A loaded module by name (a path or URL), for mapping stack traces. */
@@ -129,7 +141,8 @@ function runBody(record: ModuleRecord): void | Promise<void> {
     record.state = "done";
     return;
   }
-  record.evaluation = result.then(
+  record.evaluation = whenSettled<void>(
+    result,
     () => {
       record.state = "done";
     },
@@ -158,14 +171,14 @@ export function evaluateModule(record: ModuleRecord): void | Promise<void> {
   const from = (index: number): void | Promise<void> => {
     for (let i = index; i < deps.length; i++) {
       const pending = evaluateModule(deps[i]!);
-      if (pending) return pending.then(() => from(i + 1));
+      if (pending) return whenSettled(pending, () => from(i + 1));
     }
     return runBody(record);
   };
   try {
     const pending = from(0);
     if (pending) {
-      record.evaluation = pending.catch((error) => fail(record, error));
+      record.evaluation = whenSettled<void>(pending, undefined, (error) => fail(record, error));
       return record.evaluation;
     }
   } catch (error) {

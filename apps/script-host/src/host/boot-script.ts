@@ -2,8 +2,8 @@
  * The only code the host puts into a new isolate before START. It takes the host's bindings off
  * the global object and returns the entry function the host calls with every batch of messages
  * (length-prefixed BaseMsg frames). The first batch is START: unless the runtime was preloaded
- * from the startup snapshot, the boot code reads `start_main_js` straight from the protobuf bytes
- * (frame, then fields 2 → 13) and evaluates it; then it hands the bindings to the runtime's
+ * (compiled from V8's code cache), the boot code reads `start_main_js` straight from the protobuf
+ * bytes (frame, then fields 2 → 13) and evaluates it; then it hands the bindings to the runtime's
  * `__kiln_attach` and every batch to the function that returns.
  */
 export const bootScript = String.raw`(function () {
@@ -61,12 +61,19 @@ export const bootScript = String.raw`(function () {
     for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
     return out;
   };
-  // The first batch from the host holds START alone. A runtime preloaded from the startup snapshot
-  // has already defined __kiln_attach; otherwise the bundle comes in START's start_main_js.
+  // The first batch from the host holds START alone. A preloaded runtime has already defined
+  // __kiln_attach; otherwise the bundle comes in START's start_main_js. The host puts a reference
+  // to this entry itself on the global object after it is made: the runtime calls itself through
+  // it to handle each further message of a batch in a task of its own.
   let entry;
+  let selfRef;
+  const next = () => selfRef.apply(undefined, []);
   return (batch) => {
     if (entry === undefined) {
       if (batch === undefined) throw new Error("kiln boot: the first call must carry START");
+      selfRef = g.__kiln_self_ref;
+      delete g.__kiln_self_ref;
+      if (selfRef === undefined) throw new Error("kiln boot: the host gave no reference to the entry");
       if (typeof g.__kiln_attach !== "function") {
         const at = { i: 0 };
         const length = varint(batch, at);
@@ -78,7 +85,7 @@ export const bootScript = String.raw`(function () {
       }
       const attach = g.__kiln_attach;
       if (typeof attach !== "function") throw new Error("kiln boot: the runtime bundle did not define __kiln_attach");
-      entry = attach(send, request, print);
+      entry = attach(send, request, print, next);
     }
     return entry(batch);
   };

@@ -61,6 +61,10 @@ export class IsolateBridge {
       ),
     );
     const entry = context.evalSync(bootScript, { reference: true, filename: "kiln:boot.js" });
+    // The runtime handles each message of a batch after the first by calling its own entry
+    // through this reference (see runtime/transport.ts); the boot code takes it off the global
+    // object at START, before any script code runs.
+    global.setSync("__kiln_self_ref", entry);
     const noop = context.evalSync("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
     return new IsolateBridge(
       isolate,
@@ -70,25 +74,16 @@ export class IsolateBridge {
   }
 
   /**
-   * Hands one batch of `messages` framed BaseMsg to the runtime: one call carrying the bytes,
-   * then one call without arguments for each further message, so that each message is handled in
-   * a call of its own and the isolate runs its microtasks between them (the calls are queued at
-   * once, not one after the other). Resolves when the runtime has handled them all (for START:
-   * when the main module has finished evaluating); rejects with whatever the isolate threw,
-   * including an unhandled promise rejection or the isolate being disposed.
+   * Hands one batch of framed BaseMsg to the runtime in one call. The runtime handles each message
+   * in a task of its own (the first in this call, the others through calls to itself, see
+   * runtime/transport.ts), so the isolate runs its microtasks between them. Resolves when the
+   * runtime has handled them all (for START: when the main module has finished evaluating);
+   * rejects with whatever the isolate threw, including an unhandled promise rejection or the
+   * isolate being disposed.
    */
-  async deliver(
-    bytes: Uint8Array,
-    options: { awaitResult?: boolean; messages?: number } = {},
-  ): Promise<void> {
+  async deliver(bytes: Uint8Array): Promise<void> {
     const argument = new ivm.ExternalCopy(bytes).copyInto({ release: true });
-    const calls = [
-      this.entry.apply(undefined, [argument], {
-        result: { promise: options.awaitResult ?? false, copy: true },
-      }),
-    ];
-    for (let i = 1; i < (options.messages ?? 1); i++) calls.push(this.entry.apply(undefined, []));
-    await Promise.all(calls);
+    await this.entry.apply(undefined, [argument], { result: { promise: true, copy: true } });
   }
 
   /**

@@ -6,9 +6,9 @@ import {
   type Envelope,
   encodeEnvelope,
   error as errorMsg,
-  FrameDecoder,
   type Msg,
 } from "@kiln/protocol/wire";
+import { checkFrames, frame, frameAt } from "../shared/frames.js";
 import { readTimerStart, timerStart } from "../shared/timer-frames.js";
 import type { Direction } from "./debug-log.js";
 import { errorText } from "./errors.js";
@@ -67,11 +67,9 @@ export class RuntimeMessages {
       );
       return;
     }
-    let frames: Uint8Array[];
+    let count: number;
     try {
-      const decoder = new FrameDecoder(maxMessageBytes);
-      frames = decoder.push(batch);
-      decoder.end();
+      count = checkFrames(batch, maxMessageBytes);
     } catch (failure) {
       if (!(failure instanceof DecodeError)) throw failure;
       if (failure.code === "frame-too-large") {
@@ -82,13 +80,16 @@ export class RuntimeMessages {
       return;
     }
     const trace = this.host.debug;
-    for (const frame of frames) {
+    for (let at = 0, i = 0; i < count; i++) {
+      at = frameAt(batch, at);
       // TIMER_START, sent by the thousand, is recognised from its bytes: the frames read here are
       // exactly those the full decoder and rejectMalformed accept as TIMER_START (see
       // timer-frames.ts); --debug traces every message, so it takes the full path.
-      if (!trace && readTimerStart(frame))
+      if (!trace && readTimerStart(batch, frame.start, frame.end)) {
         this.#startTimer(timerStart.id, timerStart.interval, timerStart.duration);
-      else this.#onMessage(frame);
+      } else {
+        this.#onMessage(batch.subarray(frame.start, frame.end));
+      }
     }
   }
 

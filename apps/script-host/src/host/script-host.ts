@@ -189,7 +189,7 @@ export class ScriptHost {
     const bytes = encodeEnvelope(Channel.start, startMsg);
     this.#trace("host->runtime", bytes);
     this.#inFlight++;
-    this.#watch(this.#bridge.deliver(encodeFrame(bytes), { awaitResult: true })).then(
+    this.#watch(this.#bridge.deliver(encodeFrame(bytes))).then(
       () => {
         this.#mainSettled = true;
         this.#checkIdle();
@@ -294,7 +294,6 @@ export class ScriptHost {
   #flushOutbox(): void {
     if (this.#batchOnItsWay || this.#outboxMessages === 0) return;
     const batch = this.#outbox.slice(0, this.#outboxBytes);
-    const messages = this.#outboxMessages;
     // A large outbox is not kept once its burst has left.
     if (this.#outbox.length > 64 * 1024) this.#outbox = new Uint8Array(4096);
     this.#outboxBytes = 0;
@@ -302,17 +301,17 @@ export class ScriptHost {
     this.#inFlight--;
     const intervals = [...this.#waitingIntervals];
     this.#batchOnItsWay = true;
-    this.#deliverBatch(batch, messages, () => {
+    this.#deliverBatch(batch, () => {
       this.#batchOnItsWay = false;
       for (const id of intervals) this.#waitingIntervals.delete(id);
       this.#scheduleFlush();
     });
   }
 
-  #deliverBatch(batch: Uint8Array, messages = 1, settled: () => void = () => {}): void {
+  #deliverBatch(batch: Uint8Array, settled: () => void = () => {}): void {
     if (this.#finished || !this.#bridge) return;
     this.#inFlight++;
-    this.#watch(this.#bridge.deliver(batch, { messages })).then(
+    this.#watch(this.#bridge.deliver(batch)).then(
       () => {
         this.#inFlight--;
         settled();

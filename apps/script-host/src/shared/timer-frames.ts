@@ -118,16 +118,18 @@ export function writeTimerReady(out: Uint8Array, at: number, id: number, done: b
   return at;
 }
 
-/** Reading position and results of the readers (one reader at a time; no allocation per frame). */
+/** Reading position of the readers (one reader at a time; no allocation per frame). */
 const read = { at: 0, end: 0 };
 
 /** A canonical varint from 0 to 2^31 − 1 at `read.at` (before `read.end`), or -1. */
 function getVarint(bytes: Uint8Array): number {
   let value = 0;
+  let scale = 1;
   for (let i = 0; i < 5; i++) {
     if (read.at >= read.end) return -1;
     const byte = bytes[read.at++]!;
-    value += (byte & 0x7f) * 2 ** (7 * i);
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
     if (byte < 0x80) {
       // Canonical: no trailing zero group (except the value 0 itself), and within int32.
       if (i > 0 && byte === 0) return -1;
@@ -143,37 +145,46 @@ function expect(bytes: Uint8Array, first: number, second: number): boolean {
   return true;
 }
 
-/** The payload of a canonical `timers` BaseMsg frame for `command`: true with `read` placed on its fields. */
-function openTimersFrame(frame: Uint8Array, command: number): boolean {
-  read.at = 0;
-  read.end = frame.length;
-  for (let i = 0; i < CHANNEL.length; i++) if (frame[read.at++] !== CHANNEL[i]) return false;
-  if (frame[read.at++] !== 0x12) return false;
-  const payload = getVarint(frame);
-  if (payload < 0 || read.at + payload !== frame.length) return false;
-  return expect(frame, 0x08, command);
+/**
+ * Whether `bytes[start..end)` opens as a canonical `timers` BaseMsg whose payload runs exactly to
+ * `end` and starts with `command`; if so, `read` is placed on the payload's next field.
+ */
+function openTimersFrame(bytes: Uint8Array, start: number, end: number, command: number): boolean {
+  read.at = start;
+  read.end = end;
+  if (end - start < CHANNEL.length + 4) return false;
+  for (let i = 0; i < CHANNEL.length; i++) if (bytes[read.at++] !== CHANNEL[i]) return false;
+  if (bytes[read.at++] !== 0x12) return false;
+  const payload = getVarint(bytes);
+  if (payload < 0 || read.at + payload !== end) return false;
+  return expect(bytes, 0x08, command);
+}
+
+/** A flag field's value byte: true when it is exactly 1. */
+function flag(bytes: Uint8Array): boolean {
+  return read.at < read.end && bytes[read.at++] === 1;
 }
 
 /** What {@link readTimerStart} found. */
 export const timerStart = { id: 0, interval: false, duration: 0 };
 
 /**
- * Whether a frame's bytes (the BaseMsg, without the length prefix) are a canonical TIMER_START on
- * `timers`; if so, its fields are in {@link timerStart}.
+ * Whether the BaseMsg in `bytes[start..end)` (a frame without its length prefix) is a canonical
+ * TIMER_START on `timers`; if so, its fields are in {@link timerStart}.
  */
-export function readTimerStart(frame: Uint8Array): boolean {
-  if (!openTimersFrame(frame, COMMAND_START) || !expect(frame, TAG_START_ID[0], TAG_START_ID[1]))
-    return false;
-  const id = getVarint(frame);
+export function readTimerStart(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+  if (!openTimersFrame(bytes, start, end, COMMAND_START)) return false;
+  if (!expect(bytes, TAG_START_ID[0], TAG_START_ID[1])) return false;
+  const id = getVarint(bytes);
   if (id < 1) return false;
   let interval = false;
   let duration = 0;
-  if (expect(frame, TAG_START_INTERVAL[0], TAG_START_INTERVAL[1])) {
-    if (read.at >= read.end || frame[read.at++] !== 1) return false;
+  if (expect(bytes, TAG_START_INTERVAL[0], TAG_START_INTERVAL[1])) {
+    if (!flag(bytes)) return false;
     interval = true;
   }
-  if (expect(frame, TAG_START_DURATION[0], TAG_START_DURATION[1])) {
-    duration = getVarint(frame);
+  if (expect(bytes, TAG_START_DURATION[0], TAG_START_DURATION[1])) {
+    duration = getVarint(bytes);
     if (duration < 1) return false;
   }
   if (read.at !== read.end) return false;
@@ -187,17 +198,17 @@ export function readTimerStart(frame: Uint8Array): boolean {
 export const timerReady = { id: 0, done: false };
 
 /**
- * Whether a frame's bytes (the BaseMsg, without the length prefix) are a canonical TIMER_READY on
- * `timers`; if so, its fields are in {@link timerReady}.
+ * Whether the BaseMsg in `bytes[start..end)` (a frame without its length prefix) is a canonical
+ * TIMER_READY on `timers`; if so, its fields are in {@link timerReady}.
  */
-export function readTimerReady(frame: Uint8Array): boolean {
-  if (!openTimersFrame(frame, COMMAND_READY) || !expect(frame, TAG_READY_ID[0], TAG_READY_ID[1]))
-    return false;
-  const id = getVarint(frame);
+export function readTimerReady(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+  if (!openTimersFrame(bytes, start, end, COMMAND_READY)) return false;
+  if (!expect(bytes, TAG_READY_ID[0], TAG_READY_ID[1])) return false;
+  const id = getVarint(bytes);
   if (id < 1) return false;
   let done = false;
-  if (expect(frame, TAG_READY_DONE[0], TAG_READY_DONE[1])) {
-    if (read.at >= read.end || frame[read.at++] !== 1) return false;
+  if (expect(bytes, TAG_READY_DONE[0], TAG_READY_DONE[1])) {
+    if (!flag(bytes)) return false;
     done = true;
   }
   if (read.at !== read.end) return false;
