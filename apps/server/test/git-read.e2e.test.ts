@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,12 +57,29 @@ async function download(
   return { status: res.status, size, sha256: hash.digest("hex"), length: res.headers.get("Content-Length") };
 }
 
+/** The sha256 of what `git <args>` writes to stdout, never holding it whole. */
+function gitOutputSha256(cwd: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "inherit"] });
+    const hash = createHash("sha256");
+    child.stdout.on("data", (chunk: Buffer) => hash.update(chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(hash.digest("hex")) : reject(new Error(`git ${code}`)),
+    );
+  });
+}
+
 describe("reading repositories through the API (real git client, large files)", () => {
   const { env, dispose } = databaseEnv("pglite");
   const work = tempWorkPath();
   let server: ServerProcess;
   let token = "";
   let largeSha256 = "";
+  /** The LFS object's content, and the zip `git archive` makes of main (LFS pointer as stored). */
+  let lfsSha256 = "";
+  let zipSha256 = "";
   const base = () => `${server.url}/api/v1/repos/owner/big`;
 
   beforeAll(async () => {
@@ -80,8 +98,36 @@ describe("reading repositories through the API (real git client, large files)", 
       writeFileSync(join(dir, "README.md"), `# big\n\nedit ${i}\n`);
       await gitOk(dir, ["commit", "-qam", `edit ${i}`]);
     }
-    await gitOk(dir, ["push", "-q", cloneUrl(server.url, "owner", "big", "owner", token), "main"]);
-  }, 300_000);
+    // The same size again as an LFS object, pushed by git-lfs: the sixth and last commit.
+    await gitOk(dir, ["lfs", "install", "--local"]);
+    await gitOk(dir, ["lfs", "track", "*.lfs"]);
+    lfsSha256 = await writeRandomFile(join(dir, "video.lfs"), LARGE);
+    await gitOk(dir, ["add", ".gitattributes", "video.lfs"]);
+    await gitOk(dir, ["commit", "-qm", "LFS file"]);
+    await gitOk(dir, ["remote", "add", "origin", cloneUrl(server.url, "owner", "big", "owner", token)]);
+    await gitOk(dir, ["push", "-q", "origin", "main"]);
+    // The zip as git makes it from the commits alone (a bare copy has no LFS filter configured).
+    await gitOk(dir, ["clone", "-q", "--bare", ".", "bare.git"]);
+    zipSha256 = await gitOutputSha256(join(dir, "bare.git"), [
+      "archive",
+      "--format=zip",
+      "--prefix=big/",
+      "main",
+    ]);
+  }, 600_000);
+
+  /**
+   * Four concurrent downloads of `path`: each one's status, size and sha256, and how much the
+   * server's resident memory grew above what it was before them (its peak, from /proc).
+   */
+  const fourAtOnce = async (path: string) => {
+    const pid = server.process.pid ?? 0;
+    // Forget earlier peaks (the push, other tests): the next peak is these downloads' alone.
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    const before = memory(pid);
+    const downloads = await Promise.all(Array.from({ length: 4 }, () => download(`${base()}${path}`, token)));
+    return { downloads, added: (memory(pid).peak - before.rss) * 1024 };
+  };
 
   afterAll(async () => {
     server?.signal("SIGTERM");
@@ -90,20 +136,36 @@ describe("reading repositories through the API (real git client, large files)", 
   });
 
   it("streams a large raw file byte-exact, four downloads at once in constant memory", async () => {
-    const pid = server.process.pid ?? 0;
-    // Forget the peak the push may have caused: the next peak is the downloads' alone.
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    const before = memory(pid);
-    const downloads = await Promise.all(
-      Array.from({ length: 4 }, () => download(`${base()}/raw/large.bin`, token)),
-    );
+    const { downloads, added } = await fourAtOnce("/raw/large.bin");
     for (const d of downloads) {
       expect(d.status).toBe(200);
       expect(d.length).toBe(String(LARGE));
       expect(d.size).toBe(LARGE);
       expect(d.sha256).toBe(largeSha256);
     }
-    const added = (memory(pid).peak - before.rss) * 1024;
+    expect(added).toBeLessThan(64 * MIB);
+  }, 300_000);
+
+  it("streams a large LFS object through /media byte-exact, four downloads at once in constant memory", async () => {
+    const pointer = await download(`${base()}/raw/video.lfs`, token);
+    expect(pointer.size).toBeLessThan(200);
+    const { downloads, added } = await fourAtOnce("/media/video.lfs");
+    for (const d of downloads) {
+      expect(d.status).toBe(200);
+      expect(d.length).toBe(String(LARGE));
+      expect(d.size).toBe(LARGE);
+      expect(d.sha256).toBe(lfsSha256);
+    }
+    expect(added).toBeLessThan(64 * MIB);
+  }, 300_000);
+
+  it("streams the archive of a repository with a large file and an LFS pointer byte-exact, four at once in constant memory", async () => {
+    const { downloads, added } = await fourAtOnce("/archive/main.zip");
+    for (const d of downloads) {
+      expect(d.status).toBe(200);
+      expect(d.size).toBeGreaterThan(LARGE);
+      expect(d.sha256).toBe(zipSha256);
+    }
     expect(added).toBeLessThan(64 * MIB);
   }, 300_000);
 
@@ -127,7 +189,7 @@ describe("reading repositories through the API (real git client, large files)", 
       headers: { Authorization: `token ${token}` },
     });
     expect(first.status).toBe(200);
-    expect(first.headers.get("X-Total-Count")).toBe("5");
+    expect(first.headers.get("X-Total-Count")).toBe("6");
     expect(((await first.json()) as unknown[]).length).toBe(2);
     const byPath = await fetch(`${base()}/commits?limit=1&path=large.bin&stat=false`, {
       headers: { Authorization: `token ${token}` },
