@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { Label, Milestone } from "./label.js";
 import { Team } from "./organization.js";
-import { dateTime, int64, optionalField } from "./primitives.js";
+import { dateTime, int64, optionalField, timeInput } from "./primitives.js";
 import { Repository } from "./repository.js";
 import { User } from "./user.js";
 
@@ -75,7 +75,7 @@ export const CreatePullRequestOption = v.object({
   assignees: opt(names()),
   milestone: opt(int64()),
   labels: opt(v.pipe(v.array(int64()), v.maxLength(100))),
-  due_date: opt(dateTime()),
+  due_date: opt(timeInput()),
 });
 
 /** Body of `PATCH /repos/{owner}/{repo}/pulls/{index}`: only the fields given change. */
@@ -88,7 +88,7 @@ export const EditPullRequestOption = v.object({
   milestone: opt(int64()),
   labels: opt(v.pipe(v.array(int64()), v.maxLength(100))),
   state: opt(text(16)),
-  due_date: opt(dateTime()),
+  due_date: opt(timeInput()),
   unset_due_date: opt(v.boolean()),
   allow_maintainer_edit: opt(v.boolean()),
 });

@@ -1,4 +1,4 @@
-import { api } from "@kiln/domain";
+import { api, inputTime } from "@kiln/domain";
 import type { PullIssue, RepoAccess } from "@kiln/service";
 import * as v from "valibot";
 import { toApiPullRequest } from "../../convert/pull.js";
@@ -108,7 +108,7 @@ export const repoCreatePullRequest = route({
       assignees: body.assignees ?? undefined,
       milestoneId: body.milestone ?? undefined,
       labelIds: body.labels ?? undefined,
-      dueDate: body.due_date ? new Date(body.due_date) : undefined,
+      dueDate: body.due_date === undefined ? undefined : inputTime(body.due_date),
     });
     return c.json(await onePull(c, ctx, created), 201);
   },
