@@ -15,7 +15,6 @@ import {
   issues,
   labels,
   milestones,
-  notifications,
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
@@ -23,8 +22,15 @@ import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
-import { limitTitle, mentionedNames } from "./issue-rules.js";
-import { actorOf, recountIssueCounters, resolveAssignees } from "./issue-support.js";
+import { mentionedNames } from "./issue-rules.js";
+import {
+  actorOf,
+  announceNewIssue,
+  insertNewIssue,
+  type NewIssueRecord,
+  recountIssueCounters,
+  resolveAssignees,
+} from "./issue-support.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
 
 /** `POST /repos/{owner}/{repo}/issues`, in service terms. */
@@ -110,60 +116,22 @@ export class IssueService {
         : [];
     const body = input.body ?? "";
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    const record: NewIssueRecord = {
+      repoId: ctx.repo.id,
+      poster: actor,
+      title: input.title,
+      body,
+      ref: input.ref ?? "",
+      milestone,
+      labels: labelList,
+      assignees,
+      mentioned,
+      deadline: writer ? (input.dueDate ?? null) : null,
+      isPull: false,
+    };
     const now = new Date();
     return this.ctx.db.transaction().execute(async (trx) => {
-      const index = await issues.nextIssueIndex(trx, ctx.repo.id);
-      const issue = await issues.insertIssue(
-        trx,
-        {
-          repoId: ctx.repo.id,
-          posterId: actor.id,
-          title: limitTitle(input.title),
-          content: body,
-          ref: input.ref ?? "",
-          milestoneId: milestone?.id ?? null,
-          deadline: writer ? (input.dueDate ?? null) : null,
-          isPull: false,
-        },
-        index,
-        now,
-      );
-      await issues.addIssueLabels(
-        trx,
-        issue.id,
-        labelList.map((label) => label.id),
-      );
-      for (const label of labelList) {
-        await comments.insertComment(
-          trx,
-          { issueId: issue.id, type: CommentType.label, posterId: actor.id, labelId: label.id, content: "1" },
-          now,
-        );
-      }
-      await issues.addAssignees(
-        trx,
-        issue.id,
-        assignees.map((user) => user.id),
-      );
-      for (const user of assignees) {
-        await comments.insertComment(
-          trx,
-          { issueId: issue.id, type: CommentType.assignees, posterId: actor.id, assigneeId: user.id },
-          now,
-        );
-      }
-      if (milestone) {
-        await comments.insertComment(
-          trx,
-          { issueId: issue.id, type: CommentType.milestone, posterId: actor.id, milestoneId: milestone.id },
-          now,
-        );
-      }
-      await issues.markMentioned(
-        trx,
-        issue.id,
-        mentioned.map((user) => user.id),
-      );
+      const issue = await insertNewIssue(trx, record, now);
       if (input.closed) {
         await issues.updateIssue(trx, issue.id, { isClosed: true, closedAt: now, updatedAt: now });
         await comments.insertComment(
@@ -172,20 +140,7 @@ export class IssueService {
           now,
         );
       }
-      await recountIssueCounters(
-        trx,
-        ctx.repo.id,
-        [milestone?.id ?? null],
-        labelList.map((label) => label.id),
-      );
-      await notifications.notifyIssueChange(trx, {
-        issueId: issue.id,
-        repoId: ctx.repo.id,
-        isPull: false,
-        actorId: actor.id,
-        commentId: null,
-        at: now,
-      });
+      await announceNewIssue(trx, issue, record, now);
       return (await issues.findIssueById(trx, issue.id)) as Issue;
     });
   }

@@ -15,16 +15,21 @@ import {
   issues,
   labels,
   milestones,
-  notifications,
   pulls,
   repositories,
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
-import { limitTitle, mentionedNames } from "../issues/issue-rules.js";
+import { mentionedNames } from "../issues/issue-rules.js";
 import { canReadIssues, type IssueService } from "../issues/issue-service.js";
-import { actorOf, recountIssueCounters, resolveAssignees } from "../issues/issue-support.js";
+import {
+  actorOf,
+  announceNewIssue,
+  insertNewIssue,
+  type NewIssueRecord,
+  resolveAssignees,
+} from "../issues/issue-support.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { PullChecker } from "./pull-check.js";
@@ -218,69 +223,38 @@ export class PullService {
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
     const state = await this.checker.compute(ctx.repo, git, input.base, { base: baseSha, head: headSha });
     const push = await firstPush(git, state.mergeBase || baseSha, headSha);
+    const record: NewIssueRecord = {
+      repoId: ctx.repo.id,
+      poster: actor,
+      title: input.title,
+      body,
+      ref: "",
+      milestone,
+      labels: labelList,
+      assignees,
+      mentioned,
+      deadline: input.dueDate ?? null,
+      isPull: true,
+    };
     const now = new Date();
     const created = await this.ctx.db.transaction().execute(async (trx) => {
-      const index = await issues.nextIssueIndex(trx, ctx.repo.id);
-      const issue = await issues.insertIssue(
-        trx,
-        {
-          repoId: ctx.repo.id,
-          posterId: actor.id,
-          title: limitTitle(input.title),
-          content: body,
-          ref: "",
-          milestoneId: milestone?.id ?? null,
-          deadline: input.dueDate ?? null,
-          isPull: true,
-        },
-        index,
-        now,
-      );
+      const issue = await insertNewIssue(trx, record, now);
       const pull = await pulls.insertPull(
         trx,
         {
           ...pair,
           issueId: issue.id,
-          index,
+          index: issue.index,
           allowMaintainerEdit: ctx.repo.pullsConfig.defaultAllowMaintainerEdit,
         },
         state,
       );
-      const event = (type: number, fields: Record<string, unknown> = {}) =>
-        comments.insertComment(trx, { issueId: issue.id, type, posterId: actor.id, ...fields }, now);
-      await issues.addIssueLabels(
+      await comments.insertComment(
         trx,
-        issue.id,
-        labelList.map((label) => label.id),
+        { issueId: issue.id, type: CommentType.pullPush, posterId: actor.id, content: push },
+        now,
       );
-      for (const label of labelList) await event(CommentType.label, { labelId: label.id, content: "1" });
-      if (milestone) await event(CommentType.milestone, { milestoneId: milestone.id });
-      await issues.addAssignees(
-        trx,
-        issue.id,
-        assignees.map((user) => user.id),
-      );
-      for (const user of assignees) await event(CommentType.assignees, { assigneeId: user.id });
-      await issues.markMentioned(
-        trx,
-        issue.id,
-        mentioned.map((user) => user.id),
-      );
-      await event(CommentType.pullPush, { content: push });
-      await recountIssueCounters(
-        trx,
-        ctx.repo.id,
-        [milestone?.id ?? null],
-        labelList.map((label) => label.id),
-      );
-      await notifications.notifyIssueChange(trx, {
-        issueId: issue.id,
-        repoId: ctx.repo.id,
-        isPull: true,
-        actorId: actor.id,
-        commentId: null,
-        at: now,
-      });
+      await announceNewIssue(trx, issue, record, now);
       return { issue: (await issues.findIssueById(trx, issue.id)) as Issue, pull };
     });
     // After the commit: a failed transaction must not leave a ref behind; a crash before this line
