@@ -131,6 +131,9 @@ for (const [title, ts, mjs] of [
   if (deno) once(deno, ["run", "--quiet", ts], denoEnv(warmDeno));
   const configs = [
     ["node (same program as JS)", () => [process.execPath, [mjs]]],
+    // The floor: isolated-vm 5 needs Node's startup snapshot off (Node 20), and Node starts
+    // slower without it before any of kiln-run's code runs.
+    ["node --no-node-snapshot (floor)", () => [process.execPath, ["--no-node-snapshot", mjs]]],
     ["kiln-run cold (empty cache)", () => kiln(fresh("cold"), ts)],
     ["kiln-run cached", () => kiln(warmCache, ts)],
   ];

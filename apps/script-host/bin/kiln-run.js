@@ -18,7 +18,7 @@ if (!process.execArgv.includes(flag) && !(process.env.NODE_OPTIONS ?? "").includ
   process.exit(child.status ?? 1);
 }
 
-const { main } = require("../dist/kiln-run.cjs");
+const { main } = require("./load-bundle.js").loadBundle();
 // Let the event loop drain instead of calling process.exit(): isolated-vm frees the isolate on
 // its own thread and keeps the loop alive until it is done; exiting earlier can crash it. The
 // unref'd timer only matters if something else were to hold the loop open.

@@ -15,12 +15,14 @@ let loaded: RuntimeBundle | undefined;
 
 /** dist/runtime/, with a trailing slash: beside the bundled dist/kiln-run.cjs, one level up from dist/host/. */
 export function runtimeDir(): string {
-  const dir = [new URL("./runtime/", import.meta.url), new URL("../runtime/", import.meta.url)]
+  if (dir) return dir;
+  dir = [new URL("./runtime/", import.meta.url), new URL("../runtime/", import.meta.url)]
     .map((url) => fileURLToPath(url))
     .find((candidate) => existsSync(`${candidate}manifest.json`));
   if (!dir) throw new Error("kiln-run: the runtime bundle is missing; run the build first");
   return dir;
 }
+let dir: string | undefined;
 
 /**
  * Reads the runtime bundle built beside this file (once per process). The source map (370 KB)

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex as sha256 } from "../hash.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -32,8 +31,20 @@ export class CompileCache {
 
   /** The cache file of a module, from its name and source. */
   pathOf(moduleName: string, source: string): string {
-    const key = sha256(`${this.compiler.id}\0${moduleName}\0${sha256(source)}`);
+    const key = sha256(`${this.compiler.id}\0${moduleName}\0${this.#sourceHash(source)}`);
     return join(this.#dir, `${key}.js`);
+  }
+
+  /** The last source hashed and its hash: a module's source is hashed for its path and its header. */
+  #lastSource: string | undefined;
+  #lastSourceHash = "";
+
+  #sourceHash(source: string): string {
+    if (source !== this.#lastSource) {
+      this.#lastSourceHash = sha256(source);
+      this.#lastSource = source;
+    }
+    return this.#lastSourceHash;
   }
 
   /**
@@ -59,13 +70,13 @@ export class CompileCache {
   }
 
   #header(moduleName: string, source: string, code: string): string {
-    return `// kiln-compile-cache v1 compiler=${this.compiler.id} module=${sha256(moduleName)} source=${sha256(source)} digest=${sha256(code)}\n`;
+    return `// kiln-compile-cache v1 compiler=${this.compiler.id} module=${sha256(moduleName)} source=${this.#sourceHash(source)} digest=${sha256(code)}\n`;
   }
 
   async #read(path: string, moduleName: string, source: string): Promise<string | undefined> {
     let entry: string;
     try {
-      entry = await readFile(path, "utf8");
+      entry = readFileSync(path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
