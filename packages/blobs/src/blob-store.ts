@@ -1,0 +1,65 @@
+/** What a finished upload became: its key (the sha256 of its bytes, in hex) and its size. */
+export interface StoredBlob {
+  readonly key: string;
+  readonly size: number;
+}
+
+/** Options of {@link BlobStore.put}. */
+export interface PutOptions {
+  /** The most bytes this upload may have; one more and it fails with {@link BlobTooLargeError}, keeping nothing. */
+  readonly maxBytes: number;
+  /** Aborts the upload (the client went away): nothing is kept. */
+  readonly signal?: AbortSignal;
+}
+
+/** A byte range of a blob, both ends included (HTTP's `Range: bytes=start-end`). */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Where uploaded bytes live (Forgejo's storage: attachments, packages, Actions artifacts), behind
+ * the few operations callers need, so that an object-store backend can stand in for the local one
+ * without touching them. Blobs are content-addressed: the same bytes are stored once whatever
+ * uploads them, so a blob is removed only when no record refers to it ({@link BlobStore.sweep}).
+ */
+export interface BlobStore {
+  /**
+   * Streams `body` into the store and resolves once the bytes are durable under their key. An
+   * upload that fails, is aborted or runs past `maxBytes` leaves nothing visible.
+   */
+  put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StoredBlob>;
+  /** The blob's bytes (or a range of them) as a stream read on demand; {@link BlobNotFoundError} when absent. */
+  open(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** The blob's size, or undefined when absent. */
+  size(key: string): Promise<number | undefined>;
+  /**
+   * Removes what nobody refers to: blobs for which `referenced` does not answer true, and
+   * unfinished uploads, both only when older than `graceMs` (0 at start-up, when no upload can be
+   * running). Resolves with how many files went.
+   */
+  sweep(
+    referenced: (keys: readonly string[]) => Promise<ReadonlySet<string>>,
+    graceMs: number,
+  ): Promise<number>;
+}
+
+/** An upload ran past its limit. */
+export class BlobTooLargeError extends Error {
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    super(`the upload is larger than the limit of ${maxBytes} bytes`);
+    this.name = "BlobTooLargeError";
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** No blob has this key. */
+export class BlobNotFoundError extends Error {
+  constructor(key: string) {
+    super(`blob ${key} does not exist`);
+    this.name = "BlobNotFoundError";
+  }
+}

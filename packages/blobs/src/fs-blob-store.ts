@@ -1,0 +1,145 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import {
+  BlobNotFoundError,
+  type BlobStore,
+  BlobTooLargeError,
+  type ByteRange,
+  type PutOptions,
+  type StoredBlob,
+} from "./blob-store.js";
+
+const KEY = /^[0-9a-f]{64}$/;
+/** Where unfinished uploads are written before they are renamed into place. */
+const TEMP_DIR = ".tmp";
+/** Keys asked about at once when sweeping. */
+const SWEEP_BATCH = 500;
+
+/**
+ * The local file system backend: `<root>/<k0k1>/<k2k3>/<key>`, the key being the sha256 of the
+ * bytes. An upload is written to `<root>/.tmp/<uuid>` while it is hashed and counted, flushed to
+ * disk, then renamed onto its key, so a crash leaves at most an unfinished file in `.tmp` (which
+ * the sweep removes), never a half blob under a key.
+ */
+export class FsBlobStore implements BlobStore {
+  constructor(readonly root: string) {}
+
+  /** Where a blob lives on disk. */
+  path(key: string): string {
+    if (!KEY.test(key)) throw new BlobNotFoundError(key);
+    return join(this.root, key.slice(0, 2), key.slice(2, 4), key);
+  }
+
+  async put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StoredBlob> {
+    const tempDir = join(this.root, TEMP_DIR);
+    await mkdir(tempDir, { recursive: true });
+    const temp = join(tempDir, randomUUID());
+    const hash = createHash("sha256");
+    let size = 0;
+    const file = await open(temp, "wx");
+    try {
+      for await (const chunk of body) {
+        options.signal?.throwIfAborted();
+        size += chunk.byteLength;
+        if (size > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
+        hash.update(chunk);
+        await file.write(chunk);
+      }
+      options.signal?.throwIfAborted();
+      await file.sync();
+    } catch (error) {
+      await file.close().catch(() => {});
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await file.close();
+    const key = hash.digest("hex");
+    const target = this.path(key);
+    await mkdir(join(target, ".."), { recursive: true });
+    // The same bytes may be stored already: renaming over them changes nothing but the time,
+    // which tells the sweep that the blob was just wanted again.
+    await rename(temp, target);
+    const now = new Date();
+    await utimes(target, now, now).catch(() => {});
+    return { key, size };
+  }
+
+  async open(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
+    const path = this.path(key);
+    try {
+      await stat(path);
+    } catch {
+      throw new BlobNotFoundError(key);
+    }
+    const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    if (!KEY.test(key)) return undefined;
+    try {
+      return (await stat(this.path(key))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async sweep(
+    referenced: (keys: readonly string[]) => Promise<ReadonlySet<string>>,
+    graceMs: number,
+  ): Promise<number> {
+    const cutoff = Date.now() - graceMs;
+    let removed = 0;
+    const old = async (path: string) => {
+      try {
+        return (await stat(path)).mtimeMs <= cutoff;
+      } catch {
+        return false;
+      }
+    };
+    for (const name of await entries(join(this.root, TEMP_DIR))) {
+      const path = join(this.root, TEMP_DIR, name);
+      if (await old(path)) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    let batch: string[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const wanted = await referenced(batch);
+      for (const key of batch) {
+        if (wanted.has(key)) continue;
+        const path = this.path(key);
+        if (await old(path)) {
+          await rm(path, { force: true });
+          removed++;
+        }
+      }
+      batch = [];
+    };
+    for (const a of await entries(this.root)) {
+      if (!/^[0-9a-f]{2}$/.test(a)) continue;
+      for (const b of await entries(join(this.root, a))) {
+        for (const key of await entries(join(this.root, a, b))) {
+          if (!KEY.test(key)) continue;
+          batch.push(key);
+          if (batch.length >= SWEEP_BATCH) await flush();
+        }
+      }
+    }
+    await flush();
+    return removed;
+  }
+}
+
+async function entries(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}

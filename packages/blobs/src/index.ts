@@ -1,0 +1,2 @@
+export * from "./blob-store.js";
+export * from "./fs-blob-store.js";
