@@ -1,5 +1,4 @@
-import type { Paged, PageRequest } from "@kiln/domain";
-import { offsetOf } from "@kiln/domain";
+import { NotFoundError, offsetOf, type Paged, type PageRequest } from "@kiln/domain";
 import { type CommitInfo, type ComparedFile, changedFiles, diffStream, rangeCommits } from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -63,7 +62,10 @@ export class PullCompareService {
     options: { readonly patch: boolean; readonly binary: boolean },
   ): Promise<ReadableStream<Uint8Array>> {
     const { pull } = await this.pullService.get(ctx, index);
+    const base = pull.mergeBase || pull.baseCommitId;
+    if (!base || !pull.headCommitId)
+      throw new NotFoundError("the pull request's base or head branch is gone");
     const git = await this.repos.git(ctx.repo);
-    return diffStream(git, pull.mergeBase || pull.baseCommitId, pull.headCommitId, options);
+    return diffStream(git, base, pull.headCommitId, options);
   }
 }
