@@ -92,6 +92,16 @@ export { type EditPullInput, PullEditService } from "./pulls/pull-edit-service.j
 export { type CreatePullInput, type PullListQuery, PullService } from "./pulls/pull-service.js";
 export { PullUpdateService } from "./pulls/pull-update-service.js";
 export type { PullIssue, PullSide, PullView } from "./pulls/pull-views.js";
+export { ReviewCommentService } from "./pulls/review-comment-service.js";
+export { diffHunkOf } from "./pulls/review-hunk.js";
+export { type ReviewRequestInput, ReviewRequestService } from "./pulls/review-request-service.js";
+export {
+  type CreateReviewInput,
+  type LineCommentInput,
+  ReviewService,
+  type ReviewTarget,
+} from "./pulls/review-service.js";
+export type { ReviewCommentView, ReviewView } from "./pulls/review-views.js";
 export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
 export {
   QuotaAdminService,

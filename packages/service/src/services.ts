@@ -34,6 +34,10 @@ import { PullCompareService } from "./pulls/pull-compare-service.js";
 import { PullEditService } from "./pulls/pull-edit-service.js";
 import { PullService } from "./pulls/pull-service.js";
 import { PullUpdateService } from "./pulls/pull-update-service.js";
+import { ReviewCommentService } from "./pulls/review-comment-service.js";
+import { ReviewRequestService } from "./pulls/review-request-service.js";
+import { ReviewerRules } from "./pulls/review-rules.js";
+import { ReviewService } from "./pulls/review-service.js";
 import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
@@ -96,6 +100,9 @@ export interface Services {
   readonly pullCompare: PullCompareService;
   readonly pullUpdates: PullUpdateService;
   readonly merges: MergeService;
+  readonly reviews: ReviewService;
+  readonly reviewComments: ReviewCommentService;
+  readonly reviewRequests: ReviewRequestService;
 }
 
 /** Builds the services of an instance. */
@@ -118,6 +125,9 @@ export function createServices(ctx: ServiceContext): Services {
   const issueLabels = new IssueLabelService(ctx, issues);
   const pullChecks = new PullChecker(ctx, repos, protections);
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks);
+  const merges = new MergeService(ctx, repos, pullService, protections, access);
+  const reviewerRules = new ReviewerRules(ctx, permissions, protections);
+  const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
   return {
     ctx,
     access,
@@ -164,6 +174,9 @@ export function createServices(ctx: ServiceContext): Services {
     pullEdits: new PullEditService(ctx, repos, pullService, issueEdits, issueLabels, pullChecks),
     pullCompare: new PullCompareService(repos, pullService),
     pullUpdates: new PullUpdateService(ctx, repos, pullService, protections, pullChecks),
-    merges: new MergeService(ctx, repos, pullService, protections),
+    merges,
+    reviews,
+    reviewComments: new ReviewCommentService(ctx, repos, reviews),
+    reviewRequests: new ReviewRequestService(ctx, permissions, pullService, reviewerRules),
   };
 }

@@ -27,7 +27,8 @@ import {
   parseFilePatterns,
 } from "@kiln/git";
 import { comments, issueRelations, issues, notifications, pulls, reviews, users } from "@kiln/storage";
-import type { RepoAccess } from "../access/access-service.js";
+import type { AccessService, RepoAccess } from "../access/access-service.js";
+import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
@@ -70,6 +71,7 @@ export class MergeService {
     private readonly repos: RepoService,
     private readonly pulls: PullService,
     private readonly protections: BranchProtectionService,
+    private readonly access: AccessService,
   ) {}
 
   /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
@@ -142,6 +144,34 @@ export class MergeService {
       await this.mergeNow(ctx, doer, git, { pull, title: issue.title, posterId: issue.posterId }, input);
       return "merged";
     });
+  }
+
+  /**
+   * Merges the pull request now if a merge is scheduled for it (after an approval or a
+   * dismissal): as its scheduler, with the rules checked again and the stored style, message and
+   * branch deletion. A refusal leaves the merge scheduled and is only logged; true when merged.
+   */
+  async tryScheduled(ctx: RepoAccess, index: number): Promise<boolean> {
+    try {
+      const { pull } = await this.pulls.get(ctx, index);
+      const scheduled = await pulls.findAutoMerge(this.ctx.db, pull.id);
+      const scheduler = scheduled && (await users.findUserById(this.ctx.db, scheduled.doerId));
+      if (!scheduled || !scheduler) return false;
+      const asScheduler = await this.access.repoById(actorFor(scheduler), ctx.repo.id);
+      await this.merge(asScheduler, index, {
+        style: scheduled.mergeStyle as MergeStyleName,
+        // The stored message is whole: given as the title, it is used as it is.
+        title: scheduled.message,
+        deleteBranchAfterMerge: scheduled.deleteBranchAfterMerge,
+      });
+      return true;
+    } catch (err) {
+      this.ctx.logger.info(
+        { err: (err as Error).message, repo: ctx.repo.id, index },
+        "scheduled merge not done yet",
+      );
+      return false;
+    }
   }
 
   /** Cancels a scheduled merge (`DELETE …/merge`): its scheduler or a repository admin. */
