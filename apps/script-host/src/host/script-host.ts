@@ -115,7 +115,9 @@ export class ScriptHost {
     const log = this.options.debug ? (line: string) => this.options.stderr(`[debug] ${line}\n`) : undefined;
     const limits = this.#limits;
     const modules = new ModuleService(
-      new CompileCache(this.options.cacheDir, this.#compiler, log),
+      new CompileCache(this.options.cacheDir, this.#compiler, log, (write) =>
+        this.#track(write, { beforeExit: true }),
+      ),
       new RemoteModules(
         this.options.cacheDir,
         this.options.reload,

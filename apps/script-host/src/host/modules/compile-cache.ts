@@ -21,10 +21,17 @@ const HEADER =
 export class CompileCache {
   readonly #dir: string;
 
+  /**
+   * `defer`: when given, a new entry is written in the background and the write handed to it
+   * (the host waits for such writes before it exits), so the compiled module reaches the runtime
+   * without waiting for the disk; a failed write is then only logged. Without it, `output` waits
+   * for the write.
+   */
   constructor(
     cacheDir: string,
     private readonly compiler: ModuleCompiler,
     private readonly log: (line: string) => void = () => {},
+    private readonly defer?: (write: Promise<void>) => void,
   ) {
     this.#dir = join(cacheDir, "gen");
   }
@@ -65,7 +72,12 @@ export class CompileCache {
     if (cached !== undefined) return { code: cached, compiled: false };
     const code = await this.compiler.compile(moduleName, source);
     this.log(`compiled ${moduleName}`);
-    await writeFileAtomic(path, this.#header(moduleName, source, code) + code);
+    const write = writeFileAtomic(path, this.#header(moduleName, source, code) + code);
+    if (this.defer) {
+      this.defer(write.catch((error) => this.log(`compile cache: ${path} not written: ${error.message}`)));
+    } else {
+      await write;
+    }
     return { code, compiled: true };
   }
 
