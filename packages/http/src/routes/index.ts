@@ -33,6 +33,7 @@ import { milestoneRoutes } from "./repo/milestone.js";
 import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
 import { pullMergeRoutes } from "./repo/pull-merge.js";
+import { pullReviewRoutes } from "./repo/pull-review.js";
 import { repoRoutes } from "./repo/repo.js";
 import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
@@ -94,6 +95,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...pullRoutes,
   ...pullMergeRoutes,
   ...pullFileRoutes,
+  ...pullReviewRoutes,
   // Last of the pull request routes: its rest-of-path head would take `1/commits` for a base and head.
   repoGetPullRequestByBaseHead,
 ];

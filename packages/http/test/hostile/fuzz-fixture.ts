@@ -70,6 +70,22 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     credential: as,
     body: { head: "fz-topic", base: "main", title: "fz-pull" },
   });
+  // A review of it with a line comment, so the review handlers are reached.
+  const review = await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/pulls/1/reviews",
+    credential: as,
+    body: {
+      event: "PENDING",
+      body: "fz-review",
+      comments: [{ path: "topic.txt", body: "fz-line", new_position: 1 }],
+    },
+  });
+  const reviewComments = await must({
+    method: "GET",
+    path: `/repos/fz-owner/fz-repo/pulls/1/reviews/${review.json.id}/comments`,
+    credential: as,
+  });
   const adminCred = { token: admin.token };
   await must({
     method: "POST",
@@ -110,12 +126,15 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
       base: "main",
       head: "fz-topic",
       diffType: "diff",
+      reviewId: String(review.json.id),
+      comment: String(reviewComments.json[0].id),
     },
     actors: { admin: adminCred, user: as, anonymous: null },
   };
 }
 
 export function validValue(route: AnyRoute, param: string, f: Fixture): string {
+  if (param === "id" && route.path.includes("/reviews/{id}")) return f.values.reviewId ?? "1";
   if (param === "id")
     return route.path.includes("/teams/") ? (f.values.teamId ?? "1") : (f.values.repoId ?? "1");
   if (param === "ref" && route.path.includes("/git/refs/")) return "heads/main";

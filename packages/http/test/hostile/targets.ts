@@ -49,19 +49,22 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       owner: r.owner,
       repo: r.name,
       org: r.owner,
-      id: route.path.includes("/teams/{id}")
-        ? r.teamId
-        : route.path.includes("/labels/{id}")
-          ? r.labelId
-          : route.path.includes("/milestones/{id}")
-            ? r.milestoneId
-            : route.path.includes("/comments/{id}")
-              ? r.commentId
-              : route.path.includes("/times/{id}")
-                ? r.timeId
-                : r.id,
+      id: route.path.includes("/reviews/{id}")
+        ? r.reviewId
+        : route.path.includes("/teams/{id}")
+          ? r.teamId
+          : route.path.includes("/labels/{id}")
+            ? r.labelId
+            : route.path.includes("/milestones/{id}")
+              ? r.milestoneId
+              : route.path.includes("/comments/{id}")
+                ? r.commentId
+                : route.path.includes("/times/{id}")
+                  ? r.timeId
+                  : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
+      comment: r.reviewCommentId,
       ...(route.path.includes("/pulls/")
         ? {
             index: route.path.endsWith("/merge") && route.method === "get" ? r.mergedPullIndex : r.pullIndex,

@@ -25,6 +25,9 @@ export interface WorldRepo {
   readonly pullHead: string;
   /** A merged pull request. */
   readonly mergedPullIndex: number;
+  /** A review of the open pull request and its line comment (their bodies name the repository). */
+  readonly reviewId: number;
+  readonly reviewCommentId: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */

@@ -167,6 +167,27 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "pull request",
     );
+    const review = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/pulls/${pull.json.number}/reviews`,
+        credential: asVictimOrAdmin,
+        body: {
+          event: "COMMENT",
+          body: `review of ${name}`,
+          comments: [{ path: "topic.txt", body: `line of ${name}`, new_position: 1 }],
+        },
+      }),
+      "review",
+    );
+    const reviewComments = await ok(
+      call({
+        method: "GET",
+        path: `/repos/${owner}/${name}/pulls/${pull.json.number}/reviews/${review.json.id}/comments`,
+        credential: asVictimOrAdmin,
+      }),
+      "review comments",
+    );
     // A merged one too, for the routes that answer only about merged pull requests.
     await ok(
       call({
@@ -201,6 +222,8 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       id: repo.json.id as number,
       pullIndex: pull.json.number as number,
       mergedPullIndex: merged.json.number as number,
+      reviewId: review.json.id as number,
+      reviewCommentId: reviewComments.json[0].id as number,
       pullHead,
       commit: branch.json.commit.id as string,
       readmeBlob: readme.json.sha as string,
