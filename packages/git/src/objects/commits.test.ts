@@ -85,6 +85,68 @@ describe("commits", () => {
     ]);
   });
 
+  it("counts lines of a commit with more files than one batch reads, as git does, binary and large files as none", async () => {
+    const repo = await fx.store.create("alice", "many-files");
+    const lines: string[] = [];
+    const file = (path: string, content: string | Buffer) => {
+      const data = Buffer.from(content);
+      lines.push(`M 100644 inline ${path}`, `data ${data.length}`, data.toString("latin1"));
+    };
+    const commit = (n: number, files: () => void) => {
+      lines.push(
+        "commit refs/heads/main",
+        `committer A <a@example.com> ${1_700_000_000 + n} +0000`,
+        "data 1",
+        "c",
+      );
+      files();
+    };
+    commit(1, () => {
+      for (let f = 0; f < 1500; f++)
+        file(`d${f % 7}/f${f}.txt`, "x\n".repeat(f % 5) + (f % 3 === 0 ? "tail" : ""));
+      file("crlf.txt", "a\r\nb\r\n");
+      file("bin.dat", Buffer.from([1, 0, 2, 10, 3]));
+      file("large.txt", "line\n".repeat(300_000));
+    });
+    commit(2, () => {
+      for (let f = 0; f < 1500; f += 100) file(`d${f % 7}/f${f}.txt`, "y\nx\n");
+      file("crlf.txt", "a\r\nc\r\nd\r\n");
+      file("large.txt", "line\n".repeat(300_001));
+    });
+    execFileSync("git", ["--git-dir", repo.gitdir, "fast-import", "--quiet"], {
+      input: Buffer.from(`${lines.join("\n")}\n`, "latin1"),
+      env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+    });
+    for (const ref of ["main~1", "main"]) {
+      const sha = execFileSync("git", ["--git-dir", repo.gitdir, "rev-parse", ref]).toString().trim();
+      const numstat = execFileSync("git", [
+        "--git-dir",
+        repo.gitdir,
+        "diff-tree",
+        "-r",
+        "--root",
+        "--numstat",
+        "--no-renames",
+        "--no-commit-id",
+        sha,
+      ])
+        .toString()
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t"))
+        // git counts the lines of a large text file; Kiln counts none above 1 MiB.
+        .map(([add = "", del = "", name = ""]) =>
+          name === "large.txt" || add === "-" ? [name, 0, 0] : [name, Number(add), Number(del)],
+        )
+        .sort(([a], [b]) => (String(a) < String(b) ? -1 : 1));
+      const commit = await getCommit(repo, sha);
+      expect(commit.files.map((f) => [f.filename, f.additions, f.deletions])).toEqual(numstat);
+      expect(commit.files.length).toBe(ref === "main" ? 17 : 1503);
+      // Asked again, it is the same answer.
+      expect(await getCommit(repo, sha)).toEqual(commit);
+    }
+  });
+
   it("reports an empty repository as such", async () => {
     const empty = await fx.store.create("alice", "empty-commits");
     await expect(listCommits(empty)).rejects.toBeInstanceOf(GitEmptyRepositoryError);

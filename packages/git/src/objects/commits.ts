@@ -1,8 +1,8 @@
 import { GitNotFoundError } from "../errors/git-error.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { runGitOk } from "../util/run-git.js";
+import { type CommitChanges, commitChanges } from "./commit-changes.js";
 import { type CommitInfo, readCommitInfo, toCommitInfo } from "./commit-info.js";
-import { type ChangedFile, diffTrees } from "./diff-trees.js";
 import { type IsoContext, isIsoNotFound, isoContext } from "./iso.js";
 import { readCommitCached } from "./object-cache.js";
 import type { ParsedCommit } from "./parse-objects.js";
@@ -34,6 +34,13 @@ const MAX_IN_PROCESS_WALK = 500;
 /** Commit counts remembered per start commit and path: the history behind a commit never changes. */
 const MAX_COUNTS = 10_000;
 const counts = new Map<string, number>();
+/**
+ * Pages of `git rev-list` remembered per start commit, path, offset and size, for the same reason:
+ * a repeated page costs no process start (which blocks the event loop for milliseconds in a
+ * large server process). At most this many pages of at most a page's ids each.
+ */
+const MAX_PAGES = 2_000;
+const pages = new Map<string, readonly string[]>();
 
 /**
  * Lists commits newest first from a start ref, optionally only those touching `path`, with the
@@ -54,13 +61,11 @@ export async function listCommits(
   const start = await resolveCommit(ctx, options.sha ?? (await headBranch(ctx)));
   const path = options.path ? normalizeRepoPath(options.path) : "";
   const skip = (page - 1) * limit;
-  const pathspec = path ? ["--", path] : [];
   const total = await countCommits(repo, start, path);
   let commits: CommitInfo[];
   if (path || skip + limit > MAX_IN_PROCESS_WALK) {
-    const listed = await revList(repo, [`--skip=${skip}`, `--max-count=${limit}`, start, ...pathspec]);
     commits = [];
-    for (const sha of listed.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))) {
+    for (const sha of await revListPage(repo, start, path, skip, limit)) {
       commits.push(await readCommitInfo(ctx, sha));
     }
   } else {
@@ -117,6 +122,27 @@ async function countCommits(repo: GitRepository, start: string, path: string): P
   return count;
 }
 
+/** The ids of one page of `start`'s history (limited to `path` when given), remembered. */
+async function revListPage(
+  repo: GitRepository,
+  start: string,
+  path: string,
+  skip: number,
+  limit: number,
+): Promise<readonly string[]> {
+  const key = `${repo.gitdir}\u0000${start}\u0000${path}\u0000${skip}\u0000${limit}`;
+  const known = pages.get(key);
+  if (known) return known;
+  const args = [`--skip=${skip}`, `--max-count=${limit}`, start, ...(path ? ["--", path] : [])];
+  const listed = (await revList(repo, args)).split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line));
+  pages.set(key, listed);
+  if (pages.size > MAX_PAGES) {
+    const oldest = pages.keys().next().value;
+    if (oldest !== undefined) pages.delete(oldest);
+  }
+  return listed;
+}
+
 async function revList(repo: GitRepository, args: readonly string[]): Promise<string> {
   return runGitOk(["--literal-pathspecs", "--git-dir", repo.gitdir, "rev-list", ...args]);
 }
@@ -137,14 +163,12 @@ export async function getCommitInfos(repo: GitRepository, shas: readonly string[
 }
 
 /** A commit with the files it changed against its first parent and the summed line stats. */
-export interface CommitDetail extends CommitInfo {
-  readonly files: readonly ChangedFile[];
-  readonly stats: { readonly additions: number; readonly deletions: number; readonly total: number };
-}
+export interface CommitDetail extends CommitInfo, CommitChanges {}
 
 /**
  * Reads one commit named by a sha, short sha, branch or tag. With `files` (the default) it
- * also diffs against the first parent. Throws not-found or empty-repository.
+ * also diffs against the first parent (remembered per commit). Throws not-found or
+ * empty-repository. The result is shared: callers must not modify it.
  */
 export async function getCommit(
   repo: GitRepository,
@@ -155,9 +179,5 @@ export async function getCommit(
   const commit = await readCommitInfo(ctx, await resolveCommit(ctx, ref));
   if (options.files === false)
     return { ...commit, files: [], stats: { additions: 0, deletions: 0, total: 0 } };
-  const parent = commit.parents[0] ? await readCommitInfo(ctx, commit.parents[0]) : undefined;
-  const files = await diffTrees(ctx, parent?.tree, commit.tree);
-  const additions = files.reduce((sum, file) => sum + file.additions, 0);
-  const deletions = files.reduce((sum, file) => sum + file.deletions, 0);
-  return { ...commit, files, stats: { additions, deletions, total: additions + deletions } };
+  return { ...commit, ...(await commitChanges(ctx, commit)) };
 }

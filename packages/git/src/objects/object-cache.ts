@@ -188,6 +188,39 @@ export async function readBlobCached(ctx: IsoContext, oid: string): Promise<Uint
   return raw.data;
 }
 
+/**
+ * Small blobs' bytes, in the order asked, each read as {@link readBlobCached} reads one but the
+ * misses all in one round trip of the cat-file engine (isomorphic-git reads them one by one).
+ * Undefined for an id that is not a blob. Callers keep the total small: every answer is in memory.
+ */
+export async function readBlobsCached(
+  ctx: IsoContext,
+  oids: readonly string[],
+): Promise<(Uint8Array | undefined)[]> {
+  const prefix = objectKeyPrefix(ctx.gitdir);
+  const answers = oids.map((oid) => {
+    const known = recall(prefix + oid);
+    return known?.kind === "blob" ? known.value : undefined;
+  });
+  const missing = [...new Set(oids.filter((_oid, index) => answers[index] === undefined))];
+  if (missing.length === 0) return answers;
+  const read =
+    engine === "cat-file"
+      ? await batchReadObjects(ctx, missing)
+      : await Promise.all(missing.map((oid) => readShared(ctx, prefix + oid, oid)));
+  const byOid = new Map<string, Uint8Array>();
+  missing.forEach((oid, index) => {
+    const raw = read[index];
+    if (!raw) return;
+    rememberHeader(prefix + oid, { type: raw.type, size: raw.data.length });
+    if (raw.type !== "blob") return;
+    byOid.set(oid, raw.data);
+    if (raw.data.length <= MAX_CACHED_BLOB)
+      remember(prefix + oid, { kind: "blob", value: raw.data }, raw.data.length + 64);
+  });
+  return oids.map((oid, index) => answers[index] ?? byOid.get(oid));
+}
+
 /** Each object's type and size (undefined for a missing one) without reading its content. */
 export async function objectInfos(
   ctx: IsoContext,
