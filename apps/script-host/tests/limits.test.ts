@@ -13,6 +13,12 @@ beforeAll(async () => {
     join(work, "hog.ts"),
     "const hog: number[][] = [];\nwhile (true) hog.push(new Array(100_000).fill(1));\n",
   );
+  // Timers due together reach the runtime as one batch; the second one's callback runs in a task
+  // the runtime starts itself, not the host.
+  await writeFile(
+    join(work, "hog-later.ts"),
+    'setTimeout(() => console.log("first"), 0);\nsetTimeout(() => {\n  const hog: number[][] = [];\n  while (true) hog.push(new Array(100_000).fill(1));\n}, 0);\nsetTimeout(() => console.log("never"), 0);\n',
+  );
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -32,6 +38,16 @@ describe("runaway scripts", () => {
 
   it("unbounded allocation is stopped by --memory-limit with a clear message", async () => {
     const result = await runKiln(["--cachedir", join(work, "c"), "--memory-limit", "32", "hog.ts"], work);
+    expect(result.stderr).toBe("error: script exceeded the memory limit of 32 MB (--memory-limit)\n");
+    expect(result.code).toBe(1);
+  });
+
+  it("so is unbounded allocation in a timer callback after the first of a batch", async () => {
+    const result = await runKiln(
+      ["--cachedir", join(work, "c"), "--memory-limit", "32", "hog-later.ts"],
+      work,
+    );
+    expect(result.stdout).toBe("first\n");
     expect(result.stderr).toBe("error: script exceeded the memory limit of 32 MB (--memory-limit)\n");
     expect(result.code).toBe(1);
   });

@@ -102,6 +102,19 @@ export class IsolateBridge {
 
   /** Stops whatever runs in the isolate and frees it. Safe to call twice. */
   dispose(): void {
+    this.#disposedByHost = true;
     if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+
+  #disposedByHost = false;
+
+  /**
+   * Whether isolated-vm disposed the isolate itself, which it does when the isolate passes its
+   * memory limit. The error then reaches whoever waited on the task that was running; a batch's
+   * messages after the first run in tasks the runtime started itself, so the host sees only its
+   * own call abandoned and asks here why.
+   */
+  get disposedAtMemoryLimit(): boolean {
+    return this.isolate.isDisposed && !this.#disposedByHost;
   }
 }

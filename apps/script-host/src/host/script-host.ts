@@ -358,7 +358,7 @@ export class ScriptHost {
   #fail(failure: unknown): void {
     if (this.#finished) return;
     const message = failure instanceof Error ? failure.message : String(failure);
-    if (/memory limit/i.test(message)) {
+    if (/memory limit/i.test(message) || this.#bridge?.disposedAtMemoryLimit) {
       this.#end(
         1,
         `error: script exceeded the memory limit of ${this.options.memoryLimitMb} MB (--memory-limit)\n`,
