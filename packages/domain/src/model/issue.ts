@@ -154,6 +154,10 @@ export interface Comment {
   readonly newRef: string;
   readonly dependentIssueId: number | null;
   readonly timeId: number | null;
+  /** The review a review entry, line comment or dismissal belongs to. */
+  readonly reviewId: number | null;
+  /** The commit a merge or line comment is about. */
+  readonly commitSha: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -98,8 +98,8 @@ export function toApiTimelineComment(
     ref_issue: null,
     ref_comment: null,
     ref_action: "none",
-    ref_commit_sha: "",
-    review_id: 0,
+    ref_commit_sha: comment.commitSha,
+    review_id: comment.reviewId ?? 0,
     label: entry.label
       ? toApiLabel(
           entry.label,

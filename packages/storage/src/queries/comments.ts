@@ -23,6 +23,8 @@ const COMMENT_COLUMNS = [
   "comment.newRef",
   "comment.dependentIssueId",
   "comment.timeId",
+  "comment.reviewId",
+  "comment.commitSha",
   "comment.createdAt",
   "comment.updatedAt",
 ] as const;

@@ -4,7 +4,8 @@ import type { Db } from "../database.js";
 /**
  * Tells everyone an issue concerns that it changed, in the transaction of the change: its
  * poster, assignees, commenters, the users mentioned in it and its subscribers, but not the one
- * who changed it nor anyone who unsubscribed. Each gets one notification per issue, brought back
+ * who changed it nor anyone who unsubscribed. Commenters include reviewers (review entries and
+ * line comments), as Forgejo counts them. Each gets one notification per issue, brought back
  * to unread (with the latest comment and author) by every change. Who may still see the
  * repository is decided when notifications are listed, through the same visibility rule as
  * every other list, so a user who lost access never sees them.
@@ -27,7 +28,7 @@ export async function notifyIssueChange(
     from (
       select poster_id as user_id from issue where id = ${issueId} and poster_id is not null
       union select assignee_id from issue_assignees where issue_id = ${issueId}
-      union select poster_id from comment where issue_id = ${issueId} and type = 0 and poster_id is not null
+      union select poster_id from comment where issue_id = ${issueId} and type in (0, 21, 22) and poster_id is not null
       union select user_id from issue_user where issue_id = ${issueId} and is_mentioned
       union select user_id from issue_watch where issue_id = ${issueId} and is_watching
     ) as recipient

@@ -106,7 +106,8 @@ describe.each(DIALECTS)("pull request reviews on %s", (dialect) => {
     );
     const entry = Number(res.json.html_url.split("-").pop());
     const timeline = await t.call("GET", `${repo.path}/issues/${pr.index}/timeline`, { token: reader.token });
-    expect(timeline.json.find((e: { id: number }) => e.id === entry)?.type).toBe("review");
+    const reviewEntry = timeline.json.find((e: { id: number }) => e.id === entry);
+    expect(reviewEntry).toMatchObject({ type: "review", review_id: res.json.id });
     // A submitted review counts as a comment and as a review of the pull request.
     const json = await getPull(pr.index);
     expect(json.comments).toBe(1);
@@ -117,6 +118,16 @@ describe.each(DIALECTS)("pull request reviews on %s", (dialect) => {
     const told = await notified(repo, pr.index);
     expect(told).toContain(author.id);
     expect(told).not.toContain(maintainer.id);
+    // Reviewers take part from then on: they hear of the next change, as Forgejo's participants do.
+    expect(
+      (
+        await t.call("PATCH", `${repo.path}/pulls/${pr.index}`, {
+          token: author.token,
+          body: { title: "Renamed" },
+        })
+      ).status,
+    ).toBe(201);
+    expect(await notified(repo, pr.index)).toEqual(expect.arrayContaining([reader.id, maintainer.id]));
   });
 
   it("checks the event with Forgejo's 422 messages, and 404s for a missing pull request", async () => {
