@@ -47,15 +47,28 @@ export async function loadPullViews(
     list.map((item) => item.issue),
     [baseRepo],
   );
-  const mergerIds = list.map((item) => item.pull.mergerId).filter((id): id is number => id !== null);
-  const [mergers, counts] = await Promise.all([
-    users.findUsersByIds(db, mergerIds),
-    reviews.submittedReviewCounts(
-      db,
-      list.map((item) => item.issue.id),
-    ),
+  const issueIds = list.map((item) => item.issue.id);
+  const [counts, deciding, teamRequests] = await Promise.all([
+    reviews.submittedReviewCounts(db, issueIds),
+    reviews.latestDecidingReviewsOf(db, issueIds),
+    reviews.requestedTeamIdsOf(db, issueIds),
   ]);
-  const mergerById = new Map(mergers.map((user) => [user.id, user]));
+  const reviewerIdsOf = (issueId: number) =>
+    (deciding.get(issueId) ?? []).map((r) => r.reviewerId).filter((id): id is number => id !== null);
+  const userIds = new Set<number>();
+  for (const { issue, pull } of list) {
+    if (pull.mergerId !== null) userIds.add(pull.mergerId);
+    for (const id of reviewerIdsOf(issue.id)) userIds.add(id);
+  }
+  const teamIds = [...new Set([...teamRequests.values()].flat())];
+  const [people, teamList] = await Promise.all([
+    users.findUsersByIds(db, [...userIds]),
+    Promise.all(teamIds.map((id) => teams.findTeamById(db, id))),
+  ]);
+  const userById = new Map(people.map((user) => [user.id, user]));
+  const teamById = new Map(
+    teamList.filter((team): team is Team => team !== undefined).map((team) => [team.id, team]),
+  );
   const headRepos = new Map<number, Repository | undefined>([[baseRepo.id, baseRepo]]);
   const views: PullView[] = [];
   for (const [i, { pull }] of list.entries()) {
@@ -63,16 +76,10 @@ export async function loadPullViews(
     if (headRepoId !== null && !headRepos.has(headRepoId)) {
       headRepos.set(headRepoId, await repositories.findRepositoryById(db, headRepoId));
     }
-    const requests = await reviews.latestDecidingReviews(db, pull.issueId);
-    const reviewerIds = requests.map((r) => r.reviewerId).filter((id): id is number => id !== null);
-    const teamIds = await reviews.requestedTeamIds(db, pull.issueId);
-    const [reviewers, requestedTeams, baseSha, headBranchSha] = await Promise.all([
-      users.findUsersByIds(db, reviewerIds),
-      Promise.all(teamIds.map((id) => teams.findTeamById(db, id))),
+    const [baseSha, headBranchSha] = await Promise.all([
       branchTip(git, pull.baseBranch),
       headRepoId === baseRepo.id ? branchTip(git, pull.headBranch) : Promise.resolve(undefined),
     ]);
-    const byId = new Map(reviewers.map((user) => [user.id, user]));
     const headSha = headBranchSha ?? (await pullHeadTip(git, pull.index)) ?? pull.headCommitId;
     views.push({
       issue: issueViews[i] as IssueView,
@@ -83,11 +90,13 @@ export async function loadPullViews(
         sha: headSha,
         repo: headRepoId === null ? null : (headRepos.get(headRepoId) ?? null),
       },
-      merger: pull.mergerId === null ? null : (mergerById.get(pull.mergerId) ?? null),
-      requestedReviewers: reviewerIds
-        .map((id) => byId.get(id))
+      merger: pull.mergerId === null ? null : (userById.get(pull.mergerId) ?? null),
+      requestedReviewers: reviewerIdsOf(pull.issueId)
+        .map((id) => userById.get(id))
         .filter((user): user is User => user !== undefined),
-      requestedTeams: requestedTeams.filter((team): team is Team => team !== undefined),
+      requestedTeams: (teamRequests.get(pull.issueId) ?? [])
+        .map((id) => teamById.get(id))
+        .filter((team): team is Team => team !== undefined),
       reviewComments: counts.get(pull.issueId) ?? 0,
     });
   }

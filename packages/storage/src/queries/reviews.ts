@@ -66,6 +66,16 @@ export async function findReviewById(db: Db, id: number): Promise<Review | undef
  * first. These are also the pull request's `requested_reviewers`.
  */
 export async function latestDecidingReviews(db: Db, issueId: number): Promise<Review[]> {
+  return (await latestDecidingReviewsOf(db, [issueId])).get(issueId) ?? [];
+}
+
+/** {@link latestDecidingReviews} of several pull requests in one query, by issue id. */
+export async function latestDecidingReviewsOf(
+  db: Db,
+  issueIds: readonly number[],
+): Promise<Map<number, Review[]>> {
+  const out = new Map<number, Review[]>();
+  if (issueIds.length === 0) return out;
   const rows = await db
     .selectFrom("review")
     .select(REVIEW_COLUMNS)
@@ -73,16 +83,21 @@ export async function latestDecidingReviews(db: Db, issueId: number): Promise<Re
       eb
         .selectFrom("review as r")
         .select(sql<number>`max(r.id)`.as("id"))
-        .where("r.issueId", "=", issueId)
+        .where("r.issueId", "in", [...issueIds])
         .where("r.reviewerId", "is not", null)
         .where("r.type", "in", [ReviewType.approve, ReviewType.requestChanges, ReviewType.request])
         .where("r.dismissed", "=", false)
-        .groupBy("r.reviewerId"),
+        .groupBy(["r.issueId", "r.reviewerId"]),
     )
     .orderBy("review.updatedAt")
     .orderBy("review.id")
     .execute();
-  return rows.map(toReview);
+  for (const row of rows) {
+    const list = out.get(row.issueId) ?? [];
+    list.push(toReview(row));
+    out.set(row.issueId, list);
+  }
+  return out;
 }
 
 /** What a pull request's reviews say for a merge under a protection rule. */
@@ -164,15 +179,30 @@ export async function submittedReviewCounts(
 
 /** The teams asked to review the pull request (their request still open), in the order asked. */
 export async function requestedTeamIds(db: Db, issueId: number): Promise<number[]> {
+  return (await requestedTeamIdsOf(db, [issueId])).get(issueId) ?? [];
+}
+
+/** {@link requestedTeamIds} of several pull requests in one query, by issue id. */
+export async function requestedTeamIdsOf(
+  db: Db,
+  issueIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (issueIds.length === 0) return out;
   const rows = await db
     .selectFrom("review")
-    .select("reviewerTeamId")
-    .where("issueId", "=", issueId)
+    .select(["issueId", "reviewerTeamId"])
+    .where("issueId", "in", [...issueIds])
     .where("reviewerTeamId", "is not", null)
     .where("type", "=", ReviewType.request)
     .orderBy("id")
     .execute();
-  return [...new Set(rows.map((row) => row.reviewerTeamId as number))];
+  for (const row of rows) {
+    const list = out.get(row.issueId) ?? [];
+    if (!list.includes(row.reviewerTeamId as number)) list.push(row.reviewerTeamId as number);
+    out.set(row.issueId, list);
+  }
+  return out;
 }
 
 // ---- reviews of the API (issue 14) ----
