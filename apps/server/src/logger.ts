@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import { pino } from "pino";
 import type { KilnEnvironment } from "./env.js";
+import { isoTimeAt, requestLine, requestLineBound, writeRequestLine } from "./request-line.js";
 
 /** How many bytes of lines are gathered for one write. */
 const BATCH_BYTES = 12 * 1024;
@@ -17,20 +18,21 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * Lines gathered as UTF-8 bytes in one buffer and written to the file descriptor with one
  * synchronous `write(2)` per batch (12 KiB).
  *
- * A request's line is only noted when the request ends (its fields, into arrays) and formatted
- * with the other lines noted, 64 at a time, before anything else is written: so lines keep their
- * order, and formatting runs as one loop whose code and data stay in the CPU's caches instead of
- * a few instructions between every two requests, which made the line the largest part of a
- * request's cost beyond bare Hono's. Gathering lines as strings (a chain of a hundred strings
- * spread over the young generation, walked and encoded twice by sonic-boom at every write) cost
- * more than formatting them.
+ * A request's line is only noted when the request ends (its fields, into arrays) and written
+ * into the buffer with the other lines noted, 64 at a time, before anything else is written: so
+ * lines keep their order, and formatting runs as one loop whose code and data stay in the CPU's
+ * caches instead of a few instructions between every two requests, which made the line the
+ * largest part of a request's cost beyond bare Hono's. The line's bytes are written directly
+ * ({@link writeRequestLine}), without a string per line. Gathering lines as strings (a chain of
+ * a hundred strings spread over the young generation, walked and encoded twice by sonic-boom at
+ * every write) cost more than formatting them.
  */
 class LineBatch {
   readonly #bytes = Buffer.allocUnsafe(CAPACITY);
   #used = 0;
   readonly #methods: string[] = new Array<string>(NOTED).fill("");
   readonly #paths: string[] = new Array<string>(NOTED).fill("");
-  readonly #statuses = new Uint16Array(NOTED);
+  readonly #statuses = new Float64Array(NOTED);
   readonly #ms = new Float64Array(NOTED);
   readonly #times = new Float64Array(NOTED);
   #noted = 0;
@@ -76,15 +78,33 @@ class LineBatch {
     const count = this.#noted;
     this.#noted = 0;
     for (let index = 0; index < count; index++) {
-      this.#append(
-        requestLine(
-          this.#methods[index] as string,
-          this.#paths[index] as string,
-          this.#statuses[index] as number,
-          this.#ms[index] as number,
-          this.#times[index] as number,
-        ),
+      const method = this.#methods[index] as string;
+      const path = this.#paths[index] as string;
+      const bound = requestLineBound(method, path);
+      if (bound > CAPACITY - this.#used) {
+        this.#writeOut();
+        if (bound > CAPACITY) {
+          const line = requestLine(
+            method,
+            path,
+            this.#statuses[index] as number,
+            this.#ms[index] as number,
+            this.#times[index] as number,
+          );
+          this.#append(line);
+          continue;
+        }
+      }
+      this.#used = writeRequestLine(
+        this.#bytes,
+        this.#used,
+        method,
+        path,
+        this.#statuses[index] as number,
+        this.#ms[index] as number,
+        this.#times[index] as number,
       );
+      if (this.#used >= BATCH_BYTES) this.#writeOut();
     }
   }
 
@@ -157,28 +177,6 @@ export function requestLogOf(
   if (stream instanceof LineBatch) return (method, path, status, ms) => stream.note(method, path, status, ms);
   if (!stream) return (method, path, status, ms) => logger.info({ method, path, status, ms }, "request");
   return (method, path, status, ms) => stream.write(requestLine(method, path, status, ms, Date.now()));
-}
-
-const PID = `,"pid":${process.pid}`;
-
-/** A request's log line, as pino writes it with the time `time`. */
-function requestLine(method: string, path: string, status: number, ms: number, time: number): string {
-  return `{"level":30${isoTimeAt(time)}${PID},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`;
-}
-
-let stampedAt = -1;
-let stamp = "";
-
-/**
- * pino's `isoTime` for a time in milliseconds, formatted once per millisecond: a busy server
- * writes many lines within one, and formatting the date is a noticeable part of a line.
- */
-function isoTimeAt(time: number): string {
-  if (time !== stampedAt) {
-    stampedAt = time;
-    stamp = `,"time":"${new Date(time).toISOString()}"`;
-  }
-  return stamp;
 }
 
 /** pino's `isoTime` (the timestamp function of the loggers), for now. */
