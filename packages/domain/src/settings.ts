@@ -76,6 +76,11 @@ export interface Settings {
   };
   readonly quota: {
     readonly enabled: boolean;
+    /**
+     * `[quota] ENFORCE` (a Kiln key, DECISIONS item 6): refuse writes of owners over quota with 413
+     * where Forgejo does. Off by default: nothing is rejected because of quota.
+     */
+    readonly enforce: boolean;
     readonly defaultGroups: readonly string[];
     /** `[quota.default] TOTAL` in bytes; -1 = unlimited. */
     readonly defaultTotal: number;
@@ -150,7 +155,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
     lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: { enabled: true, allowedTypes: DEFAULT_ATTACHMENT_TYPES, maxSize: 2048, maxFiles: 5 },
-    quota: { enabled: true, defaultGroups: [], defaultTotal: -1 },
+    quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
   };
   return mergeSettings(base, overrides);
 }

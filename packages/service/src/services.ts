@@ -113,6 +113,7 @@ export function createServices(ctx: ServiceContext): Services {
   const access = new AccessService(ctx);
   const permissions = new PermissionService(ctx, access);
   const ledger = new QuotaLedger();
+  const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
   const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
@@ -139,14 +140,14 @@ export function createServices(ctx: ServiceContext): Services {
     orgs: new OrgService(ctx, permissions),
     teams: new TeamService(ctx, permissions),
     ledger,
-    quota: new QuotaService(ctx),
+    quota,
     quotaAdmin: new QuotaAdminService(ctx),
     quotaDoctor: new QuotaDoctor(ctx),
     repositories: repos,
     collaborators: new CollaboratorService(ctx, permissions),
-    transfers: new TransferService(ctx, permissions, ledger, repos),
+    transfers: new TransferService(ctx, permissions, ledger, repos, quota),
     migrations: new MigrateService(ctx, repos),
-    pushPolicies: new PushPolicyService(protections),
+    pushPolicies: new PushPolicyService(protections, quota),
     commits: new CommitService(repos, users),
     gitObjects: new GitObjectService(repos),
     contents,

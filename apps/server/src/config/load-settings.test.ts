@@ -21,7 +21,7 @@ describe("loadSettings", () => {
       maxCreationLimit: -1,
     });
     expect(s.api).toMatchObject({ defaultPagingNum: 30, maxResponseItems: 50 });
-    expect(s.quota).toEqual({ enabled: true, defaultGroups: [], defaultTotal: -1 });
+    expect(s.quota).toEqual({ enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 });
     expect(s.ui.reactions).toContain("heart");
   });
 
@@ -62,6 +62,7 @@ MAX_SIZE = 4
 MAX_FILES = 2
 [quota]
 ENABLED = false
+ENFORCE = true
 DEFAULT_GROUPS = small, tiny
 [quota.default]
 TOTAL = 2GiB
@@ -82,8 +83,13 @@ TOTAL = 2GiB
     expect(s.service.enableBasicAuthentication).toBe(false);
     expect(s.repository).toMatchObject({ disableMirrors: true, maxCreationLimit: 5 });
     expect(s.ui.reactions).toEqual(["+1", "heart"]);
-    expect(s.attachment).toEqual({ enabled: false, allowedTypes: ".png", maxSize: 4, maxFiles: 2 });
-    expect(s.quota).toEqual({ enabled: false, defaultGroups: ["small", "tiny"], defaultTotal: 2147483648 });
+    expect(s.attachment).toMatchObject({ enabled: false, allowedTypes: ".png", maxSize: 4, maxFiles: 2 });
+    expect(s.quota).toEqual({
+      enabled: false,
+      enforce: true,
+      defaultGroups: ["small", "tiny"],
+      defaultTotal: 2147483648,
+    });
   });
 
   it("prefers DATABASE_URL and --port", () => {

@@ -94,6 +94,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
     },
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
+      enforce: get.bool("quota", "ENFORCE", false),
       defaultGroups: get.list("quota", "DEFAULT_GROUPS", []),
       defaultTotal: byteSize(get.string("quota.default", "TOTAL", "-1"), options.warn),
     },

@@ -161,6 +161,24 @@ describe("evaluateRefUpdate", () => {
     }
   });
 
+  it("refuses every update but deletions when the owner is over quota, after the rules, as Forgejo", async () => {
+    const over: PushPolicy = { branchRules: [rule({ canDelete: true })], quotaExceeded: true };
+    const quota = { allowed: false, message: "Quota exceeded" };
+    for (const ref of ["refs/heads/dev", "refs/heads/main", "refs/tags/v1", "refs/notes/commits"]) {
+      expect(await evaluateRefUpdate(over, update(ref), facts())).toEqual(quota);
+      expect(await evaluateRefUpdate(over, update(ref, ZERO_SHA, B), facts())).toEqual(quota);
+      // Deleting frees space: allowed (main's rule allows deleting it).
+      expect(await evaluateRefUpdate(over, update(ref, A, ZERO_SHA), facts())).toEqual({ allowed: true });
+    }
+    // A refusal of the rules keeps its own message.
+    const protectedMain = { branchRules: [rule({ canPush: false })], quotaExceeded: true };
+    expect(await evaluateRefUpdate(protectedMain, update(), facts())).toEqual({
+      allowed: false,
+      message: "Not allowed to push to protected branch main",
+    });
+    expect(await evaluateRefUpdate({ branchRules: [] }, update(), facts())).toEqual({ allowed: true });
+  });
+
   it("applies glob rules to matching branches", async () => {
     const policy = { branchRules: [rule({ ruleName: "release/*", canPush: false })] };
     expect(await evaluateRefUpdate(policy, update("refs/heads/release/v1"), facts())).toMatchObject({
@@ -184,5 +202,11 @@ describe("evaluatePush", () => {
       "Not allowed to push to protected branch a",
       "Not allowed to push to protected branch b",
     ]);
+  });
+
+  it("says Quota exceeded once for a push of several refs", async () => {
+    const policy = { branchRules: [], quotaExceeded: true };
+    const refs = [update("refs/heads/a"), update("refs/tags/v1"), update("refs/heads/b", A, ZERO_SHA)];
+    expect(await evaluatePush(policy, refs, facts())).toEqual(["Quota exceeded"]);
   });
 });

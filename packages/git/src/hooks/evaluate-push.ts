@@ -45,13 +45,29 @@ function refusedName(update: RefUpdate): RefUpdateVerdict | undefined {
   return undefined;
 }
 
+/** Forgejo's refusal of a push by an owner over quota (`routers/private/hook_pre_receive.go`). */
+export const QUOTA_EXCEEDED_MESSAGE = "Quota exceeded";
+
 /**
  * Decides whether one ref update may be applied under a push policy: no new branch or tag under
  * a name git refuses, then Forgejo's order: deletion, force push, signatures, protected files,
  * push permission, unprotected files. Only branches (`refs/heads/…`) are protected; other refs
- * are allowed here once their name is.
+ * are allowed here once their name is. Last, an update the rules allow is refused when the owner
+ * is over quota, unless it deletes the ref (deleting frees space).
  */
 export async function evaluateRefUpdate(
+  policy: PushPolicy,
+  update: RefUpdate,
+  facts: RefUpdateFacts,
+): Promise<RefUpdateVerdict> {
+  const verdict = await evaluateRules(policy, update, facts);
+  if (verdict.allowed && policy.quotaExceeded && update.newSha !== ZERO_SHA) {
+    return refuse(QUOTA_EXCEEDED_MESSAGE);
+  }
+  return verdict;
+}
+
+async function evaluateRules(
   policy: PushPolicy,
   update: RefUpdate,
   facts: RefUpdateFacts,
@@ -92,7 +108,10 @@ export async function evaluateRefUpdate(
   return refuse(`Not allowed to push to protected branch ${branch}`);
 }
 
-/** The refusals of a whole push, one message per refused ref update; empty when all are allowed. */
+/**
+ * The refusals of a whole push, one message per refused ref update (the same message once, e.g.
+ * the quota's); empty when all are allowed.
+ */
 export async function evaluatePush(
   policy: PushPolicy,
   updates: readonly RefUpdate[],
@@ -101,7 +120,7 @@ export async function evaluatePush(
   const messages: string[] = [];
   for (const update of updates) {
     const verdict = await evaluateRefUpdate(policy, update, facts);
-    if (!verdict.allowed) messages.push(verdict.message);
+    if (!verdict.allowed && !messages.includes(verdict.message)) messages.push(verdict.message);
   }
   return messages;
 }

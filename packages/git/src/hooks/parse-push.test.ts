@@ -39,6 +39,14 @@ describe("parsePushPolicy", () => {
     expect(policy.branchRules[0]).toMatchObject({ priority: 2, id: 7 });
   });
 
+  it("reads the quota verdict, absent unless exactly true", () => {
+    expect(parsePushPolicy(JSON.stringify({ branchRules: [], quotaExceeded: true })).quotaExceeded).toBe(
+      true,
+    );
+    expect(parsePushPolicy(JSON.stringify({ quotaExceeded: "yes" }))).toEqual({ branchRules: [] });
+    expect(parsePushPolicy("{}")).toEqual({ branchRules: [] });
+  });
+
   it("throws on JSON that is not an object", () => {
     expect(() => parsePushPolicy("42")).toThrow();
     expect(() => parsePushPolicy("{")).toThrow();

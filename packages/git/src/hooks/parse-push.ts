@@ -55,5 +55,10 @@ export function parsePushPolicy(json: string): PushPolicy {
     }
   }
   const defaultBranch = (raw as { defaultBranch?: unknown }).defaultBranch;
-  return typeof defaultBranch === "string" ? { branchRules, defaultBranch } : { branchRules };
+  const quotaExceeded = bool((raw as { quotaExceeded?: unknown }).quotaExceeded);
+  return {
+    branchRules,
+    ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),
+    ...(quotaExceeded ? { quotaExceeded } : {}),
+  };
 }

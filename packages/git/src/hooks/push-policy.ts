@@ -31,6 +31,11 @@ export interface PushPolicy {
   readonly branchRules: readonly BranchRulePolicy[];
   /** The repository's default branch; pushes that delete it are refused, as in Forgejo. */
   readonly defaultBranch?: string;
+  /**
+   * The repository's owner is over quota under `[quota] ENFORCE` (decided by the server before git
+   * runs): every ref update that is not a deletion is refused with Forgejo's `Quota exceeded`.
+   */
+  readonly quotaExceeded?: boolean;
 }
 
 /** One ref update of a push: `oldSha` is all zeros for a creation, `newSha` for a deletion. */

@@ -1,4 +1,4 @@
-import { isKilnError, type User } from "@kiln/domain";
+import { isKilnError, type Repository, type User } from "@kiln/domain";
 import {
   GitError,
   handleLfsBatch,
@@ -26,6 +26,7 @@ import { repoOf } from "./git-routes.js";
  * stored object the caller can see in another repository (Forgejo's BatchHandler). An object
  * this repository does not reference is answered exactly like one that does not exist. JSON
  * bodies are read only after the caller may read the repository, and within `[api] MAX_BODY_SIZE`.
+ * With `[quota] ENFORCE`, uploads for an owner over quota are refused with 413.
  */
 export function mountLfs(mount: Mount): void {
   const enabled = (c: AppContext) => c.get("settings").lfs.enabled;
@@ -48,6 +49,7 @@ export function mountLfs(mount: Mount): void {
     const access =
       request.operation === "upload" ? await checkGitAccess(c, at.owner, at.name, "write") : readable;
     if (!access.ok) return access.response;
+    if (request.operation === "upload" && (await overQuota(c, access.repo))) return quotaExceeded();
     // Forgejo's BatchHandler: more objects than LFS_MAX_BATCH_SIZE is 413 (0 means no cap).
     const max = c.get("settings").lfs.maxBatchSize;
     if (max > 0 && request.objects.length > max) {
@@ -86,6 +88,8 @@ export function mountLfs(mount: Mount): void {
     if (!at) return lfsError(404, "Repository not found");
     const access = await checkGitAccess(c, at.owner, at.name, "write");
     if (!access.ok) return access.response;
+    // Refused before a byte is read, whatever the store holds: a reference adds usage too.
+    if (await overQuota(c, access.repo)) return quotaExceeded();
     const size = Number(c.req.param("size"));
     // The body streams into the store, checked against the oid and size in the path even when the
     // store has the object already: only a verified body gets this repository a reference.
@@ -125,6 +129,20 @@ export function mountLfs(mount: Mount): void {
       (await repositories.lfsObjectsOf(access.repo, [oid])).has(oid),
     );
   });
+}
+
+/**
+ * Forgejo's LFS quota check (`services/lfs/server.go`): with `[quota] ENFORCE`, uploads to a
+ * repository whose owner is over quota for `size:git:lfs` are refused, in a batch request and in
+ * the upload itself. It reads the owner's ledger row.
+ */
+function overQuota(c: AppContext, repo: Pick<Repository, "ownerId" | "ownerName">): Promise<boolean> {
+  return c.get("services").quota.exceeds({ id: repo.ownerId, name: repo.ownerName }, "size:git:lfs");
+}
+
+/** Forgejo's answer to an upload over quota: 413 with the LFS error body `{"message":"quota exceeded"}`. */
+function quotaExceeded(): Response {
+  return lfsError(413, "quota exceeded");
 }
 
 /**

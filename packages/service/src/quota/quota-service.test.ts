@@ -1,4 +1,4 @@
-import type { User } from "@kiln/domain";
+import { PayloadTooLargeError, type User } from "@kiln/domain";
 import { quotaUsage, repositories } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,6 +124,39 @@ describe.each(DIALECTS)("quota service on %s", (dialect) => {
     await expect(s.quota.enforce(a, "size:repos:all")).resolves.toBeUndefined();
     await expect(s.quota.enforce(a, "size:git:all")).resolves.toBeUndefined();
     await expect(s.quota.enforce(a, "bogus" as never)).rejects.toThrow("unrecognized quota limit subject");
+  });
+
+  it("with [quota] ENFORCE, refuses an owner over quota for the subject with Forgejo's 413, and no one else", async () => {
+    const { settings } = s.ctx;
+    const enforcing = (quota: Partial<typeof settings.quota>) =>
+      createServices({ ...s.ctx, settings: { ...settings, quota: { ...settings.quota, ...quota } } }).quota;
+    const on = enforcing({ enforce: true });
+    const a = await user();
+    const g = uniqueName("repos");
+    await s.quotaAdmin.createGroup(g, [
+      { name: uniqueName("repos"), limit: 1000, subjects: ["size:repos:all"] },
+    ]);
+    await s.quotaAdmin.addOwnerToGroup(g, a.name);
+    await addRepo(a, false, 999);
+    // Within quota (999 < 1000): nothing is refused.
+    await expect(on.enforce(a, "size:repos:all")).resolves.toBeUndefined();
+    await addRepo(a, true, 1);
+    const refusal = on.enforce(a, "size:repos:all");
+    await expect(refusal).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(refusal).rejects.toMatchObject({
+      kind: "payload_too_large",
+      message: "quota exceeded",
+      details: { user_id: a.id, username: a.name },
+    });
+    expect(await on.exceeds(a, "size:all")).toBe(true);
+    // No rule of the group applies to LFS or packages, so those writes go on (DECISIONS item 3).
+    expect(await on.exceeds(a, "size:git:lfs")).toBe(false);
+    await expect(on.enforce(a, "size:assets:packages:all")).resolves.toBeUndefined();
+    // The wiki is never over quota; ENFORCE off, or quota disabled, refuses nothing.
+    expect(await on.exceeds(a, "size:wiki")).toBe(false);
+    expect(await enforcing({ enforce: false }).exceeds(a, "size:repos:all")).toBe(false);
+    expect(await enforcing({ enforce: true, enabled: false }).exceeds(a, "size:repos:all")).toBe(false);
+    await expect(on.enforce(a, "bogus" as never)).rejects.toThrow("unrecognized quota limit subject");
   });
 
   it("lists no attachments, packages or artifacts until their feature registers a lister", async () => {

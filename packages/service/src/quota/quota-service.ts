@@ -1,10 +1,11 @@
-import type {
-  Paged,
-  PageRequest,
-  QuotaGroupRecord,
-  QuotaUsedArtifact,
-  QuotaUsedAttachment,
-  QuotaUsedPackage,
+import {
+  type Paged,
+  type PageRequest,
+  PayloadTooLargeError,
+  type QuotaGroupRecord,
+  type QuotaUsedArtifact,
+  type QuotaUsedAttachment,
+  type QuotaUsedPackage,
 } from "@kiln/domain";
 import {
   isWithinQuota,
@@ -35,7 +36,7 @@ export interface QuotaInfoData {
 /**
  * Quota of users and organizations: their usage (one row of the ledger, never a scan of what it
  * counts), the groups that apply (DECISIONS item 4), checks through the engine, the lists of
- * stored objects counting against them, and the one enforcement hook (DECISIONS item 6).
+ * stored objects counting against them, and the one enforcement point (DECISIONS item 6).
  */
 export class QuotaService {
   private readonly listers: UsedItemListers = emptyListers();
@@ -94,15 +95,30 @@ export class QuotaService {
 
   /**
    * The single enforcement point: every write that stores bytes for `owner` calls it first, with
-   * the subject Forgejo enforces there (`http` routes declare it with their `quota` option).
-   * Kiln does not enforce quota (DECISIONS item 6: nothing is rejected), so it never rejects.
-   * The opt-in `[quota] ENFORCE` plugs in here: when set, `check(owner.id, subject)` and throw
-   * `PayloadTooLargeError("quota exceeded", { user_id: owner.id, username: owner.name })`.
+   * the subject Forgejo enforces there (`http` routes declare it with their `quota` option; the
+   * push policy and LFS ask {@link exceeds}). Off by default (DECISIONS item 6: nothing is
+   * rejected); with `[quota] ENFORCE` (and quota enabled) an owner over quota for `subject` is
+   * refused with Forgejo's 413 `{"message":"quota exceeded","user_id":…,"username":…}`. It reads
+   * the owner's ledger row and groups only, so it costs the same whatever the owner stores.
    */
   async enforce(owner: QuotaOwner, subject: SubjectSpelling): Promise<void> {
+    if (await this.exceeds(owner, subject)) {
+      throw new PayloadTooLargeError("quota exceeded", { user_id: owner.id, username: owner.name });
+    }
+  }
+
+  /**
+   * Whether enforcement refuses a write of `owner` under `subject` now: false unless quota is
+   * enabled and `[quota] ENFORCE` is set, then whether the owner is over quota (Forgejo's
+   * `!EvaluateForUser`). For callers that answer in their own protocol (git hooks, LFS).
+   */
+  async exceeds(owner: QuotaOwner, subject: SubjectSpelling): Promise<boolean> {
     // A call site naming an unknown subject is a bug: fail loudly, whatever the mode.
-    parseSubject(subject);
-    void owner;
+    const parsed = parseSubject(subject);
+    const { enabled, enforce } = this.ctx.settings.quota;
+    if (!enabled || !enforce) return false;
+    const [usage, resolved] = await Promise.all([this.usage(owner.id), this.groupsFor(owner.id)]);
+    return !isWithinQuota(resolved.groups, usage, parsed);
   }
 
   /** Attachments counting against an owner, largest first (none until attachments exist). */

@@ -21,6 +21,7 @@ import { canSeeAccount } from "../permissions/org-permission.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { hasAccess } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import type { QuotaService } from "../quota/quota-service.js";
 import { withGitErrors } from "./git-errors.js";
 import type { RepoService } from "./repo-service.js";
 
@@ -36,7 +37,9 @@ export interface PendingTransfer {
  * repository to themselves, or a user who may create repositories in the target organization
  * transfers at once (202); anything else becomes a pending transfer the recipient accepts or
  * rejects (201). The target organization must be visible to the doer (404 otherwise). Usage
- * moves to the new owner in the quota ledger, in the transaction that moves the repository.
+ * moves to the new owner in the quota ledger, in the transaction that moves the repository;
+ * with `[quota] ENFORCE` a new owner over quota (`size:repos:all`) is refused at the start and at
+ * the acceptance, as in Forgejo.
  */
 export class TransferService {
   constructor(
@@ -44,6 +47,7 @@ export class TransferService {
     private readonly permissions: PermissionService,
     private readonly ledger: QuotaLedger,
     private readonly repos: RepoService,
+    private readonly quota: QuotaService,
   ) {}
 
   /** Starts a transfer; resolves with whether it was done at once or is pending. */
@@ -60,6 +64,8 @@ export class TransferService {
       const member = (await this.permissions.inOrganization(newOwner, doer)).isMember;
       if (!canSeeAccount(viewerOf(actorFor(doer)), newOwner, member)) throw new NotFoundError(hidden);
     }
+    // Forgejo's CheckQuota of the new owner: after it is found, before the teams are checked.
+    await this.quota.enforce(newOwner, "size:repos:all");
     const teams = await this.resolveTeams(newOwner, teamIds);
     if (newOwner.id === repo.ownerId)
       throw new InvalidArgumentError("the repository already belongs to the new owner");
@@ -132,8 +138,13 @@ export class TransferService {
       (recipient.type === "organization" &&
         (await this.permissions.inOrganization(recipient, doer)).permission.canCreateRepository);
     if (!allowed) throw new PermissionDeniedError("user does not have permissions to do this");
-    if (accept) await this.transferOwnership(repo, recipient, transfer.teams);
-    else await repoTransfers.deleteTransfer(this.ctx.db, repo.id);
+    if (!accept) {
+      await repoTransfers.deleteTransfer(this.ctx.db, repo.id);
+      return;
+    }
+    // Forgejo's CheckQuota of the recipient, once it may accept.
+    await this.quota.enforce(recipient, "size:repos:all");
+    await this.transferOwnership(repo, recipient, transfer.teams);
   }
 
   private async resolveTeams(newOwner: User, teamIds: readonly number[] | undefined): Promise<Team[]> {
