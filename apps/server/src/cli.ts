@@ -84,6 +84,15 @@ function buildProgram(setExit: (code: number) => void): Command {
     .action(instance("doctor.quota", (o) => ({ fix: o.fix })));
 
   const admin = sub(program, "admin", "administer this instance");
+  const cron = sub(admin, "cron", "the periodic tasks (blob sweeps, artifact expiry, …)");
+  sub(cron, "list", "list the cron tasks with their schedules and last runs").action(
+    instance("admin.cron.list", () => ({})),
+  );
+  sub(cron, "run", "run a cron task now and wait for it")
+    .argument("<task>", "the task's name (see 'kiln admin cron list')")
+    .action(async (task: string, _o: unknown, cmd: Command) => {
+      setExit(await runCommand("admin.cron.run", { task }, globals(cmd)));
+    });
   const user = sub(admin, "user", "manage user accounts");
   sub(user, "create", "create a user")
     .requiredOption("--username <name>", "username")

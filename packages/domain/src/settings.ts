@@ -73,6 +73,21 @@ export interface Settings {
     /** Megabytes, as in Forgejo. */
     readonly maxSize: number;
     readonly maxFiles: number;
+    /**
+     * Absolute directory of the attachments' content-addressed blob store: `[attachment] PATH`,
+     * else `[storage.attachments] PATH`, else `[storage] PATH` + `/attachments`, else
+     * `<APP_DATA_PATH>/attachments` (Forgejo's storage sections).
+     */
+    readonly path: string;
+    /** `[repository.release] ALLOWED_TYPES`: what release assets may be (empty: anything). */
+    readonly releaseAllowedTypes: string;
+  };
+  /** `[cron]`: the periodic tasks `kiln web` runs. */
+  readonly cron: {
+    /** `[cron] ENABLED` (default true): whether tasks run on their schedules. */
+    readonly enabled: boolean;
+    /** `[cron.<task>]` sections, by task name. */
+    readonly tasks: Readonly<Record<string, CronTaskSettings>>;
   };
   readonly quota: {
     readonly enabled: boolean;
@@ -85,6 +100,14 @@ export interface Settings {
     /** `[quota.default] TOTAL` in bytes; -1 = unlimited. */
     readonly defaultTotal: number;
   };
+}
+
+/** A `[cron.<task>]` section: what it sets overrides the task's own default. */
+export interface CronTaskSettings {
+  readonly enabled?: boolean;
+  readonly runAtStart?: boolean;
+  /** `@every 1h`, `@midnight`, or a cron expression. */
+  readonly schedule?: string;
 }
 
 /** Which database the instance uses: embedded PGlite (default) or a PostgreSQL server. */
@@ -154,7 +177,15 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
     migrations: { allowLocalNetworks: false },
     lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
-    attachment: { enabled: true, allowedTypes: DEFAULT_ATTACHMENT_TYPES, maxSize: 2048, maxFiles: 5 },
+    attachment: {
+      enabled: true,
+      allowedTypes: DEFAULT_ATTACHMENT_TYPES,
+      maxSize: 2048,
+      maxFiles: 5,
+      path: `${appDataPath}/attachments`,
+      releaseAllowedTypes: "",
+    },
+    cron: { enabled: true, tasks: {} },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
   };
   return mergeSettings(base, overrides);

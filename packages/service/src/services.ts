@@ -2,6 +2,7 @@ import { enableReadCache } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
+import { CronRegistry } from "./cron/cron-registry.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
@@ -54,6 +55,8 @@ import { UserService } from "./users/user-service.js";
 /** Every service of a Kiln instance, built over one context. */
 export interface Services {
   readonly ctx: ServiceContext;
+  /** The periodic tasks (blob sweeps, artifact expiry, …): `kiln web` schedules them. */
+  readonly cron: CronRegistry;
   /** The access module: who may see and do what (every route, the git transport and LFS ask it). */
   readonly access: AccessService;
   readonly auth: AuthService;
@@ -111,6 +114,7 @@ export function createServices(ctx: ServiceContext): Services {
   // anything is written through this process, or for at most the TTL (other processes' writes).
   enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });
   const access = new AccessService(ctx);
+  const cron = new CronRegistry(ctx.settings.cron, ctx.logger);
   const permissions = new PermissionService(ctx, access);
   const ledger = new QuotaLedger();
   const quota = new QuotaService(ctx);
@@ -131,6 +135,7 @@ export function createServices(ctx: ServiceContext): Services {
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
   return {
     ctx,
+    cron,
     access,
     auth: new AuthService(ctx),
     users,

@@ -1,6 +1,7 @@
 import { isKilnError, type Settings } from "@kiln/domain";
 import type { Services } from "@kiln/service";
 import * as v from "valibot";
+import { cronList, cronRun } from "./cron.js";
 import { doctorQuota } from "./doctor-quota.js";
 import type { ProgressUpdate } from "./progress.js";
 
@@ -139,6 +140,10 @@ export const instanceCommands = {
       return 0;
     },
   }),
+
+  "admin.cron.list": command({ args: v.object({}), run: cronList }),
+
+  "admin.cron.run": command({ args: v.object({ task: v.string() }), run: cronRun }),
 
   "doctor.quota": command({
     args: v.object({ fix: v.optional(v.boolean()) }),

@@ -91,7 +91,10 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       allowedTypes: get.string("attachment", "ALLOWED_TYPES", DEFAULT_ATTACHMENT_TYPES),
       maxSize: get.int("attachment", "MAX_SIZE", 2048, 0),
       maxFiles: get.int("attachment", "MAX_FILES", 5, 0),
+      path: storagePath(get, path, appDataPath, "attachments", "attachment"),
+      releaseAllowedTypes: get.string("repository.release", "ALLOWED_TYPES", ""),
     },
+    cron: cronSettings(ini, get),
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
       enforce: get.bool("quota", "ENFORCE", false),
@@ -109,6 +112,39 @@ function byteSize(text: string, warn: LoadOptions["warn"]): number {
     return -1;
   }
   return value;
+}
+
+/**
+ * Where a kind of stored files lives, as Forgejo's storage sections say: the kind's own section
+ * (`[attachment] PATH`), else `[storage.<name>] PATH`, else `[storage] PATH` + `/<name>`, else
+ * `<APP_DATA_PATH>/<name>`; relative paths are taken from the work path.
+ */
+export function storagePath(
+  get: ReturnType<typeof reader>,
+  path: (value: string) => string,
+  appDataPath: string,
+  name: string,
+  section: string,
+): string {
+  const own = get.string(section, "PATH", "") || get.string(`storage.${name}`, "PATH", "");
+  if (own) return path(own);
+  const shared = get.string("storage", "PATH", "");
+  return shared ? `${path(shared)}/${name}` : `${appDataPath}/${name}`;
+}
+
+/** `[cron] ENABLED` and every `[cron.<task>]` section (ENABLED, RUN_AT_START, SCHEDULE). */
+function cronSettings(ini: IniSections, get: ReturnType<typeof reader>): Settings["cron"] {
+  const tasks: Record<string, { enabled?: boolean; runAtStart?: boolean; schedule?: string }> = {};
+  for (const section of ini.keys()) {
+    if (!section.startsWith("cron.")) continue;
+    const keys = ini.get(section);
+    tasks[section.slice("cron.".length)] = {
+      ...(keys?.has("ENABLED") ? { enabled: get.bool(section, "ENABLED", true) } : {}),
+      ...(keys?.has("RUN_AT_START") ? { runAtStart: get.bool(section, "RUN_AT_START", false) } : {}),
+      ...(keys?.get("SCHEDULE") ? { schedule: get.string(section, "SCHEDULE", "") } : {}),
+    };
+  }
+  return { enabled: get.bool("cron", "ENABLED", true), tasks };
 }
 
 function database(

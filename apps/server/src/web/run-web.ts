@@ -61,6 +61,12 @@ export async function startWeb(
     throw err;
   }
   const { settings, services } = instance;
+  // Nothing can be uploading yet: unfinished uploads and files no row refers to go now.
+  try {
+    await services.cron.sweepBlobsAtStartup();
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, "the start-up sweep of stored files failed");
+  }
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }
@@ -86,6 +92,7 @@ export async function startWeb(
   const socket = socketPathFor(settings.server.appDataPath);
   const token = lock.publishSocket(socket);
   const internal = await startInternalApi(socket, token, (io) => ({ services, settings, io, migrated: [] }));
+  services.cron.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://${settings.server.httpAddr}:${port}`;
   logger.info(
@@ -111,6 +118,7 @@ export async function startWeb(
         startWatchdog({ afterMs: hammerTime + CLOSE_DATABASE_MS + 5_000, lockFile: lock.file, socket });
       }
       await connections.drain();
+      await services.cron.stop();
       await new Promise<void>((resolve) => internal.close(() => resolve()));
       clearTimeout(timer);
       // A request cut short may still hold the database (a PostgreSQL client checked out of the

@@ -1,5 +1,6 @@
 export * from "./access-token.js";
 export * from "./branch.js";
+export * from "./cron.js";
 export * from "./contents.js";
 export * from "./email.js";
 export * from "./error.js";

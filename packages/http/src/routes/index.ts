@@ -1,4 +1,5 @@
 import type { AnyRoute } from "../route.js";
+import { adminCronRoutes } from "./admin/cron.js";
 import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
@@ -54,6 +55,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...userSettingsRoutes,
   ...tokenRoutes,
   ...adminUserRoutes,
+  ...adminCronRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
