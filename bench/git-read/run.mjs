@@ -130,7 +130,13 @@ try {
   push.username = "bench";
   push.password = kiln.token;
   started = performance.now();
-  execFileSync("git", ["--git-dir", repoDir, "push", "-q", push.href, "main"], { stdio: "ignore" });
+  // Asynchronously: a push that blocked this process would leave the client's keep-alive sockets,
+  // closed meanwhile by the server (after 5 s idle), looking open to the next request.
+  await new Promise((resolve, reject) => {
+    const child = spawn("git", ["--git-dir", repoDir, "push", "-q", push.href, "main"], { stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`git push exited with ${code}`))));
+  });
   console.log(`pushed in ${Math.round(performance.now() - started)} ms`);
 
   const api = `${kiln.url}/api/v1/repos/bench/big`;

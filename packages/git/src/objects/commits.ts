@@ -61,13 +61,16 @@ export async function listCommits(
   const start = await resolveCommit(ctx, options.sha ?? (await headBranch(ctx)));
   const path = options.path ? normalizeRepoPath(options.path) : "";
   const skip = (page - 1) * limit;
-  const total = await countCommits(repo, start, path);
+  const native = path !== "" || skip + limit > MAX_IN_PROCESS_WALK;
+  // The count and a native page are two git processes: run them at once.
+  const [total, listed] = await Promise.all([
+    countCommits(repo, start, path),
+    native ? revListPage(repo, start, path, skip, limit) : undefined,
+  ]);
   let commits: CommitInfo[];
-  if (path || skip + limit > MAX_IN_PROCESS_WALK) {
-    commits = [];
-    for (const sha of await revListPage(repo, start, path, skip, limit)) {
-      commits.push(await readCommitInfo(ctx, sha));
-    }
+  if (listed) {
+    // Asked at once, so a cold page costs one round trip of the object engine, not one per commit.
+    commits = await Promise.all(listed.map((sha) => readCommitInfo(ctx, sha)));
   } else {
     // The first pages of an unlimited history are read in process, from the parsed commits
     // kept in memory, without starting git (a process start costs more than such a page).

@@ -32,28 +32,31 @@ async function entries(ctx: IsoContext, tree: string | undefined): Promise<Map<s
   return new Map((await readTreeEntries(ctx, tree)).map((entry) => [entry.name, entry]));
 }
 
-/** The paths that differ between two trees, depth first in name order, without reading any blob. */
+/**
+ * The paths that differ between two trees, without reading any blob. Subtrees are compared
+ * concurrently, so their reads share round trips of git.
+ */
 async function changedPaths(
   ctx: IsoContext,
   before: string | undefined,
   after: string | undefined,
   prefix: string,
-  out: Change[],
-): Promise<void> {
+): Promise<Change[]> {
   const [a, b] = await Promise.all([entries(ctx, before), entries(ctx, after)]);
-  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
-  for (const name of names) {
+  const changes: Change[] = [];
+  const below: Promise<Change[]>[] = [];
+  for (const name of new Set([...a.keys(), ...b.keys()])) {
     const old = a.get(name);
     const now = b.get(name);
     if (old && now && old.sha === now.sha && old.mode === now.mode) continue;
     const path = `${prefix}${name}`;
     const oldTree = old?.type === "tree" ? old.sha : undefined;
     const newTree = now?.type === "tree" ? now.sha : undefined;
-    if (oldTree || newTree) await changedPaths(ctx, oldTree, newTree, `${path}/`, out);
+    if (oldTree || newTree) below.push(changedPaths(ctx, oldTree, newTree, `${path}/`));
     const oldBlob = old && old.type !== "tree" ? old : undefined;
     const newBlob = now && now.type !== "tree" ? now : undefined;
     if (!oldBlob && !newBlob) continue;
-    out.push({
+    changes.push({
       filename: path,
       status: !oldBlob ? "added" : !newBlob ? "removed" : "modified",
       before: oldBlob?.type === "blob" ? oldBlob.sha : undefined,
@@ -61,6 +64,8 @@ async function changedPaths(
       uncountable: oldBlob?.type === "commit" || newBlob?.type === "commit",
     });
   }
+  for (const nested of await Promise.all(below)) changes.push(...nested);
+  return changes;
 }
 
 /** Lines of a text: newlines, plus one for a last line without one (what `diffLines` counts). */
@@ -96,8 +101,7 @@ export async function diffTrees(
   before: string | undefined,
   after: string | undefined,
 ): Promise<ChangedFile[]> {
-  const changes: Change[] = [];
-  await changedPaths(ctx, before, after, "", changes);
+  const changes = await changedPaths(ctx, before, after, "");
   const counted = changes.filter((change) => !change.uncountable);
   const shas = [...new Set(counted.flatMap((c) => [c.before, c.after]).filter((s): s is string => !!s))];
   const sizes = new Map<string, number>();
