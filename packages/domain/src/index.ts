@@ -2,6 +2,7 @@ export * as api from "./api/index.js";
 export * from "./api/primitives.js";
 export * from "./errors.js";
 export * from "./model/access-mode.js";
+export * from "./model/action-artifact.js";
 export * from "./model/access-token.js";
 export * from "./model/access-token-scope.js";
 export * from "./model/email.js";

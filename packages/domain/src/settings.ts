@@ -82,6 +82,19 @@ export interface Settings {
     /** `[repository.release] ALLOWED_TYPES`: what release assets may be (empty: anything). */
     readonly releaseAllowedTypes: string;
   };
+  /** `[actions]` and `[actions.artifacts]`: Actions artifacts (Kiln has no runner protocol). */
+  readonly actions: {
+    /**
+     * Absolute directory of the artifacts' content-addressed blob store: `[actions.artifacts] PATH`,
+     * else `[storage.actions_artifacts] PATH`, else `[storage] PATH` + `/actions_artifacts`, else
+     * `<APP_DATA_PATH>/actions_artifacts` (Forgejo's storage sections).
+     */
+    readonly artifactsPath: string;
+    /** `[actions] ARTIFACT_RETENTION_DAYS` (default 90): the longest and the default retention. */
+    readonly artifactRetentionDays: number;
+    /** `[actions] ARTIFACT_MAX_SIZE` (a Kiln key, bytes, default 2 GiB): the largest artifact upload. */
+    readonly artifactMaxSize: number;
+  };
   /** `[cron]`: the periodic tasks `kiln web` runs. */
   readonly cron: {
     /** `[cron] ENABLED` (default true): whether tasks run on their schedules. */
@@ -184,6 +197,11 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxFiles: 5,
       path: `${appDataPath}/attachments`,
       releaseAllowedTypes: "",
+    },
+    actions: {
+      artifactsPath: `${appDataPath}/actions_artifacts`,
+      artifactRetentionDays: 90,
+      artifactMaxSize: 2 * 1024 ** 3,
     },
     cron: { enabled: true, tasks: {} },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },

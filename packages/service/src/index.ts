@@ -1,4 +1,5 @@
 export * from "./access/index.js";
+export * from "./actions/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { Credentials, Principal } from "./auth/principal.js";
@@ -103,7 +104,7 @@ export {
   type ReviewTarget,
 } from "./pulls/review-service.js";
 export type { ReviewCommentView, ReviewView } from "./pulls/review-views.js";
-export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
+export { QuotaLedger, type RepositoryAssetUsage, type UsageDelta } from "./quota/ledger.js";
 export {
   QuotaAdminService,
   type QuotaRuleInput,

@@ -1,5 +1,8 @@
+import { FsBlobStore } from "@kiln/blobs";
 import { enableReadCache } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
+import { artifactExpiryTask } from "./actions/artifact-expiry.js";
+import { ArtifactService } from "./actions/artifact-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
@@ -106,6 +109,8 @@ export interface Services {
   readonly reviews: ReviewService;
   readonly reviewComments: ReviewCommentService;
   readonly reviewRequests: ReviewRequestService;
+  /** Actions artifacts: uploads, lists, downloads, deletions and their expiry. */
+  readonly artifacts: ArtifactService;
 }
 
 /** Builds the services of an instance. */
@@ -133,6 +138,10 @@ export function createServices(ctx: ServiceContext): Services {
   const merges = new MergeService(ctx, repos, pullService, protections, access);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
+  const artifacts = new ArtifactService(ctx, ledger, new FsBlobStore(ctx.settings.actions.artifactsPath));
+  quota.registerUsedItems("artifacts", (ownerId, page) => artifacts.usedItems(ownerId, page));
+  cron.registerBlobKind(artifacts.blobKind());
+  cron.register(artifactExpiryTask(artifacts));
   return {
     ctx,
     cron,
@@ -184,5 +193,6 @@ export function createServices(ctx: ServiceContext): Services {
     reviews,
     reviewComments: new ReviewCommentService(ctx, repos, reviews),
     reviewRequests: new ReviewRequestService(ctx, permissions, pullService, reviewerRules),
+    artifacts,
   };
 }

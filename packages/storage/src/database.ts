@@ -7,6 +7,7 @@ import type {
   Visibility,
 } from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type { ActionTables } from "./database-actions.js";
 import type { IssueTables } from "./database-issues.js";
 import type { PullTables } from "./database-pulls.js";
 
@@ -228,7 +229,7 @@ export interface QuotaGroupOwnerTable {
 }
 
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
-export interface Database extends IssueTables, PullTables {
+export interface Database extends IssueTables, PullTables, ActionTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

@@ -94,6 +94,11 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       path: storagePath(get, path, appDataPath, "attachments", "attachment"),
       releaseAllowedTypes: get.string("repository.release", "ALLOWED_TYPES", ""),
     },
+    actions: {
+      artifactsPath: storagePath(get, path, appDataPath, "actions_artifacts", "actions.artifacts"),
+      artifactRetentionDays: get.int("actions", "ARTIFACT_RETENTION_DAYS", 90, 1),
+      artifactMaxSize: get.size("actions", "ARTIFACT_MAX_SIZE", 2 * 1024 ** 3),
+    },
     cron: cronSettings(ini, get),
     quota: {
       enabled: get.bool("quota", "ENABLED", true),

@@ -1,4 +1,6 @@
 export * as accessTokens from "./access-tokens.js";
+export type { ArtifactFilter, ArtifactRow, NewArtifact, UsedArtifact } from "./artifacts.js";
+export * as artifacts from "./artifacts.js";
 export * as collaborations from "./collaborations.js";
 export type { NewComment, Window } from "./comments.js";
 export * as comments from "./comments.js";

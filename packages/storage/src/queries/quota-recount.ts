@@ -1,4 +1,5 @@
 import type { Db } from "../database.js";
+import { artifactUsage } from "./artifacts.js";
 import { NO_USAGE, type UsageCounters } from "./quota-usage.js";
 
 /**
@@ -40,7 +41,7 @@ export const repositoryUsage: UsageSource = async (db, ownerIds) => {
  * Issue and release attachments, packages and Actions artifacts add their `UsageSource` here
  * when those features land (their counters stay 0 until then).
  */
-export const USAGE_SOURCES: readonly UsageSource[] = [repositoryUsage];
+export const USAGE_SOURCES: readonly UsageSource[] = [repositoryUsage, artifactUsage];
 
 /** The counters of the given owners recomputed from the source tables (zeros for owners holding nothing). */
 export async function recountUsage(
