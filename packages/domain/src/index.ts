@@ -8,6 +8,7 @@ export * from "./model/access-token-scope.js";
 export * from "./model/email.js";
 export * from "./model/issue.js";
 export * from "./model/organization.js";
+export * from "./model/package.js";
 export * from "./model/paging.js";
 export * from "./model/protected-branch.js";
 export * from "./model/pull.js";

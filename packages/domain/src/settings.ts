@@ -102,6 +102,7 @@ export interface Settings {
     /** `[cron.<task>]` sections, by task name. */
     readonly tasks: Readonly<Record<string, CronTaskSettings>>;
   };
+  readonly packages: PackageSettings;
   readonly quota: {
     readonly enabled: boolean;
     /**
@@ -121,6 +122,22 @@ export interface CronTaskSettings {
   readonly runAtStart?: boolean;
   /** `@every 1h`, `@midnight`, or a cron expression. */
   readonly schedule?: string;
+}
+
+/**
+ * `[packages]`: the package registries. Sizes are in bytes; `-1` means no limit (Forgejo's
+ * defaults). Site administrators are not held to the limits, as in Forgejo.
+ */
+export interface PackageSettings {
+  readonly enabled: boolean;
+  /** Absolute directory of the packages' content-addressed blob store (`[packages] PATH`). */
+  readonly path: string;
+  /** `LIMIT_TOTAL_OWNER_COUNT`: most package versions one owner may have. */
+  readonly limitTotalOwnerCount: number;
+  /** `LIMIT_TOTAL_OWNER_SIZE`: most bytes of package files one owner may have. */
+  readonly limitTotalOwnerSize: number;
+  /** `LIMIT_SIZE_<TYPE>` by type (`generic`, `npm`, …): the largest file of that type. */
+  readonly limitSize: Readonly<Record<string, number>>;
 }
 
 /** Which database the instance uses: embedded PGlite (default) or a PostgreSQL server. */
@@ -204,6 +221,13 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       artifactMaxSize: 2 * 1024 ** 3,
     },
     cron: { enabled: true, tasks: {} },
+    packages: {
+      enabled: true,
+      path: `${appDataPath}/packages`,
+      limitTotalOwnerCount: -1,
+      limitTotalOwnerSize: -1,
+      limitSize: {},
+    },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
   };
   return mergeSettings(base, overrides);

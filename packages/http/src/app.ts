@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { AppEnv, Mount } from "./env.js";
 import { onError, onNotFound } from "./errors.js";
 import { mountGit } from "./git/git-routes.js";
+import { mountPackages } from "./packages/registry.js";
 import { apiHandler, enterer } from "./pipeline.js";
 import { type AnyRoute, honoPath } from "./route.js";
 import { KilnRouter } from "./router.js";
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     );
   }
   mountGit(mount);
+  mountPackages(mount);
   logRequests(
     app,
     options.requestLog ??

@@ -23,7 +23,7 @@ export type AppContext = Context<AppEnv>;
  * handler runs with the request's variables set, like every route of the app.
  */
 export type Mount = (
-  method: "get" | "post" | "put",
+  method: "get" | "post" | "put" | "delete",
   path: string,
   handler: (c: AppContext) => Response | Promise<Response>,
 ) => void;

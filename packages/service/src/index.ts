@@ -1,5 +1,4 @@
 export * from "./access/index.js";
-export * from "./actions/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { Credentials, Principal } from "./auth/principal.js";
@@ -85,6 +84,21 @@ export {
 } from "./orgs/org-service.js";
 export { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 export { type TeamInput, TeamService } from "./orgs/team-service.js";
+export { checkGenericNames } from "./packages/generic.js";
+export { type FileHashes, hashedBody } from "./packages/hashed-body.js";
+export { isNpmName } from "./packages/npm/npm-package.js";
+export { INVALID_TAG, NPM_DOCUMENT_LIMIT, NPM_TAG, NpmService } from "./packages/npm/npm-service.js";
+export { splitPublishBody } from "./packages/npm/publish-body.js";
+export { NO_PACKAGE_PERMISSION, PackageAccess, type PackageOwnerAccess } from "./packages/package-access.js";
+export {
+  type NewFile,
+  type OpenedFile,
+  PACKAGE_ERRORS,
+  PackageService,
+  type PackageView,
+  type StoredBlob,
+  type VersionProperty,
+} from "./packages/package-service.js";
 export * from "./permissions/index.js";
 export { isMergeable, isWorkInProgress } from "./pulls/merge-rules.js";
 export { type MergeInput, type MergeOutcome, MergeService } from "./pulls/merge-service.js";
@@ -104,7 +118,7 @@ export {
   type ReviewTarget,
 } from "./pulls/review-service.js";
 export type { ReviewCommentView, ReviewView } from "./pulls/review-views.js";
-export { QuotaLedger, type RepositoryAssetUsage, type UsageDelta } from "./quota/ledger.js";
+export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
 export {
   QuotaAdminService,
   type QuotaRuleInput,

@@ -1,5 +1,5 @@
 import { FsBlobStore } from "@kiln/blobs";
-import { enableReadCache } from "@kiln/storage";
+import { enableReadCache, packages as packageRows } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { artifactExpiryTask } from "./actions/artifact-expiry.js";
 import { ArtifactService } from "./actions/artifact-service.js";
@@ -31,6 +31,9 @@ import { TimelineService } from "./issues/timeline-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
+import { NpmService } from "./packages/npm/npm-service.js";
+import { PackageAccess } from "./packages/package-access.js";
+import { PackageService } from "./packages/package-service.js";
 import { PermissionService } from "./permissions/permission-service.js";
 import { MergeService } from "./pulls/merge-service.js";
 import { PullChecker } from "./pulls/pull-check.js";
@@ -109,6 +112,9 @@ export interface Services {
   readonly reviews: ReviewService;
   readonly reviewComments: ReviewCommentService;
   readonly reviewRequests: ReviewRequestService;
+  /** The package registries: every type's storage, reads and deletions, and the npm registry. */
+  readonly packages: PackageService;
+  readonly npm: NpmService;
   /** Actions artifacts: uploads, lists, downloads, deletions and their expiry. */
   readonly artifacts: ArtifactService;
 }
@@ -138,6 +144,15 @@ export function createServices(ctx: ServiceContext): Services {
   const merges = new MergeService(ctx, repos, pullService, protections, access);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
+  const packageAccess = new PackageAccess(access);
+  const packageBlobs = new FsBlobStore(ctx.settings.packages.path);
+  const packages = new PackageService(ctx, access, packageAccess, ledger, packageBlobs);
+  quota.registerUsedItems("packages", (ownerId, page) => packages.usedItems(ownerId, page));
+  cron.registerBlobKind({
+    name: "packages",
+    store: packageBlobs,
+    referenced: (keys) => packageRows.referencedBlobKeys(ctx.db, keys),
+  });
   const artifacts = new ArtifactService(ctx, ledger, new FsBlobStore(ctx.settings.actions.artifactsPath));
   quota.registerUsedItems("artifacts", (ownerId, page) => artifacts.usedItems(ownerId, page));
   cron.registerBlobKind(artifacts.blobKind());
@@ -193,6 +208,8 @@ export function createServices(ctx: ServiceContext): Services {
     reviews,
     reviewComments: new ReviewCommentService(ctx, repos, reviews),
     reviewRequests: new ReviewRequestService(ctx, permissions, pullService, reviewerRules),
+    packages,
+    npm: new NpmService(ctx, packages, packageAccess),
     artifacts,
   };
 }

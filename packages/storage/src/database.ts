@@ -9,6 +9,7 @@ import type {
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { ActionTables } from "./database-actions.js";
 import type { IssueTables } from "./database-issues.js";
+import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
 
 /** Timestamps default to now() in the database and are set explicitly on update. */
@@ -229,7 +230,7 @@ export interface QuotaGroupOwnerTable {
 }
 
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
-export interface Database extends IssueTables, PullTables, ActionTables {
+export interface Database extends IssueTables, PullTables, PackageTables, ActionTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

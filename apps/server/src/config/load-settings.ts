@@ -3,6 +3,7 @@ import {
   type DatabaseSettings,
   DEFAULT_ATTACHMENT_TYPES,
   DEFAULT_REACTIONS,
+  PACKAGE_TYPES,
   type Settings,
 } from "@kiln/domain";
 import { tryParseByteSize } from "@kiln/quota";
@@ -100,6 +101,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       artifactMaxSize: get.size("actions", "ARTIFACT_MAX_SIZE", 2 * 1024 ** 3),
     },
     cron: cronSettings(ini, get),
+    packages: packageSettings(get, path(get.string("packages", "PATH", `${appDataPath}/packages`))),
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
       enforce: get.bool("quota", "ENFORCE", false),
@@ -150,6 +152,28 @@ function cronSettings(ini: IniSections, get: ReturnType<typeof reader>): Setting
     };
   }
   return { enabled: get.bool("cron", "ENABLED", true), tasks };
+}
+
+/**
+ * `[packages]` as Forgejo reads it: `LIMIT_TOTAL_OWNER_COUNT` a number, the sizes (`LIMIT_SIZE_<TYPE>`,
+ * `LIMIT_TOTAL_OWNER_SIZE`) byte sizes with units; `-1` (the default) is no limit, anything else
+ * that is not a size stops start-up (Forgejo's log.Fatal).
+ */
+function packageSettings(get: ReturnType<typeof reader>, path: string): Settings["packages"] {
+  const size = (key: string): number => {
+    const text = get.string("packages", key, "-1");
+    const value = tryParseByteSize(text);
+    if (value === undefined)
+      throw new ConfigError(`invalid value for [packages] ${key}: "${text}" is not a size`);
+    return value;
+  };
+  return {
+    enabled: get.bool("packages", "ENABLED", true),
+    path,
+    limitTotalOwnerCount: get.int("packages", "LIMIT_TOTAL_OWNER_COUNT", -1, -1),
+    limitTotalOwnerSize: size("LIMIT_TOTAL_OWNER_SIZE"),
+    limitSize: Object.fromEntries(PACKAGE_TYPES.map((t) => [t, size(`LIMIT_SIZE_${t.toUpperCase()}`)])),
+  };
 }
 
 function database(

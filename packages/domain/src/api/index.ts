@@ -9,6 +9,7 @@ export * from "./git.js";
 export * from "./issue.js";
 export * from "./label.js";
 export * from "./organization.js";
+export * from "./package.js";
 export * from "./pull.js";
 export * from "./quota.js";
 export * from "./repository.js";

@@ -10,6 +10,7 @@ import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
+import { packageRoutes } from "./packages/package.js";
 import { archiveRoutes } from "./repo/archive.js";
 import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
@@ -64,6 +65,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminQuotaRoutes,
   ...adminQuotaRuleRoutes,
   ...adminQuotaGroupRoutes,
+  ...packageRoutes,
   // Before /repos/{owner}/{repo}, which would take `issues` for an owner (Forgejo's order too).
   issueSearchIssues,
   ...repoRoutes,

@@ -19,6 +19,8 @@ export * as milestones from "./milestones.js";
 export * as notifications from "./notifications.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";
+export type { NewPackageFile, PackageListFilter, VersionOfPackage } from "./packages.js";
+export * as packages from "./packages.js";
 export * as protectedBranches from "./protected-branches.js";
 export type { AutoMerge, BranchPair, NewPull, PullChanges, PullState } from "./pulls.js";
 export * as pulls from "./pulls.js";

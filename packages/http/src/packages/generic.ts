@@ -1,0 +1,89 @@
+import { checkGenericNames, type PackageOwnerAccess } from "@kiln/service";
+import type { AppContext } from "../env.js";
+import { enforceQuota } from "../quota-enforcement.js";
+import type { PackageRegistry, RegistryRequest } from "./registry.js";
+import { declaredLength, fileResponse, requestChunks, requestedRange, unsatisfiable } from "./serve-file.js";
+
+const TYPE = "generic";
+
+/**
+ * Forgejo's generic registry (routers/api/packages/generic): `PUT {name}/{version}/{filename}`
+ * stores a file (201; 409 when the version has it already), `GET` downloads it, `DELETE` removes
+ * it (the last file takes its version along), `DELETE {name}/{version}` removes the version.
+ * Errors are plain text, as Forgejo answers them.
+ */
+export const genericRegistry: PackageRegistry = {
+  type: TYPE,
+  error: (status, message) =>
+    new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } }),
+  async handle({ c, method, owner, segments }: RegistryRequest) {
+    const [name, version, filename, ...rest] = segments;
+    if (name === undefined || version === undefined || rest.length > 0) return undefined;
+    const packages = c.get("services").packages;
+    if (filename === undefined) {
+      if (method !== "DELETE") return undefined;
+      await packages.deleteVersion(owner, TYPE, name, version);
+      return new Response(null, { status: 204 });
+    }
+    if (method === "GET") return download(c, owner, name, version, filename);
+    if (method === "PUT") return upload(c, owner, name, version, filename);
+    if (method === "DELETE") {
+      await packages.deleteFile(owner, TYPE, name, version, filename);
+      return new Response(null, { status: 204 });
+    }
+    return undefined;
+  },
+};
+
+async function download(
+  c: AppContext,
+  owner: PackageOwnerAccess,
+  name: string,
+  version: string,
+  filename: string,
+): Promise<Response> {
+  let unsatisfiableSize: number | undefined;
+  const opened = await c.get("services").packages.openFile(owner, TYPE, name, version, filename, (size) => {
+    const range = requestedRange(c, size);
+    if (range !== "unsatisfiable") return range;
+    unsatisfiableSize = size;
+    return undefined;
+  });
+  if (unsatisfiableSize !== undefined) {
+    await opened.body.cancel();
+    return unsatisfiable(unsatisfiableSize);
+  }
+  return fileResponse(opened.file, opened.body, opened.range);
+}
+
+/**
+ * Forgejo's UploadPackage: the names are checked (400), write access (401) and quota (413 with
+ * `[quota] ENFORCE`) before a byte is read; a file the version has already is 409 at once; the
+ * body streams into the blob store under `LIMIT_SIZE_GENERIC` (413) and is recorded with the
+ * owner's usage in one transaction.
+ */
+async function upload(
+  c: AppContext,
+  owner: PackageOwnerAccess,
+  name: string,
+  version: string,
+  filename: string,
+): Promise<Response> {
+  const packages = c.get("services").packages;
+  checkGenericNames(name, version, filename);
+  packages.requireWrite(owner);
+  await enforceQuota(c, owner.owner, "size:assets:packages:all");
+  if (await packages.hasFile(owner, TYPE, name, version, filename))
+    return genericRegistry.error(409, "package file already exists");
+  const declaredSize = declaredLength(c);
+  const blob = await packages.storeBlob(owner, TYPE, requestChunks(c.req.raw), {
+    ...(declaredSize !== undefined ? { declaredSize } : {}),
+    signal: c.req.raw.signal,
+  });
+  await packages.addFile(
+    owner,
+    { type: TYPE, name, version, filename, isLead: true, addToExistingVersion: true },
+    blob,
+  );
+  return new Response(null, { status: 201 });
+}

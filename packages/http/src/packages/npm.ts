@@ -1,0 +1,108 @@
+import type { PackageOwnerAccess } from "@kiln/service";
+import { readBoundedText } from "../bounded-body.js";
+import type { AppContext } from "../env.js";
+import { enforceQuota } from "../quota-enforcement.js";
+import type { PackageRegistry, RegistryRequest } from "./registry.js";
+import { fileResponse, requestChunks } from "./serve-file.js";
+
+/** The most bytes of a dist-tag request's body (a JSON string holding a version). */
+const TAG_BODY_LIMIT = 1024;
+
+/**
+ * Forgejo's npm registry (routers/api/packages/npm) at `/api/packages/{owner}/npm/`: the package
+ * document (`GET /{name}`), publishing (`PUT /{name}`, the body streamed), tarballs
+ * (`GET /{name}/-/{version}/{file}` and `/{name}/-/{file}`), unpublishing (`DELETE …/-rev/{rev}`)
+ * and dist-tags (`/-/package/{name}/dist-tags[/{tag}]`). A name is `name`, `@scope/name` or
+ * `@scope%2Fname`. Errors are `{"error": message}`.
+ */
+export const npmRegistry: PackageRegistry = {
+  type: "npm",
+  error: (status, message) => Response.json({ error: message }, { status }),
+  async handle({ c, method, owner, segments, rawSegments }: RegistryRequest) {
+    if (segments[0] === "-") {
+      if (segments[1] !== "package") return undefined;
+      const at = nameAt(segments.slice(2), rawSegments.slice(2));
+      if (at?.rest[0] !== "dist-tags" || at.rest.length > 2) return undefined;
+      return distTags(c, method, owner, at.name, at.rest[1]);
+    }
+    const at = nameAt(segments, rawSegments);
+    if (!at) return undefined;
+    const { name, rest } = at;
+    const npm = c.get("services").npm;
+    if (rest.length === 0) {
+      if (method === "GET") return Response.json(await npm.document(owner, name));
+      if (method !== "PUT") return undefined;
+      c.get("services").packages.requireWrite(owner);
+      await enforceQuota(c, owner.owner, "size:assets:packages:all");
+      await npm.publish(owner, name, requestChunks(c.req.raw), { signal: c.req.raw.signal });
+      return new Response(null, { status: 201 });
+    }
+    if (rest[0] === "-rev" && rest.length === 2) {
+      if (method === "PUT") {
+        // Forgejo's DeletePreview: npm tells what it keeps before deleting; nothing to do.
+        c.get("services").packages.requireWrite(owner);
+        await c.req.raw.body?.cancel();
+        return new Response(null, { status: 200 });
+      }
+      if (method !== "DELETE") return undefined;
+      await npm.deletePackage(owner, name);
+      return new Response(null, { status: 200 });
+    }
+    if (rest[0] !== "-") return undefined;
+    const [, first, second, ...tail] = rest;
+    if (first === undefined) return undefined;
+    if (second === undefined) {
+      if (method !== "GET") return undefined;
+      const opened = await npm.openByFilename(owner, name, first);
+      return fileResponse(opened.file, opened.body);
+    }
+    if (tail.length === 0 && method === "GET") {
+      const opened = await npm.open(owner, name, first, second);
+      return fileResponse(opened.file, opened.body);
+    }
+    if (tail.length === 2 && tail[0] === "-rev" && method === "DELETE") {
+      await npm.deleteVersion(owner, name, first);
+      return new Response(null, { status: 200 });
+    }
+    return undefined;
+  },
+};
+
+/** `GET` lists the dist-tags; `PUT {tag}` (body: the version as a JSON string) sets one; `DELETE {tag}` removes it. */
+async function distTags(
+  c: AppContext,
+  method: string,
+  owner: PackageOwnerAccess,
+  name: string,
+  tag: string | undefined,
+): Promise<Response | undefined> {
+  const npm = c.get("services").npm;
+  if (tag === undefined) return method === "GET" ? Response.json(await npm.tags(owner, name)) : undefined;
+  if (method === "PUT") {
+    c.get("services").packages.requireWrite(owner);
+    const version = (await readBoundedText(c.req.raw, TAG_BODY_LIMIT)).trim().replace(/^"|"$/g, "");
+    await npm.addTag(owner, name, tag, version);
+    return new Response(null, { status: 200 });
+  }
+  if (method === "DELETE") {
+    await npm.deleteTag(owner, name, tag);
+    return new Response(null, { status: 200 });
+  }
+  return undefined;
+}
+
+/**
+ * The package name at the start of a path and what follows: `name`, `@scope/name` (two
+ * segments) or `@scope%2Fname` (one encoded segment).
+ */
+function nameAt(
+  segments: readonly string[],
+  raw: readonly string[],
+): { name: string; rest: readonly string[] } | undefined {
+  const [first, second] = segments;
+  if (!first) return undefined;
+  if (!first.startsWith("@")) return { name: first, rest: segments.slice(1) };
+  if (first.includes("/") && !(raw[0] ?? "").includes("/")) return { name: first, rest: segments.slice(1) };
+  if (!second) return undefined;
+  return { name: `${first}/${second}`, rest: segments.slice(2) };
+}
