@@ -34,13 +34,37 @@ export async function main(args: readonly string[]): Promise<number> {
     cacheDir: options.cacheDir ?? join(homedir(), ".cache", "kiln"),
     memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
     timeoutSeconds: options.timeoutSeconds,
-    stdout: writerTo(process.stdout),
-    stderr: writerTo(process.stderr),
-    outputBuffered: () => process.stdout.writableLength + process.stderr.writableLength,
-    outputDrained: () => Promise.all([drained(process.stdout), drained(process.stderr)]).then(() => {}),
+    stdout: stdout.write,
+    stderr: stderr.write,
+    outputBuffered: () => stdout.buffered() + stderr.buffered(),
+    outputDrained: () => Promise.all([stdout.drained(), stderr.drained()]).then(() => {}),
   });
   return host.run();
 }
+
+/**
+ * process.stdout or process.stderr, created on first use: making one loads Node's stream and
+ * socket modules (a few milliseconds under --no-node-snapshot), and most runs never write to
+ * stderr.
+ */
+function lazyOutput(open: () => NodeJS.WriteStream) {
+  let stream: NodeJS.WriteStream | undefined;
+  let write: ((text: string) => void) | undefined;
+  return {
+    write: (text: string) => {
+      if (write === undefined) {
+        stream = open();
+        write = writerTo(stream);
+      }
+      write(text);
+    },
+    buffered: () => stream?.writableLength ?? 0,
+    drained: () => (stream ? drained(stream) : Promise.resolve()),
+  };
+}
+
+const stdout = lazyOutput(() => process.stdout);
+const stderr = lazyOutput(() => process.stderr);
 
 /** Resolves when a stream has nothing waiting to be written (at once if it is closed). */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
