@@ -1,8 +1,10 @@
+import { BadRequestError } from "@kiln/domain";
 import { checkGenericNames, type PackageOwnerAccess } from "@kiln/service";
 import type { AppContext } from "../env.js";
 import { enforceQuota } from "../quota-enforcement.js";
+import { readUpload } from "../upload.js";
 import type { PackageRegistry, RegistryRequest } from "./registry.js";
-import { declaredLength, fileResponse, requestChunks, requestedRange, unsatisfiable } from "./serve-file.js";
+import { fileResponse, requestedRange, unsatisfiable } from "./serve-file.js";
 
 const TYPE = "generic";
 
@@ -75,11 +77,16 @@ async function upload(
   await enforceQuota(c, owner.owner, "size:assets:packages:all");
   if (await packages.hasFile(owner, TYPE, name, version, filename))
     return genericRegistry.error(409, "package file already exists");
-  const declaredSize = declaredLength(c);
-  const blob = await packages.storeBlob(owner, TYPE, requestChunks(c.req.raw), {
-    ...(declaredSize !== undefined ? { declaredSize } : {}),
-    signal: c.req.raw.signal,
+  // Forgejo's UploadStream: the raw body, or the file of a multipart form.
+  const maxBytes = packages.sizeLimit(owner, TYPE);
+  const upload = await readUpload(c, {
+    field: "file",
+    raw: true,
+    maxBytes,
+    limitName: `[packages] LIMIT_SIZE_GENERIC (${maxBytes} bytes)`,
   });
+  if (!upload.file) throw new BadRequestError('the form has no "file" part');
+  const blob = await packages.storeBlob(owner, TYPE, upload.file.body, { signal: upload.signal });
   await packages.addFile(
     owner,
     { type: TYPE, name, version, filename, isLead: true, addToExistingVersion: true },

@@ -69,9 +69,3 @@ export async function* requestChunks(request: Request): AsyncIterable<Uint8Array
     reader.releaseLock();
   }
 }
-
-/** The `Content-Length` a request declares, when it is a plain number. */
-export function declaredLength(c: AppContext): number | undefined {
-  const value = requestHeader(c, "content-length")?.trim();
-  return value && /^\d+$/.test(value) ? Number(value) : undefined;
-}

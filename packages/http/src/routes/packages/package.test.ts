@@ -358,7 +358,7 @@ describe.each(DIALECTS)("package limits on %s", (dialect) => {
       body: randomBytes(101),
     });
     expect(tooBig.status).toBe(413);
-    expect(tooBig.text).toContain("maximum allowed package type size exceeded");
+    expect(tooBig.text).toContain("LIMIT_SIZE_GENERIC");
     expect((await t.call("GET", `/packages/${user.name}`)).json).toEqual([]);
     expect(storedBlobs(t)).toEqual([]);
     // Streamed without a declared length, the limit still holds.

@@ -1,0 +1,216 @@
+import { createHash, randomBytes } from "node:crypto";
+import { quotaRecount, quotaUsage } from "@kiln/storage";
+import { DIALECTS } from "@kiln/storage/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestApp, readResult, type TestApp, type TestUser } from "../../test/support.js";
+
+/** The document `npm publish` sends for one version, its tarball inline in base64. */
+function publishDocument(
+  name: string,
+  version: string,
+  tarball: Buffer,
+  tags = ["latest"],
+  integrity?: string,
+) {
+  const sha512 = createHash("sha512").update(tarball).digest("base64");
+  const bare = name.split("/").pop();
+  return JSON.stringify({
+    _id: name,
+    name,
+    description: "a test package",
+    "dist-tags": Object.fromEntries(tags.map((t) => [t, version])),
+    versions: {
+      [version]: {
+        name,
+        version,
+        description: "a test package",
+        dependencies: { leftpad: "^1.0.0" },
+        readme: "# readme",
+        dist: {
+          integrity: integrity ?? `sha512-${sha512}`,
+          shasum: createHash("sha1").update(tarball).digest("hex"),
+        },
+      },
+    },
+    _attachments: {
+      [`${bare}-${version}.tgz`]: {
+        content_type: "application/octet-stream",
+        data: tarball.toString("base64"),
+        length: tarball.length,
+      },
+    },
+  });
+}
+
+describe.each(DIALECTS)("the npm registry on %s", (dialect) => {
+  let t: TestApp;
+  let alice: TestUser;
+  let outsider: TestUser;
+
+  const npm = async (method: string, path: string, opts: { token?: string; body?: string } = {}) => {
+    const res = await t.app.request(`http://kiln.test/api/packages${path}`, {
+      method,
+      headers: {
+        ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+        ...(opts.body !== undefined ? { "Content-Type": "application/json" } : {}),
+      },
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+    });
+    const bytes = Buffer.from(await res.clone().arrayBuffer());
+    return { ...(await readResult(res)), bytes };
+  };
+  const usage = async (id: number) => (await quotaUsage.getUsage(t.services.ctx.db, id)).packages;
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect);
+    alice = await t.user();
+    outsider = await t.user();
+  });
+  afterAll(() => t?.close());
+
+  it("publishes, serves the package document and tarballs, moves dist-tags and unpublishes", async () => {
+    const name = "@kiln/widget";
+    const base = `/${alice.name}/npm`;
+    const one = randomBytes(30_000);
+    const two = randomBytes(20_000);
+    expect(
+      (
+        await npm("PUT", `${base}/@kiln%2fwidget`, {
+          token: alice.token,
+          body: publishDocument(name, "1.0.0", one),
+        })
+      ).status,
+    ).toBe(201);
+    expect(await usage(alice.id)).toBe(one.length);
+    const again = await npm("PUT", `${base}/@kiln%2fwidget`, {
+      token: alice.token,
+      body: publishDocument(name, "1.0.0", two),
+    });
+    expect(again.status).toBe(409);
+    expect(again.json).toEqual({ error: "package version already exists" });
+    expect(
+      (
+        await npm("PUT", `${base}/@kiln%2fwidget`, {
+          token: alice.token,
+          body: publishDocument(name, "1.1.0", two, ["beta"]),
+        })
+      ).status,
+    ).toBe(201);
+    expect(await usage(alice.id)).toBe(one.length + two.length);
+
+    for (const path of [`${base}/@kiln%2fwidget`, `${base}/@kiln/widget`, `${base}/@kiln%2Fwidget`]) {
+      const doc = await npm("GET", path);
+      expect(doc.status, path).toBe(200);
+      expect(doc.json.name).toBe(name);
+      expect(doc.json["dist-tags"]).toEqual({ latest: "1.0.0", beta: "1.1.0" });
+      expect(Object.keys(doc.json.versions)).toEqual(["1.0.0", "1.1.0"]);
+    }
+    const doc = (await npm("GET", `${base}/@kiln%2fwidget`)).json;
+    const v1 = doc.versions["1.0.0"];
+    expect(v1).toMatchObject({
+      _id: "@kiln/widget@1.0.0",
+      version: "1.0.0",
+      dependencies: { leftpad: "^1.0.0" },
+      dist: {
+        shasum: createHash("sha1").update(one).digest("hex"),
+        integrity: `sha512-${createHash("sha512").update(one).digest("base64")}`,
+        tarball: `http://kiln.test/api/packages/${alice.name}/npm/%40kiln%2Fwidget/-/1.0.0/widget-1.0.0.tgz`,
+      },
+    });
+    const tarball = await npm("GET", new URL(v1.dist.tarball).pathname.replace("/api/packages", ""));
+    expect(tarball.status).toBe(200);
+    expect(tarball.bytes.equals(one)).toBe(true);
+    expect((await npm("GET", `${base}/@kiln/widget/-/widget-1.1.0.tgz`)).bytes.equals(two)).toBe(true);
+
+    // dist-tags: list, move, delete; a tag that reads as a version is refused.
+    const tags = `${base}/-/package/@kiln%2fwidget/dist-tags`;
+    expect((await npm("GET", tags)).json).toEqual({ latest: "1.0.0", beta: "1.1.0" });
+    expect((await npm("PUT", `${tags}/latest`, { token: alice.token, body: '"1.1.0"' })).status).toBe(200);
+    expect((await npm("PUT", `${tags}/1.0`, { token: alice.token, body: '"1.1.0"' })).status).toBe(400);
+    expect((await npm("PUT", `${tags}/latest`, { token: outsider.token, body: '"1.0.0"' })).status).toBe(401);
+    expect((await npm("DELETE", `${tags}/beta`, { token: alice.token })).status).toBe(200);
+    expect((await npm("GET", tags)).json).toEqual({ latest: "1.1.0" });
+
+    // Unpublishing a version, then the package, releases their bytes.
+    expect(
+      (await npm("DELETE", `${base}/@kiln%2fwidget/-/1.0.0/widget-1.0.0.tgz/-rev/1`, { token: alice.token }))
+        .status,
+    ).toBe(200);
+    expect(await usage(alice.id)).toBe(two.length);
+    expect((await npm("DELETE", `${base}/@kiln%2fwidget/-rev/1`, { token: outsider.token })).status).toBe(
+      401,
+    );
+    expect((await npm("DELETE", `${base}/@kiln%2fwidget/-rev/1`, { token: alice.token })).status).toBe(200);
+    expect(await usage(alice.id)).toBe(0);
+    expect((await npm("GET", `${base}/@kiln%2fwidget`)).status).toBe(404);
+    const recount = await quotaRecount.recountUsage(t.services.ctx.db, [alice.id]);
+    expect(recount.get(alice.id)?.packages).toBe(0);
+  });
+
+  it("refuses a wrong integrity, a name that is not the path's, invalid names and writes by others", async () => {
+    const base = `/${alice.name}/npm`;
+    const data = randomBytes(100);
+    const wrong = await npm("PUT", `${base}/plain`, {
+      token: alice.token,
+      body: publishDocument("plain", "1.0.0", data, ["latest"], "sha512-AAAA"),
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json).toEqual({ error: "failed to validate integrity" });
+    expect(
+      (
+        await npm("PUT", `${base}/other`, {
+          token: alice.token,
+          body: publishDocument("plain", "1.0.0", data),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await npm("PUT", `${base}/Upper`, {
+          token: alice.token,
+          body: publishDocument("Upper", "1.0.0", data),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await npm("PUT", `${base}/plain`, { token: alice.token, body: publishDocument("plain", "one", data) }))
+        .status,
+    ).toBe(400);
+    expect((await npm("PUT", `${base}/plain`, { token: alice.token, body: "{" })).status).toBe(400);
+    const refused = await npm("PUT", `${base}/plain`, {
+      token: outsider.token,
+      body: publishDocument("plain", "1.0.0", data),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toContain("Basic");
+    expect(
+      (await npm("PUT", `${base}/plain`, { body: publishDocument("plain", "1.0.0", data) })).status,
+    ).toBe(401);
+    expect(await usage(alice.id)).toBe(0);
+    expect((await t.call("GET", `/packages/${alice.name}?type=npm`)).json).toEqual([]);
+  });
+
+  it("hides a private owner's npm packages from others", async () => {
+    const hidden = await t.user({ visibility: "private" });
+    const data = randomBytes(64);
+    expect(
+      (
+        await npm("PUT", `/${hidden.name}/npm/secret`, {
+          token: hidden.token,
+          body: publishDocument("secret", "1.0.0", data),
+        })
+      ).status,
+    ).toBe(201);
+    for (const token of [undefined, outsider.token]) {
+      const opts = token ? { token } : {};
+      expect((await npm("GET", `/${hidden.name}/npm/secret`, opts)).status).toBe(404);
+      expect((await npm("GET", `/${hidden.name}/npm/secret/-/1.0.0/secret-1.0.0.tgz`, opts)).status).toBe(
+        404,
+      );
+      expect((await npm("GET", `/${hidden.name}/npm/-/package/secret/dist-tags`, opts)).status).toBe(404);
+    }
+    expect((await npm("GET", `/${hidden.name}/npm/secret`, { token: hidden.token })).json.name).toBe(
+      "secret",
+    );
+  });
+});
