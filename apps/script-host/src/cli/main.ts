@@ -38,6 +38,9 @@ export async function main(args: readonly string[]): Promise<number> {
     stderr: stderr.write,
     outputBuffered: () => stdout.buffered() + stderr.buffered(),
     outputDrained: () => Promise.all([stdout.drained(), stderr.drained()]).then(() => {}),
+    // Most scripts print: stdout is made while the isolate starts the script rather than at the
+    // first console.log.
+    prepareOutput: () => stdout.open(),
   });
   return host.run();
 }
@@ -50,14 +53,16 @@ export async function main(args: readonly string[]): Promise<number> {
 function lazyOutput(open: () => NodeJS.WriteStream) {
   let stream: NodeJS.WriteStream | undefined;
   let write: ((text: string) => void) | undefined;
+  const opened = () => {
+    if (write === undefined) {
+      stream = open();
+      write = writerTo(stream);
+    }
+    return write;
+  };
   return {
-    write: (text: string) => {
-      if (write === undefined) {
-        stream = open();
-        write = writerTo(stream);
-      }
-      write(text);
-    },
+    open: () => void opened(),
+    write: (text: string) => opened()(text),
     buffered: () => stream?.writableLength ?? 0,
     drained: () => (stream ? drained(stream) : Promise.resolve()),
   };

@@ -34,9 +34,9 @@ export class IsolateBridge {
   ) {}
 
   /**
-   * Creates the isolate with a heap limit, installs the bindings and the boot code, and runs
-   * `preload` (the runtime, compiled from V8's code cache) in the context when given: START then
-   * finds the runtime loaded instead of evaluating `start_main_js`.
+   * Creates the isolate with a heap limit, installs the bindings and the boot code, and starts
+   * running `preload` (the runtime, compiled from V8's code cache) in the context when given (see
+   * {@link ready}): START then finds the runtime loaded instead of evaluating `start_main_js`.
    */
   static async create(
     memoryLimitMb: number,
@@ -45,7 +45,6 @@ export class IsolateBridge {
   ): Promise<IsolateBridge> {
     const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, memoryLimitMb) });
     const context = isolate.createContextSync();
-    if (preload) preload(isolate).runSync(context, { release: true });
     const global = context.global;
     global.setSync("globalThis", global.derefInto());
     global.setSync("__kiln_send", new ivm.Callback((bytes: Uint8Array) => bindings.send(bytes)));
@@ -66,12 +65,20 @@ export class IsolateBridge {
     // object at START, before any script code runs.
     global.setSync("__kiln_self_ref", entry);
     const noop = context.evalSync("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
-    return new IsolateBridge(
+    const bridge = new IsolateBridge(
       isolate,
       entry as ivm.Reference<(bytes?: Uint8Array) => unknown>,
       noop as ivm.Reference<() => void>,
     );
+    // The runtime runs on the isolate's thread while this one goes on (the calls that follow, START
+    // first, are queued behind it); compiling it from the code cache stays here, as what it makes
+    // decides whether new data is kept.
+    if (preload) bridge.ready = preload(isolate).run(context, { release: true });
+    return bridge;
   }
+
+  /** Settles once the preloaded runtime has run (rejects if it threw). */
+  ready: Promise<unknown> = Promise.resolve();
 
   /**
    * Hands one batch of framed BaseMsg to the runtime in one call. The runtime handles each message

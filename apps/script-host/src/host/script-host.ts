@@ -44,6 +44,11 @@ export interface ScriptHostOptions {
   readonly outputBuffered?: (() => number) | undefined;
   /** Resolves once stdout and stderr have no output waiting. */
   readonly outputDrained?: (() => Promise<void>) | undefined;
+  /**
+   * Called once the isolate is busy starting the script: a chance to make the output stream
+   * (costly under --no-node-snapshot) while this thread would otherwise wait.
+   */
+  readonly prepareOutput?: (() => void) | undefined;
   /** The runtime to send in START; the one built into dist/runtime/ unless given (tests, tools). */
   readonly runtimeBundle?: RuntimeBundle | undefined;
 }
@@ -171,6 +176,7 @@ export class ScriptHost {
       },
       preload,
     );
+    this.#bridge.ready.then(undefined, (failure) => this.#fail(failure));
     if (this.options.timeoutSeconds !== undefined) {
       const seconds = this.options.timeoutSeconds;
       this.#deadline = setTimeout(
@@ -205,9 +211,11 @@ export class ScriptHost {
       },
       (failure) => this.#fail(failure),
     );
-    // While the runtime handles START, get the compiler ready if the main module will need it.
+    // While the isolate's thread runs the runtime and START, this one gets ready for what comes
+    // next: the compiler if the main module will need it, and the output stream.
     const script = this.options.argv[0];
     if (script !== undefined) void modules.prepareMain(mainSpecifier(script));
+    this.options.prepareOutput?.();
     return done;
   }
 
