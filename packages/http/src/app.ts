@@ -1,6 +1,7 @@
 import type { Settings } from "@kiln/domain";
 import type { Logger, Services } from "@kiln/service";
 import { Hono } from "hono";
+import { mountAttachmentDownloads } from "./attachments/download.js";
 import type { AppEnv, Mount } from "./env.js";
 import { onError, onNotFound } from "./errors.js";
 import { mountGit } from "./git/git-routes.js";
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       apiHandler(r, options, !!options.validateResponses),
     );
   }
+  mountAttachmentDownloads(mount);
   mountGit(mount);
   mountPackages(mount);
   logRequests(

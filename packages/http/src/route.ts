@@ -87,6 +87,12 @@ export interface RouteDef<
   readonly bodyRequired?: boolean;
   /** The largest body this route reads, in bytes (default `[api] MAX_BODY_SIZE`); more is 413. */
   readonly bodyLimit?: number;
+  /**
+   * A route that takes a file: it declares no `body` (the pipeline reads none) and streams the
+   * upload itself with `readUpload` (upload.ts). This documents it as Forgejo does: the content
+   * types it takes and its form fields (`file` parts and text fields).
+   */
+  readonly upload?: UploadDoc;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** Registered only when this returns true (e.g. quota routes with `[quota] ENABLED`). */
   readonly enabled?: (settings: Settings) => boolean;
@@ -96,6 +102,17 @@ export interface RouteDef<
    */
   readonly quota?: RouteQuota<P, Q, B, R, O>;
   readonly handler: (c: AppContext, input: RouteInput<P, Q, B, R, O>) => Promise<Response> | Response;
+}
+
+/** How an upload route is described: its content types and form fields. */
+export interface UploadDoc {
+  readonly consumes: readonly string[];
+  readonly fields: Readonly<
+    Record<
+      string,
+      { readonly type: "file" | "string"; readonly description: string; readonly required?: boolean }
+    >
+  >;
 }
 
 /** What a handler receives: the validated path, query and body, and the caller. */

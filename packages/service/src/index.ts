@@ -1,4 +1,5 @@
 export * from "./access/index.js";
+export * from "./attachments/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { Credentials, Principal } from "./auth/principal.js";
@@ -127,6 +128,7 @@ export {
 export { type DoctorOptions, type DoctorReport, QuotaDoctor, type UsageDrift } from "./quota/quota-doctor.js";
 export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota-service.js";
 export type { UsedItemKind, UsedItemLister, UsedItemListers } from "./quota/used-items.js";
+export * from "./releases/index.js";
 export { CollaboratorService } from "./repos/collaborator-service.js";
 export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";
 export { type MigrateInput, MigrateService } from "./repos/migrate-service.js";

@@ -1,8 +1,10 @@
 import { FsBlobStore } from "@kiln/blobs";
-import { enableReadCache, packages as packageRows } from "@kiln/storage";
+import { attachments as attachmentQueries, enableReadCache, packages as packageRows } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { artifactExpiryTask } from "./actions/artifact-expiry.js";
 import { ArtifactService } from "./actions/artifact-service.js";
+import { AttachmentService } from "./attachments/attachment-service.js";
+import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
@@ -49,6 +51,7 @@ import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
 import { QuotaService } from "./quota/quota-service.js";
+import { ReleaseService } from "./releases/release-service.js";
 import { CollaboratorService } from "./repos/collaborator-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
@@ -63,6 +66,10 @@ export interface Services {
   readonly ctx: ServiceContext;
   /** The periodic tasks (blob sweeps, artifact expiry, …): `kiln web` schedules them. */
   readonly cron: CronRegistry;
+  /** Attachments of releases, issues and comments, and their blob store. */
+  readonly attachments: AttachmentService;
+  readonly releases: ReleaseService;
+  readonly issueAttachments: IssueAttachmentService;
   /** The access module: who may see and do what (every route, the git transport and LFS ask it). */
   readonly access: AccessService;
   readonly auth: AuthService;
@@ -135,8 +142,10 @@ export function createServices(ctx: ServiceContext): Services {
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
+  const tagService = new TagService(ctx, repos);
   const issues = new IssueService(ctx, permissions);
   const times = new TimeService(ctx, issues);
+  const commentService = new CommentService(ctx, issues);
   const issueEdits = new IssueEditService(ctx, permissions, issues);
   const issueLabels = new IssueLabelService(ctx, issues);
   const pullChecks = new PullChecker(ctx, repos, protections);
@@ -154,12 +163,19 @@ export function createServices(ctx: ServiceContext): Services {
     referenced: (keys) => packageRows.referencedBlobKeys(ctx.db, keys),
   });
   const artifacts = new ArtifactService(ctx, ledger, new FsBlobStore(ctx.settings.actions.artifactsPath));
-  quota.registerUsedItems("artifacts", (ownerId, page) => artifacts.usedItems(ownerId, page));
+  quota.registerUsedItems("artifacts", (ownerId, page, scope) => artifacts.usedItems(ownerId, page, scope));
   cron.registerBlobKind(artifacts.blobKind());
   cron.register(artifactExpiryTask(artifacts));
-  return {
+  const attachmentService = new AttachmentService(ctx, access);
+  cron.registerBlobKind(attachmentService.blobKind());
+  // A repository's attachments move with it to a new owner and go with it.
+  ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
+  const services: Services = {
     ctx,
     cron,
+    attachments: attachmentService,
+    releases: new ReleaseService(ctx, tagService),
+    issueAttachments: new IssueAttachmentService(issues, commentService, attachmentService),
     access,
     auth: new AuthService(ctx),
     users,
@@ -184,12 +200,12 @@ export function createServices(ctx: ServiceContext): Services {
     files: new FileService(ctx, repos, protections, contents),
     branches: new BranchService(repos, users, protections),
     branchProtections: protections,
-    tags: new TagService(ctx, repos),
+    tags: tagService,
     labels: new LabelService(ctx),
     issues,
     issueEdits,
     issueSearch: new IssueSearchService(ctx, access),
-    comments: new CommentService(ctx, issues),
+    comments: commentService,
     issueLabels,
     times,
     issueWatches: new IssueWatchService(ctx, issues, users),
@@ -212,4 +228,6 @@ export function createServices(ctx: ServiceContext): Services {
     npm: new NpmService(ctx, packages, packageAccess),
     artifacts,
   };
+  services.quota.registerUsedItems("attachments", (ownerId, page) => attachmentService.usedBy(ownerId, page));
+  return services;
 }

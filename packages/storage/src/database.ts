@@ -8,6 +8,7 @@ import type {
 } from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { ActionTables } from "./database-actions.js";
+import type { AttachmentTables } from "./database-attachments.js";
 import type { IssueTables } from "./database-issues.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
@@ -230,7 +231,7 @@ export interface QuotaGroupOwnerTable {
 }
 
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
-export interface Database extends IssueTables, PullTables, PackageTables, ActionTables {
+export interface Database extends AttachmentTables, IssueTables, PullTables, PackageTables, ActionTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

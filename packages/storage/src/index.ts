@@ -1,5 +1,6 @@
 export * from "./database.js";
 export * from "./database-actions.js";
+export * from "./database-attachments.js";
 export * from "./database-issues.js";
 export { createDialect, openPGlitePool } from "./dialect.js";
 export { isUniqueViolation } from "./errors.js";

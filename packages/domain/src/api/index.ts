@@ -1,8 +1,8 @@
 export * from "./access-token.js";
 export * from "./action.js";
 export * from "./branch.js";
-export * from "./cron.js";
 export * from "./contents.js";
+export * from "./cron.js";
 export * from "./email.js";
 export * from "./error.js";
 export * from "./git.js";
@@ -12,6 +12,7 @@ export * from "./organization.js";
 export * from "./package.js";
 export * from "./pull.js";
 export * from "./quota.js";
+export * from "./release.js";
 export * from "./repository.js";
 export * from "./settings.js";
 export * from "./user.js";

@@ -21,6 +21,7 @@ import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
+import { issueAttachmentRoutes, issueCommentAttachmentRoutes } from "./repo/issue-attachment.js";
 import { issueCommentRoutes } from "./repo/issue-comment.js";
 import { issueLabelRoutes } from "./repo/issue-label.js";
 import { issueReactionRoutes } from "./repo/issue-reaction.js";
@@ -36,6 +37,8 @@ import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
 import { pullMergeRoutes } from "./repo/pull-merge.js";
 import { pullReviewRoutes } from "./repo/pull-review.js";
+import { releaseRoutes } from "./repo/release.js";
+import { releaseAttachmentRoutes } from "./repo/release-attachment.js";
 import { repoRoutes } from "./repo/repo.js";
 import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
@@ -80,11 +83,13 @@ export const allRoutes: readonly AnyRoute[] = [
   ...archiveRoutes,
   // Before `/issues/{index}`, which would take `comments` for an index.
   ...issueCommentRoutes,
+  ...issueCommentAttachmentRoutes,
   ...issueReactionRoutes,
   ...issuePinnedRoutes,
   ...issueRoutes,
   ...issueLabelRoutes,
   ...issueTimeRoutes,
+  ...issueAttachmentRoutes,
   ...issueSubscriptionRoutes,
   ...issueRelationRoutes,
   ...issueTemplateRoutes,
@@ -95,6 +100,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchRoutes,
   ...branchProtectionRoutes,
   ...tagRoutes,
+  ...releaseRoutes,
+  ...releaseAttachmentRoutes,
   ...languageRoutes,
   ...pullRoutes,
   ...pullMergeRoutes,

@@ -93,6 +93,15 @@ function operation(r: AnyRoute, definitions: Parameters<typeof toSwaggerSchema>[
       schema: toSwaggerSchema(r.body, definitions),
     });
   }
+  for (const [name, field] of Object.entries(r.upload?.fields ?? {})) {
+    parameters.push({
+      name,
+      in: "formData",
+      type: field.type,
+      description: field.description,
+      ...(field.required ? { required: true } : {}),
+    });
+  }
   const responses: Record<string, Json> = {};
   for (const [status, doc] of Object.entries(r.responses)) {
     const schema =
@@ -111,6 +120,7 @@ function operation(r: AnyRoute, definitions: Parameters<typeof toSwaggerSchema>[
     ...(r.extension ? { description: `Kiln extension: ${r.extension}` } : {}),
     operationId: r.operationId,
     ...(r.body ? { consumes: ["application/json"] } : {}),
+    ...(r.upload ? { consumes: [...r.upload.consumes] } : {}),
     produces: Object.values(r.responses).some((doc) => doc.schema === "file")
       ? ["application/octet-stream"]
       : ["application/json"],

@@ -9,6 +9,7 @@ import {
 } from "@kiln/domain";
 import { comments, issues, notifications, users, type Window } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { mentionedNames } from "./issue-rules.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
@@ -144,6 +145,8 @@ export class CommentService {
     const view = await this.mine(ctx, id);
     if (!view) return;
     await this.ctx.db.transaction().execute(async (trx) => {
+      // First: it locks the repository, as uploads do, before the comment's rows are touched.
+      await removeAttachments(trx, ctx.repo.id, { commentId: id });
       await comments.deleteComment(trx, id);
       await trx.deleteFrom("reaction").where("commentId", "=", id).execute();
       await issues.recountComments(trx, view.comment.issueId);

@@ -18,6 +18,7 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
@@ -149,6 +150,8 @@ export class IssueService {
   async delete(ctx: RepoAccess, index: number): Promise<void> {
     const issue = await this.get(ctx, index);
     await this.ctx.db.transaction().execute(async (trx) => {
+      // First: it locks the repository, as uploads do, before the issue's rows are touched.
+      await removeAttachments(trx, ctx.repo.id, { issueId: issue.id });
       const labelIds = await issues.issueLabelIds(trx, issue.id);
       await issues.deleteIssue(trx, issue.id);
       await recountIssueCounters(trx, ctx.repo.id, [issue.milestoneId], labelIds);

@@ -9,6 +9,7 @@ import * as m0007 from "./2026-11-24-0007-notification-per-issue.js";
 import * as m0008 from "./2026-11-24-0008-issue-relations.js";
 import * as m0009 from "./2026-11-24-0009-issue-list-order.js";
 import * as m0010 from "./2026-11-25-0010-pull-requests.js";
+import * as m0012 from "./2026-11-25-0012-attachments-releases.js";
 import * as m0013 from "./2026-11-25-0013-packages.js";
 import * as m0014 from "./2026-11-25-0014-action-artifacts.js";
 
@@ -24,6 +25,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-24-0008-issue-relations": m0008,
   "2026-11-24-0009-issue-list-order": m0009,
   "2026-11-25-0010-pull-requests": m0010,
+  "2026-11-25-0012-attachments-releases": m0012,
   "2026-11-25-0013-packages": m0013,
   "2026-11-25-0014-action-artifacts": m0014,
 };

@@ -1,6 +1,9 @@
 export * as accessTokens from "./access-tokens.js";
+export * as actions from "./actions.js";
 export type { ArtifactFilter, ArtifactRow, NewArtifact, UsedArtifact } from "./artifacts.js";
 export * as artifacts from "./artifacts.js";
+export type { AttachmentPlace, NewAttachment } from "./attachments.js";
+export * as attachments from "./attachments.js";
 export * as collaborations from "./collaborations.js";
 export type { NewComment, Window } from "./comments.js";
 export * as comments from "./comments.js";
@@ -33,6 +36,8 @@ export * as quotaRules from "./quota-rules.js";
 export type { UsageCounters } from "./quota-usage.js";
 export * as quotaUsage from "./quota-usage.js";
 export * as reactions from "./reactions.js";
+export type { NewRelease, ReleaseChanges, ReleaseFilter } from "./releases.js";
+export * as releases from "./releases.js";
 export type { RepoAccessKey, RepoAccessRow, StoredTeamGrant } from "./repo-access.js";
 export * as repoAccess from "./repo-access.js";
 export * as repoTransfers from "./repo-transfers.js";

@@ -1,5 +1,6 @@
 import type { Db } from "../database.js";
 import { artifactUsage } from "./artifacts.js";
+import { attachmentUsage } from "./attachments.js";
 import { packageUsage } from "./packages.js";
 import { NO_USAGE, type UsageCounters } from "./quota-usage.js";
 
@@ -42,7 +43,12 @@ export const repositoryUsage: UsageSource = async (db, ownerIds) => {
  * Issue and release attachments, packages and Actions artifacts add their `UsageSource` here
  * when those features land (their counters stay 0 until then).
  */
-export const USAGE_SOURCES: readonly UsageSource[] = [repositoryUsage, packageUsage, artifactUsage];
+export const USAGE_SOURCES: readonly UsageSource[] = [
+  repositoryUsage,
+  attachmentUsage,
+  packageUsage,
+  artifactUsage,
+];
 
 /** The counters of the given owners recomputed from the source tables (zeros for owners holding nothing). */
 export async function recountUsage(

@@ -1,0 +1,78 @@
+import { type api, formatTime, type Settings } from "@kiln/domain";
+import type { AttachmentRow, ReleaseRow } from "@kiln/storage";
+import type * as v from "valibot";
+import type { AppContext } from "../env.js";
+import type { RepoContext } from "../routes/repo/context.js";
+import { apiUserOrGhost } from "./issue.js";
+
+type ApiAttachment = v.InferOutput<typeof api.Attachment>;
+type ApiRelease = v.InferOutput<typeof api.Release>;
+
+/** Forgejo's ToAPIAttachment: stored files download from `{ROOT_URL}attachments/{uuid}`. */
+export function toApiAttachment(a: AttachmentRow, settings: Settings): ApiAttachment {
+  return {
+    id: a.id,
+    name: a.name,
+    size: a.size,
+    download_count: a.downloadCount,
+    created_at: formatTime(a.createdAt),
+    uuid: a.uuid,
+    browser_download_url: a.externalUrl ?? `${settings.server.rootUrl}attachments/${a.uuid}`,
+    type: a.externalUrl === null ? "attachment" : "external",
+  };
+}
+
+const escapeTag = (tag: string) => tag.split("/").map(encodeURIComponent).join("/");
+
+/** Releases as the API shows them: assets and publishers loaded in one query each. */
+export async function apiReleases(
+  c: AppContext,
+  ctx: RepoContext,
+  rows: readonly ReleaseRow[],
+): Promise<ApiRelease[]> {
+  const services = c.get("services");
+  const settings = c.get("settings");
+  const ids = rows.map((r) => r.id);
+  const [assets, people] = await Promise.all([
+    services.attachments.ofReleases(ids),
+    services.users.findByIds([
+      ...new Set(rows.map((r) => r.publisherId).filter((id): id is number => id !== null)),
+    ]),
+  ]);
+  const byRelease = new Map<number, AttachmentRow[]>();
+  for (const a of assets)
+    byRelease.set(a.releaseId as number, [...(byRelease.get(a.releaseId as number) ?? []), a]);
+  const byId = new Map(people.map((u) => [u.id, u]));
+  const root = settings.server.rootUrl;
+  const repoApi = `${root}api/v1/repos/${ctx.repo.ownerName}/${ctx.repo.name}`;
+  const repoHtml = `${root}${ctx.repo.ownerName}/${ctx.repo.name}`;
+  return rows.map((r) => {
+    const url = `${repoApi}/releases/${r.id}`;
+    const tag = escapeTag(r.tagName);
+    return {
+      id: r.id,
+      tag_name: r.tagName,
+      target_commitish: r.target,
+      name: r.title,
+      body: r.note,
+      url,
+      html_url: `${repoHtml}/releases/tag/${tag}`,
+      tarball_url: `${repoHtml}/archive/${tag}.tar.gz`,
+      zipball_url: `${repoHtml}/archive/${tag}.zip`,
+      hide_archive_links: r.hideArchiveLinks,
+      upload_url: `${url}/assets`,
+      draft: r.isDraft,
+      prerelease: r.isPrerelease,
+      created_at: formatTime(r.createdAt),
+      published_at: formatTime(r.createdAt),
+      author: apiUserOrGhost(
+        r.publisherId === null ? null : (byId.get(r.publisherId) ?? null),
+        ctx.viewer,
+        settings,
+      ),
+      assets: (byRelease.get(r.id) ?? []).map((a) => toApiAttachment(a, settings)),
+      // Kiln does not count source archive downloads.
+      archive_download_count: { zip: 0, tar_gz: 0 },
+    };
+  });
+}

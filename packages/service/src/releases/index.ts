@@ -1,0 +1,6 @@
+export {
+  type CreateReleaseInput,
+  type EditReleaseInput,
+  type ReleaseListQuery,
+  ReleaseService,
+} from "./release-service.js";
