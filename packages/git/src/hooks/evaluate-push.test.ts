@@ -52,6 +52,19 @@ describe("evaluateRefUpdate", () => {
     expect(f.asked).toEqual([]);
   });
 
+  it("refuses any push to refs/pull/, which Kiln keeps for pull requests", async () => {
+    for (const u of [
+      update("refs/pull/1/head"),
+      update("refs/pull/2/head", ZERO_SHA, B),
+      update("refs/pull/1/head", A, ZERO_SHA),
+    ]) {
+      expect(await evaluateRefUpdate({ branchRules: [] }, u, facts())).toEqual({
+        allowed: false,
+        message: `${u.ref} is kept for pull requests and cannot be pushed`,
+      });
+    }
+  });
+
   it("refuses deleting a protected branch unless the rule allows it", async () => {
     const deletion = update("refs/heads/main", A, ZERO_SHA);
     expect(await evaluateRefUpdate({ branchRules: [rule()] }, deletion, facts())).toEqual({

@@ -74,6 +74,9 @@ async function evaluateRules(
 ): Promise<RefUpdateVerdict> {
   const badName = refusedName(update);
   if (badName) return badName;
+  // Kiln keeps refs/pull/<index>/head for each pull request: a push may not move them.
+  if (update.ref.startsWith("refs/pull/"))
+    return refuse(`${update.ref} is kept for pull requests and cannot be pushed`);
   if (!update.ref.startsWith("refs/heads/")) return ALLOWED;
   const branch = update.ref.slice("refs/heads/".length);
   if (update.newSha === ZERO_SHA && policy.defaultBranch === branch) {

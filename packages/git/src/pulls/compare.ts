@@ -31,13 +31,15 @@ export async function aheadBehind(
 }
 
 /**
- * The commits `git rebase <onto>` would replay from `head`, oldest first: those not reachable
+ * The commits `git rebase <onto>` would replay from `head`, in its order (topological, oldest
+ * first): those not reachable
  * from `onto`, merges left out, and those whose change `onto` already has (same patch id) skipped.
  */
 export async function commitsToReplay(repo: Repo, onto: string, head: string): Promise<string[]> {
   const out = await gitOk(repo, [
     "rev-list",
     "--reverse",
+    "--topo-order",
     "--no-merges",
     "--right-only",
     "--cherry-pick",

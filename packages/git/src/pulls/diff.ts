@@ -22,7 +22,9 @@ export interface ComparedFile {
 }
 
 /** git's flags for Forgejo's `whitespace` choices. */
-const WHITESPACE: Readonly<Record<"none" | "ignore-all" | "ignore-change" | "ignore-eol", readonly string[]>> = {
+const WHITESPACE: Readonly<
+  Record<"none" | "ignore-all" | "ignore-change" | "ignore-eol", readonly string[]>
+> = {
   none: [],
   "ignore-all": ["-w"],
   "ignore-change": ["-b"],
@@ -102,16 +104,16 @@ export async function rangeCommits(
   page: { readonly skip: number; readonly limit: number },
 ): Promise<{ commits: CommitInfo[]; total: number }> {
   const range = `${base}..${head}`;
-  const [count, listed] = await Promise.all([
-    gitOk(repo, ["rev-list", "--count", range]),
-    gitOk(repo, ["rev-list", `--skip=${page.skip}`, `--max-count=${page.limit}`, range]),
-  ]);
+  const total = Number(await gitOk(repo, ["rev-list", "--count", range]));
+  // A page past the end is empty without asking git (whose --skip is a 32-bit int).
+  if (page.skip >= total) return { commits: [], total };
+  const listed = await gitOk(repo, ["rev-list", `--skip=${page.skip}`, `--max-count=${page.limit}`, range]);
   const ctx = isoContext(repo);
   const commits: CommitInfo[] = [];
   for (const sha of listed.split("\n").filter((line) => line !== "")) {
     commits.push(await readCommitInfo(ctx, sha));
   }
-  return { commits, total: Number(count) };
+  return { commits, total };
 }
 
 /**
@@ -127,7 +129,15 @@ export function diffStream(
 ): ReadableStream<Uint8Array> {
   const args = options.patch
     ? ["format-patch", "--no-color", "--binary", "--stdout", `${base}...${head}`]
-    : ["diff", "--no-color", "--no-ext-diff", "-p", ...(options.binary ? ["--binary"] : []), base, head];
+    : [
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "-p",
+        ...(options.binary ? ["--binary", "--histogram"] : []),
+        base,
+        head,
+      ];
   return gitOutputStream(
     options.patch ? "format-patch" : "diff",
     ["--git-dir", repo.gitdir, ...args],

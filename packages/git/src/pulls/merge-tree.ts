@@ -13,9 +13,15 @@ export type TreeMerge =
  * a work tree: `git merge-tree --write-tree`. Unrelated histories are not merged; they are
  * reported as one conflict on no file.
  */
-export async function mergeTree(repo: Repo, ours: string, theirs: string): Promise<TreeMerge> {
+export async function mergeTree(
+  repo: Repo,
+  ours: string,
+  theirs: string,
+  options: { readonly allowUnrelated?: boolean } = {},
+): Promise<TreeMerge> {
   const result = await gitIn(repo, [
     "merge-tree",
+    ...(options.allowUnrelated ? ["--allow-unrelated-histories"] : []),
     "--write-tree",
     "--name-only",
     "--no-messages",
@@ -41,16 +47,23 @@ export async function mergeTree(repo: Repo, ours: string, theirs: string): Promi
  * parent, which is what a cherry-pick merges against.
  */
 export async function cherryPickTree(repo: Repo, onto: string, commit: string): Promise<TreeMerge> {
-  const [parent] = (await gitOk(repo, ["rev-parse", `${commit}^@`])).split("\n");
-  if (!parent) throw new Error(`cannot replay root commit ${commit}`);
+  const [parent] = (await gitOk(repo, ["rev-parse", `${commit}^@`]))
+    .split("\n")
+    .filter((line) => line !== "");
   const ontoTree = await gitOk(repo, ["rev-parse", `${onto}^{tree}`]);
-  const scratch = await gitOk(repo, ["commit-tree", ontoTree, "-p", parent, "-m", "scratch"], {
-    env: {
-      GIT_AUTHOR_NAME: "kiln",
-      GIT_AUTHOR_EMAIL: "kiln@localhost",
-      GIT_COMMITTER_NAME: "kiln",
-      GIT_COMMITTER_EMAIL: "kiln@localhost",
+  // A root commit has no parent: it is merged against the empty tree, which is what git
+  // cherry-picks it against, by a scratch commit without parents and unrelated histories allowed.
+  const scratch = await gitOk(
+    repo,
+    ["commit-tree", ontoTree, ...(parent ? ["-p", parent] : []), "-m", "scratch"],
+    {
+      env: {
+        GIT_AUTHOR_NAME: "kiln",
+        GIT_AUTHOR_EMAIL: "kiln@localhost",
+        GIT_COMMITTER_NAME: "kiln",
+        GIT_COMMITTER_EMAIL: "kiln@localhost",
+      },
     },
-  });
-  return mergeTree(repo, scratch, commit);
+  );
+  return mergeTree(repo, scratch, commit, { allowUnrelated: parent === undefined });
 }

@@ -23,7 +23,9 @@ describe("merging pull requests with git", () => {
 
   const rev = (ref: string) => cli.ok(["--git-dir", repo.gitdir, "rev-parse", ref]);
   const log = (range: string, format = "%s") =>
-    cli.ok(["--git-dir", repo.gitdir, "log", `--format=${format}`, range]).then((out) => out.split("\n"));
+    cli
+      .ok(["--git-dir", repo.gitdir, "log", `--format=${format}`, ...range.split(" ")])
+      .then((out) => out.split("\n"));
   async function commit(
     branch: string,
     files: Record<string, string | null>,
@@ -237,6 +239,49 @@ describe("merging pull requests with git", () => {
     expect(await log(`${base}..main`)).toEqual(["append to a"]);
   });
 
+  it("rebases a history that holds a root commit, and keeps commits that were empty to begin with", async () => {
+    // An unrelated root merged into the head, then an empty commit on top.
+    await cli.ok(["checkout", "--quiet", "--orphan", "orphan"], work);
+    await cli.ok(["rm", "-rfq", "."], work);
+    await commit("orphan", { "orphan.txt": "root\n" }, "Orphan root");
+    await cli.ok(["checkout", "--quiet", "head"], work);
+    await cli.ok(["merge", "--quiet", "--allow-unrelated-histories", "-m", "Join orphan", "orphan"], work);
+    await cli.ok(["commit", "--quiet", "--allow-empty", "-m", "Nothing changes"], work);
+    await cli.ok(["push", "--quiet", "--force", repo.gitdir, "head:head"], work);
+    const [base, head] = await Promise.all([rev("main"), rev("head")]);
+    await mergeIntoBranch(repo, {
+      style: "rebase",
+      baseBranch: "main",
+      baseSha: base,
+      headSha: head,
+      message: "",
+      doer,
+    });
+    expect(await log(`${base}..main`)).toEqual(["Nothing changes", "Orphan root", "append to a", "add c"]);
+    expect(await cli.ok(["--git-dir", repo.gitdir, "show", "main:orphan.txt"])).toBe("root");
+  });
+
+  it("leaves the head as it was when the update's check refuses the new head", async () => {
+    const [base, head] = await Promise.all([rev("main"), rev("head")]);
+    const seen: string[] = [];
+    const refused = updateBranchFromBase(repo, {
+      style: "merge",
+      headBranch: "head",
+      headSha: head,
+      baseSha: base,
+      message: "Merge branch 'main' into head",
+      doer,
+      check: async (oldSha, newSha) => {
+        seen.push(oldSha, newSha);
+        return "branch head is protected from unverified commit";
+      },
+    });
+    await expect(refused).rejects.toBeInstanceOf(GitMergeRefusedError);
+    expect(seen[0]).toBe(head);
+    expect(seen[1]).not.toBe(head);
+    expect(await rev("head")).toBe(head);
+  });
+
   it("updates the head from the base with a merge commit or a rebase", async () => {
     const [base, head] = await Promise.all([rev("main"), rev("head")]);
     expect(await aheadBehind(repo, base, head)).toEqual({ ahead: 2, behind: 1 });
@@ -278,6 +323,12 @@ describe("merging pull requests with git", () => {
     ]);
     const page = await rangeCommits(repo, base as string, await rev("head"), { skip: 1, limit: 1 });
     expect(page.total).toBe(3);
+    expect(
+      await rangeCommits(repo, base as string, await rev("head"), { skip: 5_000_000_000, limit: 50 }),
+    ).toEqual({
+      commits: [],
+      total: 3,
+    });
     expect(page.commits.map((c) => c.message.trim())).toEqual(["append to a"]);
   });
 

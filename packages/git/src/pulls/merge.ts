@@ -7,6 +7,9 @@ import { commitsToReplay, isAncestor } from "./compare.js";
 import { cherryPickTree, mergeTree } from "./merge-tree.js";
 import { moveRef, treeOf, writeCommit } from "./write.js";
 
+/** git's empty tree. */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
 /** The ways Forgejo merges a pull request that change the repository. */
 export type MergeStyle = "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only";
 
@@ -45,8 +48,11 @@ export async function rebaseCommits(
     if (!picked.clean) {
       throw new GitMergeConflictError(`rebase conflict in commit ${sha}`, picked.conflicts);
     }
-    if (picked.tree === tipTree) continue;
     const original = await readCommitInfo(ctx, sha);
+    // A commit that becomes empty is dropped; one that was empty to begin with is kept, as git does.
+    const [parent] = original.parents;
+    const startedEmpty = original.tree === (parent ? await treeOf(repo, parent) : EMPTY_TREE);
+    if (picked.tree === tipTree && !startedEmpty) continue;
     tip = await writeCommit(repo, {
       tree: picked.tree,
       parents: [tip],
@@ -132,6 +138,11 @@ export interface UpdateRequest {
   /** The merge commit's message (style `merge`). */
   readonly message: string;
   readonly doer: SignatureInput;
+  /**
+   * Asked before the head branch moves, with the old and new heads: a reason to refuse (the
+   * branch's protection, as a push of the same commits would meet it) leaves the branch as it was.
+   */
+  readonly check?: (oldSha: string, newSha: string) => Promise<string | undefined>;
 }
 
 /**
@@ -150,7 +161,10 @@ export async function updateBranchFromBase(repo: GitRepository, req: UpdateReque
             author: req.doer,
             committer: req.doer,
           });
-    if (next !== req.headSha) await moveRef(repo, `refs/heads/${req.headBranch}`, next, req.headSha);
+    if (next === req.headSha) return next;
+    const refusal = await req.check?.(req.headSha, next);
+    if (refusal) throw new GitMergeRefusedError(refusal);
+    await moveRef(repo, `refs/heads/${req.headBranch}`, next, req.headSha);
     return next;
   });
 }
