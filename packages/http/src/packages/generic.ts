@@ -74,6 +74,7 @@ async function upload(
   const packages = c.get("services").packages;
   checkGenericNames(name, version, filename);
   packages.requireWrite(owner);
+  await packages.requireWritable(owner, TYPE, name);
   await enforceQuota(c, owner.owner, "size:assets:packages:all");
   if (await packages.hasFile(owner, TYPE, name, version, filename))
     return genericRegistry.error(409, "package file already exists");

@@ -150,6 +150,7 @@ export class PackageService {
     properties: readonly VersionProperty[] = [],
   ): Promise<{ version: VersionOfPackage; file: PackageFile }> {
     const creator = this.packageAccess.requireWrite(oa);
+    await this.requireWritable(oa, file.type, file.name);
     const { limitTotalOwnerCount, limitTotalOwnerSize } = this.ctx.settings.packages;
     const limited = !creator.isAdmin;
     return this.ctx.db.transaction().execute(async (trx) => {
@@ -199,6 +200,21 @@ export class PackageService {
       }
       return { version: { package: pkg, version }, file: stored };
     });
+  }
+
+  /**
+   * Throws 404 when the package exists and is linked to a repository the caller may not see: a
+   * writer of the owner's packages (a `public-only` token of the owner) learns nothing of it and
+   * cannot add to it.
+   */
+  async requireWritable(oa: PackageOwnerAccess, type: string, name: string): Promise<void> {
+    const pkg = await packages.findPackage(this.ctx.db, oa.owner.id, type, name.toLowerCase());
+    if (pkg)
+      await this.packageAccess.requireVisible(
+        oa.actor,
+        pkg,
+        () => new NotFoundError(PACKAGE_ERRORS.notFound),
+      );
   }
 
   /** Whether the version has a file of this name already (a cheap 409 before any byte is read). */

@@ -80,12 +80,12 @@ export class NpmService {
     );
   }
 
-  /** The dist-tags of a package: tag → version (`{}` for a package without versions, as Forgejo). */
+  /**
+   * The dist-tags of a package: tag → version (`{}` for a package that does not exist, as Forgejo;
+   * 404 for one the caller may not see).
+   */
   async tags(oa: PackageOwnerAccess, name: string): Promise<Record<string, string>> {
-    const list = await this.packages.versionsOf(oa, TYPE, name).catch((err: unknown) => {
-      if (err instanceof NotFoundError) return [];
-      throw err;
-    });
+    const list = await this.visibleVersions(oa, name);
     const props = await packages.versionProperties(
       this.ctx.db,
       list.map((v) => v.version.id),
@@ -110,12 +110,15 @@ export class NpmService {
   async deleteTag(oa: PackageOwnerAccess, name: string, tag: string): Promise<void> {
     this.packageAccess.requireWrite(oa);
     if (!validTag(tag)) throw new BadRequestError(INVALID_TAG);
-    const list = await this.packages.versionsOf(oa, TYPE, name).catch((err: unknown) => {
-      if (err instanceof NotFoundError) return [];
-      throw err;
-    });
+    const list = await this.visibleVersions(oa, name);
     const pkg = list[0]?.package;
     if (pkg) await packages.removePackageProperty(this.ctx.db, pkg.id, NPM_TAG, tag);
+  }
+
+  /** The versions of a package the caller may see: none when it does not exist, 404 when it is hidden. */
+  private async visibleVersions(oa: PackageOwnerAccess, name: string) {
+    if (!(await packages.findPackage(this.ctx.db, oa.owner.id, TYPE, name.toLowerCase()))) return [];
+    return this.packages.versionsOf(oa, TYPE, name);
   }
 
   /** A tarball by its version and file name. */
