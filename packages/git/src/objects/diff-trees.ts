@@ -71,7 +71,7 @@ async function changedPaths(
 /** Lines of a text: newlines, plus one for a last line without one (what `diffLines` counts). */
 function lineCount(bytes: Uint8Array): number {
   let lines = 0;
-  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
+  for (let index = 0; index < bytes.length; index++) if (bytes[index] === 10) lines++;
   return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? lines + 1 : lines;
 }
 
