@@ -1,4 +1,5 @@
 export * from "./access/index.js";
+export * from "./actions/index.js";
 export * from "./attachments/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
@@ -119,7 +120,7 @@ export {
   type ReviewTarget,
 } from "./pulls/review-service.js";
 export type { ReviewCommentView, ReviewView } from "./pulls/review-views.js";
-export { QuotaLedger, type UsageDelta } from "./quota/ledger.js";
+export { QuotaLedger, type RepositoryAssetUsage, type UsageDelta } from "./quota/ledger.js";
 export {
   QuotaAdminService,
   type QuotaRuleInput,
@@ -127,7 +128,7 @@ export {
 } from "./quota/quota-admin-service.js";
 export { type DoctorOptions, type DoctorReport, QuotaDoctor, type UsageDrift } from "./quota/quota-doctor.js";
 export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota-service.js";
-export type { UsedItemKind, UsedItemLister, UsedItemListers } from "./quota/used-items.js";
+export type { UsedItemKind, UsedItemLister, UsedItemListers, UsedItemScope } from "./quota/used-items.js";
 export * from "./releases/index.js";
 export { CollaboratorService } from "./repos/collaborator-service.js";
 export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";

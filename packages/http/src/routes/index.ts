@@ -11,6 +11,7 @@ import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
 import { packageRoutes } from "./packages/package.js";
+import { artifactRoutes } from "./repo/action-artifact.js";
 import { archiveRoutes } from "./repo/archive.js";
 import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
@@ -75,6 +76,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...migrateRoutes,
   ...collaboratorRoutes,
   ...transferRoutes,
+  ...artifactRoutes,
   ...commitRoutes,
   ...gitRefRoutes,
   ...treeRoutes,

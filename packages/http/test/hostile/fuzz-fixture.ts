@@ -1,5 +1,6 @@
 import type { AnyRoute } from "../../src/route.js";
 import type { TestApp } from "../support.js";
+import { zipOf } from "../zip-fixture.js";
 import type { RawCaller, RawRequest } from "./raw-caller.js";
 
 /** What the fuzzer's requests aim at (its owner's repository, team, organization, tokens) and its callers. */
@@ -86,6 +87,16 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     path: `/repos/fz-owner/fz-repo/pulls/1/reviews/${review.json.id}/comments`,
     credential: as,
   });
+  // An Actions artifact of run 1, so the artifact handlers are reached (a raw zip: the caller sends text).
+  const artifact = await t.app.request(
+    "http://kiln.test/api/v1/repos/fz-owner/fz-repo/actions/runs/1/artifacts?name=fz-artifact",
+    {
+      method: "POST",
+      headers: { Authorization: `token ${owner.token}`, "Content-Type": "application/zip" },
+      body: zipOf({ "fz.txt": "fz\n" }),
+    },
+  );
+  if (artifact.status !== 201) throw new Error(`fixture: artifact → ${artifact.status}`);
   const adminCred = { token: admin.token };
   await must({
     method: "POST",
@@ -128,6 +139,8 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
       diffType: "diff",
       reviewId: String(review.json.id),
       comment: String(reviewComments.json[0].id),
+      artifact_id: String(((await artifact.json()) as { id: number }).id),
+      run: "1",
     },
     actors: { admin: adminCred, user: as, anonymous: null },
   };

@@ -41,6 +41,10 @@ export async function snapshot(world: World, call: RawCaller): Promise<string> {
       milestones: names(await get(`${base}/milestones`), "title"),
       // Readers may comment, react and subscribe (Forgejo allows it), so only times are kept here.
       times: names(await get(`${base}/times`), "time"),
+      artifacts: names(
+        ((await get(`${base}/actions/artifacts`)) as { artifacts?: unknown }).artifacts,
+        "name",
+      ),
     };
   }
   for (const o of world.orgs) {

@@ -65,6 +65,8 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
       comment: r.reviewCommentId,
+      artifact_id: r.artifactId,
+      run: 1,
       ...(route.path.includes("/pulls/")
         ? {
             index: route.path.endsWith("/merge") && route.method === "get" ? r.mergedPullIndex : r.pullIndex,

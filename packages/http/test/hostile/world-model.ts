@@ -28,6 +28,8 @@ export interface WorldRepo {
   /** A review of the open pull request and its line comment (their bodies name the repository). */
   readonly reviewId: number;
   readonly reviewCommentId: number;
+  /** An Actions artifact of run 1 (its name starts with the repository's). */
+  readonly artifactId: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */

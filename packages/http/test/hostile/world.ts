@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
+import { zipOf } from "../zip-fixture.js";
 import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
 import {
   ACTORS,
@@ -216,10 +217,21 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "merge",
     );
+    // An Actions artifact, uploaded as the raw zip (the raw caller sends only text bodies).
+    const artifact = await t.app.request(
+      `http://kiln.test/api/v1/repos/${owner}/${name}/actions/runs/1/artifacts?name=${name}-artifact`,
+      {
+        method: "POST",
+        headers: { Authorization: `token ${admin.token}`, "Content-Type": "application/zip" },
+        body: zipOf({ "report.txt": `artifact of ${name}\n` }),
+      },
+    );
+    if (artifact.status !== 201) throw new Error(`fixture: artifact answered ${artifact.status}`);
     return {
       owner,
       name,
       id: repo.json.id as number,
+      artifactId: ((await artifact.json()) as { id: number }).id,
       pullIndex: pull.json.number as number,
       mergedPullIndex: merged.json.number as number,
       reviewId: review.json.id as number,

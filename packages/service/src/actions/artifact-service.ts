@@ -14,6 +14,7 @@ import { artifacts, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { BlobKind } from "../cron/blob-sweep.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import type { UsedItemScope } from "../quota/used-items.js";
 import { checkArtifactName, zipOnly } from "./artifact-input.js";
 
 const DAY_MS = 86_400_000;
@@ -147,9 +148,17 @@ export class ArtifactService {
     });
   }
 
-  /** `/user/quota/artifacts`: the live artifacts counting against an owner, largest first. */
-  async usedItems(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedArtifact>> {
-    const used = await artifacts.listUsedArtifacts(this.ctx.db, ownerId, page, new Date());
+  /**
+   * `/user/quota/artifacts`: the live artifacts counting against an owner, largest first (for a
+   * `public-only` token, those of public repositories only).
+   */
+  async usedItems(
+    ownerId: number,
+    page: PageRequest,
+    scope?: UsedItemScope,
+  ): Promise<Paged<QuotaUsedArtifact>> {
+    const publicOnly = scope?.publicOnly ?? false;
+    const used = await artifacts.listUsedArtifacts(this.ctx.db, ownerId, page, new Date(), publicOnly);
     return {
       total: used.total,
       items: used.items.map((a) => ({

@@ -19,13 +19,16 @@ import {
 import { quotaGroups, quotaUsage } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { engineGroup, parseSubjectArgument } from "./subjects.js";
-import { emptyListers, type UsedItemKind, type UsedItemListers } from "./used-items.js";
+import { emptyListers, type UsedItemKind, type UsedItemListers, type UsedItemScope } from "./used-items.js";
 
 /** The account a write counts against (Forgejo's quota target): a user or an organization. */
 export interface QuotaOwner {
   readonly id: number;
   readonly name: string;
 }
+
+/** A caller that may see every object of the owner (not a `public-only` token). */
+const EVERYTHING: UsedItemScope = { publicOnly: false };
 
 /** What `GET /user/quota` shows: the owner's usage and the groups that apply (never the built-in one). */
 export interface QuotaInfoData {
@@ -121,19 +124,31 @@ export class QuotaService {
     return !isWithinQuota(resolved.groups, usage, parsed);
   }
 
-  /** Attachments counting against an owner, largest first (none until attachments exist). */
-  listUsedAttachments(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedAttachment>> {
-    return this.listers.attachments(ownerId, page);
+  /** Attachments counting against an owner, largest first, as `scope` may see them. */
+  listUsedAttachments(
+    ownerId: number,
+    page: PageRequest,
+    scope: UsedItemScope = EVERYTHING,
+  ): Promise<Paged<QuotaUsedAttachment>> {
+    return this.listers.attachments(ownerId, page, scope);
   }
 
-  /** Package versions counting against an owner, largest first (none until packages exist). */
-  listUsedPackages(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedPackage>> {
-    return this.listers.packages(ownerId, page);
+  /** Package versions counting against an owner, largest first, as `scope` may see them. */
+  listUsedPackages(
+    ownerId: number,
+    page: PageRequest,
+    scope: UsedItemScope = EVERYTHING,
+  ): Promise<Paged<QuotaUsedPackage>> {
+    return this.listers.packages(ownerId, page, scope);
   }
 
-  /** Actions artifacts counting against an owner, largest first (none until Actions exist). */
-  listUsedArtifacts(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedArtifact>> {
-    return this.listers.artifacts(ownerId, page);
+  /** Actions artifacts counting against an owner, largest first, as `scope` may see them. */
+  listUsedArtifacts(
+    ownerId: number,
+    page: PageRequest,
+    scope: UsedItemScope = EVERYTHING,
+  ): Promise<Paged<QuotaUsedArtifact>> {
+    return this.listers.artifacts(ownerId, page, scope);
   }
 
   /** How the feature that stores attachments, packages or artifacts plugs its list in. */

@@ -92,6 +92,11 @@ describe.each(DIALECTS)("Actions artifacts on %s", (dialect) => {
       ["build", 7, 1],
     ]);
     expect(used.total).toBe(4);
+    // A public-only caller sees the public repositories' only (repoB is made private here).
+    await t.db.updateTable("repository").set({ isPrivate: true }).where("id", "=", repoB).execute();
+    const open = await artifacts.listUsedArtifacts(t.db, ownerId, { page: 1, limit: 30 }, now, true);
+    expect([open.total, open.items.map((a) => a.size)]).toEqual([3, [200, 100, 30]]);
+    await t.db.updateTable("repository").set({ isPrivate: false }).where("id", "=", repoB).execute();
     // Expired rows still count until the expiry task releases them with the rows.
     const counts = await quotaRecount.recountUsage(t.db, [ownerId, otherId], [artifacts.artifactUsage]);
     expect(counts.get(ownerId)?.artifacts).toBe(100 + 30 + 200 + 5000 + 7 + 999);

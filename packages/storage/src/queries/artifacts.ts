@@ -140,19 +140,21 @@ export interface UsedArtifact {
 
 /**
  * A page of the artifacts counting against an owner (in its repositories, not expired at
- * `now`), largest first, with the total.
+ * `now`), largest first, with the total; with `publicOnly`, those of its public repositories only.
  */
 export async function listUsedArtifacts(
   db: Db,
   ownerId: number,
   page: PageRequest,
   now: Date,
+  publicOnly = false,
 ): Promise<Paged<UsedArtifact>> {
-  const base = db
+  let base = db
     .selectFrom("actionArtifact")
     .innerJoin("repository", "repository.id", "actionArtifact.repoId")
     .where("repository.ownerId", "=", ownerId)
     .where("actionArtifact.expiresAt", ">", now);
+  if (publicOnly) base = base.where("repository.isPrivate", "=", false);
   return paged(
     base
       .select([

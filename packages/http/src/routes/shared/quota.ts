@@ -1,4 +1,5 @@
 import { api, type Settings } from "@kiln/domain";
+import type { UsedItemScope } from "@kiln/service";
 import * as v from "valibot";
 import {
   toApiQuotaInfo,
@@ -48,12 +49,17 @@ export async function checkQuota(
   return c.json(await c.get("services").quota.check(ownerId, subject ?? ""));
 }
 
+/** What the caller may see of an owner's stored objects: a `public-only` token, public ones only. */
+function scopeOf(c: AppContext): UsedItemScope {
+  return { publicOnly: c.get("actor").publicOnly };
+}
+
 /** `GET …/quota/attachments`: largest first, paginated with X-Total-Count and Link. */
 export function listQuotaAttachments(c: AppContext, ownerId: number, query: v.InferOutput<typeof listQuery>) {
   return pagedJson(
     c,
     query,
-    (page) => c.get("services").quota.listUsedAttachments(ownerId, page),
+    (page) => c.get("services").quota.listUsedAttachments(ownerId, page, scopeOf(c)),
     (item) => toApiQuotaUsedAttachment(item, c.get("settings")),
   );
 }
@@ -63,7 +69,7 @@ export function listQuotaPackages(c: AppContext, ownerId: number, query: v.Infer
   return pagedJson(
     c,
     query,
-    (page) => c.get("services").quota.listUsedPackages(ownerId, page),
+    (page) => c.get("services").quota.listUsedPackages(ownerId, page, scopeOf(c)),
     (item) => toApiQuotaUsedPackage(item, c.get("settings")),
   );
 }
@@ -73,7 +79,7 @@ export function listQuotaArtifacts(c: AppContext, ownerId: number, query: v.Infe
   return pagedJson(
     c,
     query,
-    (page) => c.get("services").quota.listUsedArtifacts(ownerId, page),
+    (page) => c.get("services").quota.listUsedArtifacts(ownerId, page, scopeOf(c)),
     (item) => toApiQuotaUsedArtifact(item, c.get("settings")),
   );
 }
