@@ -156,7 +156,7 @@ export function createServices(ctx: ServiceContext): Services {
   const packageAccess = new PackageAccess(access);
   const packageBlobs = new FsBlobStore(ctx.settings.packages.path);
   const packages = new PackageService(ctx, access, packageAccess, ledger, packageBlobs);
-  quota.registerUsedItems("packages", (ownerId, page) => packages.usedItems(ownerId, page));
+  quota.registerUsedItems("packages", (...args) => packages.usedItems(...args));
   cron.registerBlobKind({
     name: "packages",
     store: packageBlobs,

@@ -101,7 +101,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       artifactMaxSize: get.size("actions", "ARTIFACT_MAX_SIZE", 2 * 1024 ** 3),
     },
     cron: cronSettings(ini, get),
-    packages: packageSettings(get, path(get.string("packages", "PATH", `${appDataPath}/packages`))),
+    packages: packageSettings(get, storagePath(get, path, appDataPath, "packages", "packages")),
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
       enforce: get.bool("quota", "ENFORCE", false),

@@ -97,6 +97,13 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     },
   );
   if (artifact.status !== 201) throw new Error(`fixture: artifact → ${artifact.status}`);
+  // A generic package with one file, so the package handlers are reached.
+  const pkg = await t.app.request("http://kiln.test/api/packages/fz-owner/generic/fz-pkg/1.0.0/fz.bin", {
+    method: "PUT",
+    headers: { Authorization: `token ${owner.token}` },
+    body: "fz package",
+  });
+  if (pkg.status !== 201) throw new Error(`fixture: package → ${pkg.status}`);
   const adminCred = { token: admin.token };
   await must({
     method: "POST",
@@ -133,6 +140,9 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
       token: String(tokens.json[0].id),
       quotarule: "fz-rule",
       quotagroup: "fz-group",
+      type: "generic",
+      version: "1.0.0",
+      repo_name: "fz-repo",
       index: "1",
       base: "main",
       head: "fz-topic",
@@ -151,6 +161,7 @@ export function validValue(route: AnyRoute, param: string, f: Fixture): string {
   if (param === "id")
     return route.path.includes("/teams/") ? (f.values.teamId ?? "1") : (f.values.repoId ?? "1");
   if (param === "ref" && route.path.includes("/git/refs/")) return "heads/main";
+  if (param === "name" && route.path.startsWith("/packages/")) return "fz-pkg";
   if (param === "repo" && route.path.includes("/teams/")) return "fz-orepo";
   if (param === "owner" && route.path.includes("/teams/")) return "fz-org";
   return f.values[param] ?? "1";

@@ -47,6 +47,16 @@ export async function snapshot(world: World, call: RawCaller): Promise<string> {
       ),
     };
   }
+  for (const p of world.packages) {
+    const base = `/packages/${p.owner}/${p.type}/${encodeURIComponent(p.name)}/${p.version}`;
+    const pkg = await get(base);
+    out[p.key] = {
+      pkg: pick(pkg, ["id", "name", "version"]),
+      repository:
+        typeof pkg === "object" && pkg ? (pkg as { repository?: { name?: string } }).repository?.name : pkg,
+      files: names(await get(`${base}/files`), "sha256"),
+    };
+  }
   for (const o of world.orgs) {
     out[o.key] = {
       org: pick(await get(`/orgs/${o.name}`), ["id", "name", "visibility"]),

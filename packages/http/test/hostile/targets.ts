@@ -89,6 +89,13 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       owner: { name: o.name, id: o.id },
       teamId: o.teamId,
     }));
+  // The package API (/packages/{owner}/…): each fixture package; the owner's list only names the owner.
+  if (route.path.startsWith("/packages/{owner}"))
+    return world.packages.map((p) => ({
+      values: { owner: p.owner, type: p.type, name: p.name, version: p.version, repo_name: p.repoName },
+      targets: route.path === "/packages/{owner}" ? [p.owner] : [p.name, p.owner],
+      owner: { name: p.owner, id: ownerId(p.owner) },
+    }));
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
   if (has("org"))
     return world.orgs.map((o) => ({

@@ -48,10 +48,21 @@ export interface WorldOrg {
   readonly labelId: number;
 }
 
+/** A package of the fixture (generic, version 1.0.0, one file), maybe linked to a repository. */
+export interface WorldPackage {
+  readonly key: string;
+  readonly owner: string;
+  readonly type: string;
+  readonly name: string;
+  readonly version: string;
+  /** A repository of the owner (the `{repo_name}` of linkPackage). */
+  readonly repoName: string;
+}
+
 /** Something an actor must not see, by name and id. */
 export interface Secret {
   readonly name: string;
-  readonly kind: "repo" | "org" | "user" | "team";
+  readonly kind: "repo" | "org" | "user" | "team" | "package";
   readonly id: number;
   readonly hiddenFrom: ReadonlySet<ActorName>;
 }
@@ -69,6 +80,8 @@ export interface World {
   readonly privateUser: TestUser;
   readonly repos: readonly WorldRepo[];
   readonly orgs: readonly WorldOrg[];
+  /** Packages of private owners, and of the victim linked to its private repository. */
+  readonly packages: readonly WorldPackage[];
   readonly quotaRule: string;
   readonly quotaGroup: string;
   readonly secrets: readonly Secret[];

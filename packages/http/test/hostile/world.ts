@@ -8,6 +8,7 @@ import {
   type Secret,
   type World,
   type WorldOrg,
+  type WorldPackage,
   type WorldRepo,
 } from "./world-model.js";
 
@@ -367,6 +368,49 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     { name: privateUser.name, kind: "user", id: privateUser.id, hiddenFrom: ALL },
   );
 
+  // Packages (issue 15): one of each private or limited owner, and one of the victim linked to
+  // its private repository (hidden as that repository is). Uploaded through the generic registry.
+  const packages: WorldPackage[] = [];
+  const addPackage = async (
+    key: string,
+    owner: string,
+    token: string,
+    repoName: string,
+    hiddenFrom: ReadonlySet<ActorName>,
+    link: boolean,
+  ) => {
+    const name = secretName(key);
+    const put = await t.app.request(
+      `http://kiln.test/api/packages/${owner}/generic/${name}/1.0.0/${name}.bin`,
+      {
+        method: "PUT",
+        headers: { Authorization: `token ${token}` },
+        body: `bytes of ${name}`,
+      },
+    );
+    if (put.status !== 201) throw new Error(`fixture: package ${owner}/${name} answered ${put.status}`);
+    if (link)
+      await ok(
+        call({
+          method: "POST",
+          path: `/packages/${owner}/generic/${name}/-/link/${repoName}`,
+          credential: { token },
+        }),
+        "link package",
+      );
+    const got = await ok(
+      call({ method: "GET", path: `/packages/${owner}/generic/${name}/1.0.0`, credential: asVictimOrAdmin }),
+      "read package",
+    );
+    packages.push({ key, owner, type: "generic", name, version: "1.0.0", repoName });
+    secrets.push({ name, kind: "package", id: got.json.id as number, hiddenFrom });
+  };
+  const repoOf = (owner: string) => repos.find((r) => r.owner === owner)?.name ?? "";
+  await addPackage("porgpkg", privOrg.name, victim.token, repoOf(privOrg.name), ALL, false);
+  await addPackage("lorgpkg", limOrg.name, victim.token, repoOf(limOrg.name), LIMITED_HIDDEN, false);
+  await addPackage("puserpkg", privateUser.name, privateUser.token, repoOf(privateUser.name), ALL, false);
+  await addPackage("vlinkedpkg", victim.name, victim.token, vpriv.name, EXCEPT_COLLABORATOR, true);
+
   const tokens = await ok(
     call({ method: "GET", path: `/users/${victim.name}/tokens`, credential: { basic: victim.basic } }),
     "list tokens",
@@ -402,6 +446,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     privateUser,
     repos,
     orgs: [privOrg, limOrg],
+    packages,
     quotaRule,
     quotaGroup,
     secrets,

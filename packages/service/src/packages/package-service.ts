@@ -406,11 +406,18 @@ export class PackageService {
     await packages.setRepositoryLink(this.ctx.db, pkg.id, null);
   }
 
-  /** Package versions counting against an owner, largest first (the lister of `/user/quota/packages`). */
-  async usedItems(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedPackage>> {
+  /**
+   * Package versions counting against an owner, largest first (the lister of `/user/quota/packages`);
+   * a `public-only` caller does not see those linked to a private repository.
+   */
+  async usedItems(
+    ownerId: number,
+    page: PageRequest,
+    scope: { readonly publicOnly: boolean } = { publicOnly: false },
+  ): Promise<Paged<QuotaUsedPackage>> {
     const [owner, list] = await Promise.all([
       users.findUserById(this.ctx.db, ownerId),
-      packages.usedPackages(this.ctx.db, ownerId, page),
+      packages.usedPackages(this.ctx.db, ownerId, page, scope),
     ]);
     const path = (s: string) => encodeURIComponent(s);
     return {

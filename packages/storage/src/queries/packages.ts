@@ -1,5 +1,6 @@
 import type { Package, PackageFile, PackageVersion, Paged, PageRequest, Repository } from "@kiln/domain";
-import type { Db } from "../database.js";
+import type { ExpressionBuilder } from "kysely";
+import type { Database, Db } from "../database.js";
 import { paged } from "./paging.js";
 import type { UsageSource } from "./quota-recount.js";
 import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
@@ -421,12 +422,24 @@ export async function usedPackages(
   db: Db,
   ownerId: number,
   page: PageRequest,
+  options: { readonly publicOnly?: boolean } = {},
 ): Promise<Paged<VersionOfPackage & { size: number }>> {
+  // A public-only caller sees no package linked to a private repository.
+  const publicOnly = options.publicOnly === true;
+  const linkedToPrivate = (eb: ExpressionBuilder<Database, "package">) =>
+    eb.exists(
+      eb
+        .selectFrom("repository")
+        .select("repository.id")
+        .whereRef("repository.id", "=", "package.repoId")
+        .where("repository.isPrivate", "=", true),
+    );
   const rows = db
     .selectFrom("packageVersion")
     .innerJoin("package", "package.id", "packageVersion.packageId")
     .innerJoin("packageFile", "packageFile.versionId", "packageVersion.id")
     .where("package.ownerId", "=", ownerId)
+    .$if(publicOnly, (q) => q.where((eb) => eb.not(linkedToPrivate(eb))))
     .groupBy(["package.id", "packageVersion.id"])
     .select([...PACKAGE_COLUMNS, ...VERSION_COLUMNS])
     .select((eb) => eb.fn.sum<number>("packageFile.size").as("size"))
@@ -436,6 +449,7 @@ export async function usedPackages(
     .selectFrom("packageVersion")
     .innerJoin("package", "package.id", "packageVersion.packageId")
     .where("package.ownerId", "=", ownerId)
+    .$if(publicOnly, (q) => q.where((eb) => eb.not(linkedToPrivate(eb))))
     .where((eb) =>
       eb.exists(
         eb
