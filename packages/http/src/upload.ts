@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { BadRequestError, InvalidArgumentError, PayloadTooLargeError } from "@kiln/domain";
 import busboy from "busboy";
@@ -86,7 +87,8 @@ export async function readUpload(c: AppContext, options: UploadOptions): Promise
   if (!multipart) {
     if (!options.raw)
       throw new BadRequestError(`the upload must be multipart/form-data with a "${options.field}" file`);
-    const source = request.body ? webChunks(request.body) : empty();
+    const incoming = nodeRequest(c);
+    const source = incoming ? nodeChunks(incoming) : request.body ? webChunks(request.body) : empty();
     return {
       file: await fileOf("", request.headers.get("content-type") ?? "", source, options, tooLarge),
       fields: new Map(),
@@ -126,9 +128,12 @@ async function readForm(
     throw new BadRequestError(`the multipart form cannot be read: ${(error as Error).message}`);
   }
   const fields = new Map<string, string>();
-  const source = request.body
-    ? Readable.fromWeb(request.body as import("node:stream/web").ReadableStream)
-    : Readable.from([]);
+  const incoming = nodeRequest(c);
+  const source: Readable =
+    incoming ??
+    (request.body
+      ? Readable.fromWeb(request.body as import("node:stream/web").ReadableStream)
+      : Readable.from([]));
   let done!: () => void;
   let failed!: (error: Error) => void;
   // Settles when the whole form has been read (or could not be): the file's iteration ends on it.
@@ -143,7 +148,13 @@ async function readForm(
         ? new BadRequestError(`the multipart form is incomplete or malformed: ${error.message}`)
         : error;
     failed(refusal);
-    source.destroy();
+    stop();
+  };
+  // Reads no more of the body. The socket's own request is left to the server, which answers
+  // (413, 400) and drains or closes it; destroying it would lose the answer.
+  const stop = () => {
+    source.unpipe(parser);
+    if (source !== incoming) source.destroy();
   };
   parser.on("error", (error: Error) => fail(error));
   parser.on("close", () => done());
@@ -200,8 +211,7 @@ async function readForm(
     } finally {
       // Stopped early (too large, the consumer failed): read no more of the request.
       if (!complete) {
-        source.unpipe(parser);
-        source.destroy();
+        stop();
         parser.destroy();
       }
     }
@@ -258,6 +268,22 @@ async function fileOf(
     }
   }
   return { filename, contentType, head, body: body() };
+}
+
+/**
+ * The Node request under @hono/node-server, when its body has not been touched: read straight
+ * from the socket with Node's backpressure. (Its web stream goes through Node 20's
+ * Readable.toWeb, which counts chunks, not bytes, against 16,384: a slow disk lets it buffer
+ * megabytes of a large upload.)
+ */
+function nodeRequest(c: AppContext): IncomingMessage | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming && typeof incoming.pipe === "function" && !incoming.readableDidRead ? incoming : undefined;
+}
+
+async function* nodeChunks(incoming: IncomingMessage): AsyncIterable<Uint8Array> {
+  // Stopping early (413) leaves the request to the server rather than destroying its socket.
+  for await (const chunk of incoming.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
 }
 
 async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {

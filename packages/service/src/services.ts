@@ -228,6 +228,8 @@ export function createServices(ctx: ServiceContext): Services {
     npm: new NpmService(ctx, packages, packageAccess),
     artifacts,
   };
-  services.quota.registerUsedItems("attachments", (ownerId, page) => attachmentService.usedBy(ownerId, page));
+  services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
+    attachmentService.usedBy(ownerId, page, scope.publicOnly),
+  );
   return services;
 }

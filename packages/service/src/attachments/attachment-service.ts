@@ -285,8 +285,8 @@ export class AttachmentService {
   }
 
   /** The attachments counting against an owner, largest first (`/user/quota/attachments`). */
-  async usedBy(ownerId: number, page: PageRequest): Promise<Paged<QuotaUsedAttachment>> {
-    const list = await attachments.usedByOwner(this.ctx.db, ownerId, page);
+  async usedBy(ownerId: number, page: PageRequest, publicOnly = false): Promise<Paged<QuotaUsedAttachment>> {
+    const list = await attachments.usedByOwner(this.ctx.db, ownerId, page, publicOnly);
     return {
       total: list.total,
       items: list.items.map((a) => {

@@ -153,17 +153,32 @@ export const attachmentUsage: UsageSource = async (db, ownerIds) => {
 
 /**
  * The attachments counting against an owner (of its repositories), largest first, with what
- * each is in: `/user/quota/attachments`.
+ * each is in: `/user/quota/attachments`; with `publicOnly`, only those of public repositories of
+ * a public owner.
  */
 export async function usedByOwner(
   db: Db,
   ownerId: number,
   page: PageRequest,
+  publicOnly = false,
 ): Promise<Paged<AttachmentRow & AttachmentPlace>> {
-  const base = db
+  let base = db
     .selectFrom("attachment")
     .innerJoin("repository", "repository.id", "attachment.repoId")
     .where("repository.ownerId", "=", ownerId);
+  // A public-only token sees public repositories of public owners only.
+  if (publicOnly)
+    base = base
+      .where("repository.isPrivate", "=", false)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("users")
+            .select("users.id")
+            .whereRef("users.id", "=", "repository.ownerId")
+            .where("users.visibility", "=", "public"),
+        ),
+      );
   return paged(
     base
       .leftJoin("release", "release.id", "attachment.releaseId")
