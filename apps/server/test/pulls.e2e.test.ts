@@ -70,6 +70,25 @@ describe.each(E2E_DATABASES)("pull requests with git clients (%s)", (database) =
     expect(JSON.parse(pushes.at(-1).body).commit_ids).toEqual([head]);
   });
 
+  it("records a push once, credited to the pusher, however many readers race it", async () => {
+    const head = await commit("feature.txt", "one\ntwo\n2b\n", "Race the readers");
+    let reading = true;
+    const readers = Array.from({ length: 6 }, async () => {
+      while (reading) await pull();
+    });
+    await gitOk(clone, ["push", "-q", "origin", "feature"]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    reading = false;
+    await Promise.all(readers);
+    expect((await pull()).json.head.sha).toBe(head);
+    const timeline = (await api(server.url, "GET", "/repos/alice/project/issues/1/timeline", { token })).json;
+    const entries = timeline.filter(
+      (e: { type: string; body: string }) => e.type === "pull_push" && e.body.includes(head),
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0].user.login).toBe("alice");
+  });
+
   it("turns unmergeable when a push to the base conflicts, naming the file, and merges once resolved", async () => {
     await gitOk(clone, ["checkout", "-q", "main"]);
     await commit("feature.txt", "conflicting\n", "Conflict on main");
@@ -94,7 +113,7 @@ describe.each(E2E_DATABASES)("pull requests with git clients (%s)", (database) =
     expect((await gitOk(clone, ["log", "-1", "--format=%s", "origin/main"])).trim()).toBe(
       "The feature, squashed",
     );
-    expect((await gitOk(clone, ["show", "origin/main:feature.txt"])).trim()).toBe("one\ntwo");
+    expect((await gitOk(clone, ["show", "origin/main:feature.txt"])).trim()).toBe("one\ntwo\n2b");
     const diff = await fetch(`${server.url}/api/v1/repos/alice/project/pulls/1.diff`, {
       headers: { Authorization: `token ${token}` },
     });

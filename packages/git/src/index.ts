@@ -33,3 +33,4 @@ export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
 export { KeyedMutex } from "./util/keyed-mutex.js";
 export { isValidRefName } from "./util/ref-names.js";
+export { gitRefUpdateFacts } from "./hooks/git-facts.js";

@@ -43,6 +43,7 @@ import { PullCompareService } from "./pulls/pull-compare-service.js";
 import { PullEditService } from "./pulls/pull-edit-service.js";
 import { PullService } from "./pulls/pull-service.js";
 import { PullUpdateService } from "./pulls/pull-update-service.js";
+import { PushTracker } from "./pulls/push-tracker.js";
 import { ReviewCommentService } from "./pulls/review-comment-service.js";
 import { ReviewRequestService } from "./pulls/review-request-service.js";
 import { ReviewerRules } from "./pulls/review-rules.js";
@@ -148,9 +149,10 @@ export function createServices(ctx: ServiceContext): Services {
   const commentService = new CommentService(ctx, issues);
   const issueEdits = new IssueEditService(ctx, permissions, issues);
   const issueLabels = new IssueLabelService(ctx, issues);
-  const pullChecks = new PullChecker(ctx, repos, protections);
-  const pullService = new PullService(ctx, permissions, repos, issues, pullChecks);
-  const merges = new MergeService(ctx, repos, pullService, protections, access);
+  const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
+  const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
+  const pushPolicies = new PushPolicyService(protections, quota);
+  const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
   const packageAccess = new PackageAccess(access);
@@ -192,7 +194,7 @@ export function createServices(ctx: ServiceContext): Services {
     collaborators: new CollaboratorService(ctx, permissions),
     transfers: new TransferService(ctx, permissions, ledger, repos, quota),
     migrations: new MigrateService(ctx, repos),
-    pushPolicies: new PushPolicyService(protections, quota),
+    pushPolicies,
     commits: new CommitService(repos, users),
     gitObjects: new GitObjectService(repos),
     contents,
@@ -219,7 +221,7 @@ export function createServices(ctx: ServiceContext): Services {
     pulls: pullService,
     pullEdits: new PullEditService(ctx, repos, pullService, issueEdits, issueLabels, pullChecks),
     pullCompare: new PullCompareService(repos, pullService),
-    pullUpdates: new PullUpdateService(ctx, repos, pullService, protections, pullChecks),
+    pullUpdates: new PullUpdateService(ctx, repos, pullService, protections, pullChecks, pushPolicies),
     merges,
     reviews,
     reviewComments: new ReviewCommentService(ctx, repos, reviews),

@@ -145,3 +145,13 @@ export function diffStream(
     () => {},
   );
 }
+
+/**
+ * What a comparison changes, as one string: every changed path with its old and new blob ids
+ * (`git diff --raw --no-abbrev`). Two comparisons with the same signature change the same files to
+ * the same contents (Forgejo's checkIfPRContentChanged: a head that moved without changing the
+ * pull request's content keeps its reviews fresh).
+ */
+export function diffSignature(repo: Repo, base: string, head: string): Promise<string> {
+  return gitOk(repo, ["diff", "--raw", "--no-abbrev", "--no-renames", base, head]);
+}

@@ -51,7 +51,7 @@ export function toApiPullRequest(
     html_url: html,
     diff_url: `${html}.diff`,
     patch_url: `${html}.patch`,
-    mergeable: !merged && isMergeable(pull, view.issue.issue.title),
+    mergeable: isMergeable(pull, view.issue.issue.title),
     merged,
     merged_at: merged && pull.mergedAt ? formatTime(pull.mergedAt) : null,
     merge_commit_sha: merged ? pull.mergedCommitId : null,

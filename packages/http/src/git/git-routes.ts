@@ -44,6 +44,8 @@ export function mountGit(mount: Mount): void {
     const git = await services.repositories.git(repo);
     const pushPolicy =
       gitRoute.access === "write" && user ? await services.pushPolicies.forPush(repo, user) : undefined;
+    // A pull request whose head this push moves is credited to the pusher, whoever reads it first.
+    const endPush = pushPolicy && user ? services.pullChecks.pushes.begin(repo.id, user.id) : undefined;
     return handleGitHttp(git, subpath, c.req.raw, {
       ...(pushPolicy ? { pushPolicy } : {}),
       onPushed: async (updates) => {
@@ -51,7 +53,8 @@ export function mountGit(mount: Mount): void {
         const branches = updates
           .filter((u) => u.ref.startsWith("refs/heads/"))
           .map((u) => u.ref.slice("refs/heads/".length));
-        await services.pullChecks.pushed(repo, branches, user?.id ?? null);
+        await services.pullChecks.pushed(repo, branches);
+        endPush?.();
         logger.info(
           {
             repo: `${repo.ownerName}/${repo.name}`,
@@ -62,11 +65,13 @@ export function mountGit(mount: Mount): void {
           "push",
         );
       },
-      onError: (err) =>
+      onError: (err) => {
+        endPush?.();
         logger.error(
           { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}` },
           "git transport error",
-        ),
+        );
+      },
     });
   };
   mount("get", "/:owner/:repo/info/refs", serve);

@@ -37,6 +37,7 @@ import { actorOf, recountIssueCounters } from "../issues/issue-support.js";
 import { canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
+import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
 
 /** `POST …/pulls/{index}/merge`, in service terms. */
@@ -72,6 +73,7 @@ export class MergeService {
     private readonly pulls: PullService,
     private readonly protections: BranchProtectionService,
     private readonly access: AccessService,
+    private readonly checker: PullChecker,
   ) {}
 
   /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
@@ -356,29 +358,48 @@ export class MergeService {
     if (await this.protections.ruleFor(ctx.repo, pull.headBranch)) {
       throw new PermissionDeniedError("the head branch is protected");
     }
-    if (!(await deleteBranchAt(git, pull.headBranch, pull.headCommitId))) return;
+    // The pull requests based on the branch move to this one's base first (Forgejo's
+    // RetargetChildrenOnMerge), unless that would duplicate an open pull request or join a branch
+    // with itself; those stay, and are closed with their branch.
     const children = await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch);
     const now = new Date();
-    await this.ctx.db.transaction().execute(async (trx) => {
+    const closed = this.checker.pushes.begin(ctx.repo.id, doer.id);
+    try {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        for (const child of children) {
+          const pair = {
+            baseRepoId: ctx.repo.id,
+            baseBranch: pull.baseBranch,
+            headRepoId: child.headRepoId ?? ctx.repo.id,
+            headBranch: child.headBranch,
+          };
+          if (child.headBranch === pull.baseBranch || (await pulls.findOpenPullFor(trx, pair))) continue;
+          await pulls.updatePull(trx, child.id, { baseBranch: pull.baseBranch });
+          await comments.insertComment(
+            trx,
+            {
+              issueId: child.issueId,
+              type: CommentType.changeTargetBranch,
+              posterId: doer.id,
+              oldRef: pull.headBranch,
+              newRef: pull.baseBranch,
+            },
+            now,
+          );
+        }
+      });
+      if (!(await deleteBranchAt(git, pull.headBranch, pull.headCommitId))) return;
       await comments.insertComment(
-        trx,
+        this.ctx.db,
         { issueId: pull.issueId, type: CommentType.deleteBranch, posterId: doer.id, oldRef: pull.headBranch },
         now,
       );
-      for (const child of children) {
-        await pulls.updatePull(trx, child.id, { baseBranch: pull.baseBranch });
-        await comments.insertComment(
-          trx,
-          {
-            issueId: child.issueId,
-            type: CommentType.changeTargetBranch,
-            posterId: doer.id,
-            oldRef: pull.headBranch,
-            newRef: pull.baseBranch,
-          },
-          now,
-        );
+      // Those left on the deleted branch are closed now, credited to the doer.
+      for (const child of await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch)) {
+        await this.checker.current(ctx.repo, child, false);
       }
-    });
+    } finally {
+      closed();
+    }
   }
 }

@@ -139,6 +139,7 @@ export class PullEditService {
       });
     });
     // The stored state was for the old base: check against the new one now.
-    await this.checker.current(ctx.repo, { ...pull, baseBranch: base, baseCommitId: "" }, false);
+    const moved = await pulls.findPullById(this.ctx.db, pull.id);
+    if (moved) await this.checker.current(ctx.repo, moved, false);
   }
 }

@@ -6,8 +6,10 @@ import {
   NotFoundError,
   type Paged,
   type PageRequest,
+  type PullRequest,
+  PullStatus,
 } from "@kiln/domain";
-import { branchTip, type GitRepository, rangeCommits, setPullHead } from "@kiln/git";
+import { branchTip, type GitRepository, KeyedMutex, rangeCommits, setPullHead } from "@kiln/git";
 import {
   comments,
   type IssueSort,
@@ -16,10 +18,9 @@ import {
   labels,
   milestones,
   pulls,
-  repositories,
   users,
 } from "@kiln/storage";
-import type { RepoAccess } from "../access/access-service.js";
+import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
 import { mentionedNames } from "../issues/issue-rules.js";
 import { canReadIssues, type IssueService } from "../issues/issue-service.js";
@@ -97,7 +98,11 @@ export class PullService {
     private readonly repos: RepoService,
     private readonly issues: IssueService,
     private readonly checker: PullChecker,
+    private readonly access: AccessService,
   ) {}
+
+  /** Creations of one repository run one at a time, so two requests cannot open the same pull request twice. */
+  readonly #creating = new KeyedMutex();
 
   /** The pull request with this number, its state current; NotFoundError for an issue or a missing one. */
   async get(ctx: RepoAccess, index: number): Promise<PullIssue> {
@@ -105,7 +110,14 @@ export class PullService {
     const pull = issue.isPull ? await pulls.findPullByIndex(this.ctx.db, ctx.repo.id, index) : undefined;
     if (!pull)
       throw new NotFoundError(`pull request does not exist [repo_id: ${ctx.repo.id}, index: ${index}]`);
-    return { issue, pull: await this.checker.current(ctx.repo, pull, issue.isClosed) };
+    return this.refreshed(ctx, issue, pull);
+  }
+
+  /** The pull request made current, with its issue read again if checking it closed it (its branch is gone). */
+  private async refreshed(ctx: RepoAccess, issue: Issue, pull: PullRequest): Promise<PullIssue> {
+    const current = await this.checker.current(ctx.repo, pull, issue.isClosed);
+    if (current === pull) return { issue, pull };
+    return { issue: (await issues.findIssueById(this.ctx.db, issue.id)) ?? issue, pull: current };
   }
 
   /** The API views of pull requests of the route's repository. */
@@ -157,7 +169,7 @@ export class PullService {
     });
     const issue = pull && (await issues.findIssueById(this.ctx.db, pull.issueId));
     if (!pull || !issue) throw new NotFoundError();
-    return { issue, pull: await this.checker.current(ctx.repo, pull, issue.isClosed) };
+    return this.refreshed(ctx, issue, pull);
   }
 
   /**
@@ -166,6 +178,10 @@ export class PullService {
    * milestone, assignees and the first push, and notifies each concerned user once.
    */
   async create(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
+    return this.#creating.run(`repo:${ctx.repo.id}`, () => this.createNow(ctx, input));
+  }
+
+  private async createNow(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
     const actor = actorOf(ctx);
     if (input.head === input.base) {
       throw new InvalidArgumentError(
@@ -272,7 +288,15 @@ export class PullService {
     const result: PullIssue[] = [];
     for (const issue of list) {
       const pull = byIssue.get(issue.id);
-      if (pull) result.push({ issue, pull: await this.checker.current(ctx.repo, pull, issue.isClosed) });
+      if (!pull) continue;
+      // A list does not wait for checks: a pull request whose branches moved shows `checking`
+      // (not mergeable, as Forgejo while its queue works) and is checked in the background.
+      if (issue.isClosed || pull.hasMerged || (await this.checker.isCurrent(ctx.repo, pull))) {
+        result.push({ issue, pull });
+      } else {
+        this.checker.schedule(ctx.repo, pull);
+        result.push({ issue, pull: { ...pull, status: PullStatus.checking } });
+      }
     }
     return result;
   }
@@ -283,15 +307,16 @@ export class PullService {
     if (name.owner === undefined || name.owner.toLowerCase() === ctx.repo.ownerName.toLowerCase()) {
       if (name.repo === undefined || name.repo.toLowerCase() === ctx.repo.lowerName) return ctx.repo;
     }
-    const owner = name.owner === undefined ? undefined : await users.findUserByName(this.ctx.db, name.owner);
+    // An owner the caller may not see reads as one that does not exist.
+    const owner =
+      name.owner === undefined
+        ? undefined
+        : await this.access.account(ctx.actor, name.owner).catch(() => undefined);
     if (!owner) throw new NotFoundError(`the owner ${name.owner} does not exist`);
-    const fork = await repositories.findRepositoryByName(this.ctx.db, owner.id, name.repo ?? ctx.repo.name);
-    if (!fork || fork.forkId !== ctx.repo.id) {
-      throw new NotFoundError(
-        `${owner.name} does not have a fork of ${full} and ${full} is not a fork of a repository from ${owner.name}`,
-      );
-    }
-    // Forks are not created by Kiln yet, so a head in another repository cannot be reached.
-    throw new NotFoundError(`pull requests from forks are not supported [head: ${owner.name}/${fork.name}]`);
+    // Kiln does not create forks yet, so no other repository can hold a head for this one (and
+    // none is looked up, so nothing tells whether one exists).
+    throw new NotFoundError(
+      `${owner.name} does not have a fork of ${full} and ${full} is not a fork of a repository from ${owner.name}`,
+    );
   }
 }

@@ -1,5 +1,12 @@
 import { ConflictError, InvalidArgumentError, PermissionDeniedError } from "@kiln/domain";
-import { GitConflictError, GitMergeConflictError, updateBranchFromBase } from "@kiln/git";
+import {
+  evaluateRefUpdate,
+  GitConflictError,
+  GitMergeConflictError,
+  GitMergeRefusedError,
+  gitRefUpdateFacts,
+  updateBranchFromBase,
+} from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
@@ -7,6 +14,7 @@ import { userSignature } from "../git/commit-identity.js";
 import { mayMerge, mayPush } from "../git/protection-rules.js";
 import { actorOf } from "../issues/issue-support.js";
 import { canWrite } from "../permissions/repo-permission.js";
+import type { PushPolicyService } from "../repos/push-policy-service.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
@@ -23,6 +31,7 @@ export class PullUpdateService {
     private readonly pullService: PullService,
     private readonly protections: BranchProtectionService,
     private readonly checker: PullChecker,
+    private readonly pushPolicies: PushPolicyService,
   ) {}
 
   async update(ctx: RepoAccess, index: number, style: "merge" | "rebase"): Promise<void> {
@@ -40,8 +49,18 @@ export class PullUpdateService {
     if (style === "rebase" ? !rebaseAllowed : !mergeAllowed) throw new PermissionDeniedError("");
     if (pull.commitsBehind === 0) throw new InvalidArgumentError(`HeadBranch of PR ${index} is up to date`);
     const git = await this.repos.git(ctx.repo);
+    // The new head must pass the head branch's protection as a push of it would: signatures,
+    // protected files, force pushes (a rebase), the owner's quota.
+    const policy = await this.pushPolicies.forPush(ctx.repo, doer);
+    const check = async (oldSha: string, newSha: string) => {
+      const ref = `refs/heads/${pull.headBranch}`;
+      const verdict = await evaluateRefUpdate(policy, { ref, oldSha, newSha }, gitRefUpdateFacts(git.gitdir));
+      return verdict.allowed ? undefined : verdict.message;
+    };
+    const endPush = this.checker.pushes.begin(ctx.repo.id, doer.id);
     try {
       await updateBranchFromBase(git, {
+        check,
         style,
         headBranch: pull.headBranch,
         headSha: pull.headCommitId,
@@ -55,9 +74,12 @@ export class PullUpdateService {
       }
       if (error instanceof GitConflictError)
         throw new ConflictError("the head branch changed meanwhile; try again");
+      if (error instanceof GitMergeRefusedError) throw new PermissionDeniedError(error.message);
       throw error;
+    } finally {
+      endPush();
     }
-    await this.checker.current(ctx.repo, pull, false, doer.id);
+    await this.checker.current(ctx.repo, pull, false);
     await this.repos.refreshSize(ctx.repo.id);
   }
 }

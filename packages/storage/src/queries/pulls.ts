@@ -174,14 +174,26 @@ export async function findOpenPullsTouching(
   return rows.map(toPull);
 }
 
-/** Records a check's result, unless the pull request was merged meanwhile. */
-export async function saveState(db: Db, id: number, state: PullState): Promise<void> {
-  await db
+/**
+ * Records a check's result if the pull request still has the state it was computed from (its
+ * head and base commits as read before), and was not merged meanwhile: false when another check
+ * got there first, whose result then stands.
+ */
+export async function saveState(
+  db: Db,
+  id: number,
+  state: PullState,
+  from: { readonly headCommitId: string; readonly baseCommitId: string },
+): Promise<boolean> {
+  const result = await db
     .updateTable("pullRequest")
     .set(stateValues(state))
     .where("id", "=", id)
     .where("hasMerged", "=", false)
-    .execute();
+    .where("headCommitId", "=", from.headCommitId)
+    .where("baseCommitId", "=", from.baseCommitId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The columns an edit may change. */

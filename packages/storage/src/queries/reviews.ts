@@ -133,23 +133,34 @@ export async function reviewVerdict(db: Db, issueId: number, ignoreStale: boolea
 }
 
 /**
- * After the head moved: reviews of other commits become stale, those of the new head fresh
- * (Forgejo's MarkReviewsAsStale / NotStale). With `dismissApprovals`, the approvals not yet
- * dismissed are dismissed; returns their ids.
+ * After the head moved (Forgejo's ValidatePullRequest): reviews of the new head are fresh; when
+ * the pull request's content changed, reviews of other commits become stale, and with
+ * `dismissApprovals` (the rule's dismiss_stale_approvals) its approvals not yet dismissed are
+ * dismissed, whose ids are returned.
  */
 export async function headMoved(
   db: Db,
   issueId: number,
   headSha: string,
-  dismissApprovals: boolean,
+  change: { readonly contentChanged: boolean; readonly dismissApprovals: boolean },
 ): Promise<number[]> {
+  const decisions = [ReviewType.approve, ReviewType.requestChanges, ReviewType.comment];
   await db
     .updateTable("review")
-    .set({ stale: sql<boolean>`commit_id <> ${headSha}` })
+    .set({ stale: false })
     .where("issueId", "=", issueId)
-    .where("type", "in", [ReviewType.approve, ReviewType.requestChanges, ReviewType.comment])
+    .where("type", "in", decisions)
+    .where("commitId", "=", headSha)
     .execute();
-  if (!dismissApprovals) return [];
+  if (!change.contentChanged) return [];
+  await db
+    .updateTable("review")
+    .set({ stale: true })
+    .where("issueId", "=", issueId)
+    .where("type", "in", decisions)
+    .where("commitId", "<>", headSha)
+    .execute();
+  if (!change.dismissApprovals) return [];
   const rows = await db
     .updateTable("review")
     .set({ dismissed: true })

@@ -71,7 +71,8 @@ describe.each(DIALECTS)("merging pull requests on %s", (dialect) => {
     );
     expect(git(repo.gitdir, "log", "-1", "--format=%an|%cn", "main")).toBe(`${owner.name}|${owner.name}`);
     const json = (await t.call("GET", `${repo.path}/pulls/${pr.index}`, { token: reader.token })).json;
-    expect(json).toMatchObject({ merged: true, merge_commit_sha: merged, state: "closed", mergeable: false });
+    // Forgejo's `mergeable` stays what the last check said (its Mergeable()), merged or not.
+    expect(json).toMatchObject({ merged: true, merge_commit_sha: merged, state: "closed", mergeable: true });
     expect(json.merged_by.login).toBe(owner.name);
     expect(json.merged_at).not.toBeNull();
     expect(
@@ -231,14 +232,74 @@ describe.each(DIALECTS)("merging pull requests on %s", (dialect) => {
     await unprotect();
     await protect({ require_signed_commits: true });
     expect((await merge(pr.index, { Do: "merge" })).json.message).toMatch(/^won't sign: nokey/);
-    expect((await merge(pr.index, { Do: "fast-forward-only" })).json.message).toMatch(
-      /^Not possible to fast-forward|is protected from unverified commit/,
-    );
+    // A head that contains the base fast-forwards only if its commits are signed; these are not.
+    expect(
+      (await t.call("POST", `${repo.path}/pulls/${pr.index}/update?style=merge`, { token: writer.token }))
+        .status,
+    ).toBe(200);
+    const unsigned = await merge(pr.index, { Do: "fast-forward-only" });
+    expect(unsigned.status).toBe(422);
+    expect(unsigned.json.message).toMatch(/^branch main is protected from unverified commit [0-9a-f]{40}$/);
     await unprotect();
     await protect({ enable_merge_whitelist: true, merge_whitelist_usernames: [reader.name] });
     const byReader = await merge(pr.index, { Do: "merge" }, reader.token);
     expect(byReader.status).toBe(200);
     await unprotect();
+  });
+
+  it("updates a head only as its own protection allows a push of the same commits", async () => {
+    const pr = await pull();
+    await commitWithGit(
+      repo.gitdir,
+      "main",
+      { "for-update.txt": "u\n" },
+      "Base moves before a protected update",
+    );
+    const protect = (body: Record<string, unknown>) =>
+      t.call("POST", `${repo.path}/branch_protections`, {
+        token: owner.token,
+        body: { rule_name: pr.branch, ...body },
+      });
+    const unprotect = () =>
+      t.call("DELETE", `${repo.path}/branch_protections/${pr.branch}`, { token: owner.token });
+    expect((await protect({ enable_push: true, require_signed_commits: true })).status).toBe(201);
+    const signed = await t.call("POST", `${repo.path}/pulls/${pr.index}/update`, { token: writer.token });
+    expect(signed.status).toBe(403);
+    expect(signed.json.message).toMatch(
+      new RegExp(`^branch ${pr.branch} is protected from unverified commit`),
+    );
+    await unprotect();
+    await protect({ enable_push: true, protected_file_patterns: "for-update.txt" });
+    const files = await t.call("POST", `${repo.path}/pulls/${pr.index}/update`, { token: writer.token });
+    expect(files.status).toBe(403);
+    expect(files.json.message).toBe(`branch ${pr.branch} is protected from changing file for-update.txt`);
+    // A rebase rewrites the head: a force push, which protection refuses too.
+    await unprotect();
+    await protect({ enable_push: true });
+    expect(
+      (await t.call("POST", `${repo.path}/pulls/${pr.index}/update?style=rebase`, { token: writer.token }))
+        .status,
+    ).toBe(403);
+    expect(git(repo.gitdir, "rev-parse", pr.branch)).toBe(pr.head);
+    await unprotect();
+  });
+
+  it("moves pull requests based on a deleted head only where that makes no duplicate or self-join", async () => {
+    const parent = await pull();
+    await commitWithGit(repo.gitdir, `${parent.branch}-y`, { "y.txt": "y\n" }, "Y");
+    const open = (head: string, base: string) =>
+      t.call("POST", `${repo.path}/pulls`, {
+        token: writer.token,
+        body: { head, base, title: `${head} into ${base}` },
+      });
+    const onParent = (await open(`${parent.branch}-y`, parent.branch)).json.number;
+    const onMain = (await open(`${parent.branch}-y`, "main")).json.number;
+    expect((await merge(parent.index, { Do: "merge", delete_branch_after_merge: true })).status).toBe(200);
+    const get = async (index: number) =>
+      (await t.call("GET", `${repo.path}/pulls/${index}`, { token: reader.token })).json;
+    // Moving it to main would duplicate the open Y → main: it stays and is closed with its branch.
+    expect(await get(onParent)).toMatchObject({ state: "closed", base: { ref: parent.branch } });
+    expect(await get(onMain)).toMatchObject({ state: "open", base: { ref: "main" } });
   });
 
   it("records a manual merge only when allowed and with a commit of the base", async () => {

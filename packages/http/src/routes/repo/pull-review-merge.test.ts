@@ -135,6 +135,19 @@ describe.each(DIALECTS)("reviews and merging on %s", (dialect) => {
     );
   });
 
+  it("keeps approvals when the head only takes the base in: the pull request's content did not change", async () => {
+    const pr = await protectedPull({ required_approvals: 1, dismiss_stale_approvals: true });
+    const approval = await review(pr.index, maintainer, "APPROVED");
+    await commitWithGit(repo.gitdir, pr.base, { "elsewhere.txt": "base moves\n" }, "Base moves");
+    const update = await t.call("POST", `${repo.path}/pulls/${pr.index}/update`, { token: author.token });
+    expect(update.status).toBe(200);
+    const after = await t.call("GET", `${repo.path}/pulls/${pr.index}/reviews/${approval.json.id}`, {
+      token: reader.token,
+    });
+    expect(after.json).toMatchObject({ dismissed: false, stale: false });
+    expect((await merge(pr.index)).status).toBe(200);
+  });
+
   it("runs a scheduled merge once an official approval arrives", async () => {
     const pr = await protectedPull({ required_approvals: 1 });
     expect((await merge(pr.index, { Do: "squash", merge_when_checks_succeed: true })).status).toBe(201);

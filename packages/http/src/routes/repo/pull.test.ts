@@ -121,7 +121,7 @@ describe.each(DIALECTS)("pull requests on %s", (dialect) => {
     expect(repoJson.json.open_pr_counter).toBe(1);
   });
 
-  it("notifies each concerned user exactly once", async () => {
+  it("notifies the assignee and the mentioned user, not the author (one notification row each)", async () => {
     const res = await open(repo, writer, {
       head: "other",
       base: "main",
@@ -288,6 +288,50 @@ describe.each(DIALECTS)("pull requests on %s", (dialect) => {
     ).toBe(404);
     const timeline = await t.call("GET", `${repo.path}/issues/3/timeline`, { token: reader.token });
     expect(timeline.json.some((e: { type: string }) => e.type === "change_target_branch")).toBe(true);
+  });
+
+  it("opens one pull request for the same branches however many requests race", async () => {
+    await commitWithGit(repo.gitdir, "racing", { "racing.txt": "r\n" }, "Racing");
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => open(repo, writer, { head: "racing", base: "main", title: "race" })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it("answers a head owner the caller may not see as one that does not exist", async () => {
+    const hidden = await t.user({ visibility: "private" });
+    const asHidden = await t.call("GET", `${repo.path}/pulls/main/${hidden.name}:feature`, {});
+    const asNobody = await t.call("GET", `${repo.path}/pulls/main/nobody-at-all:feature`, {});
+    expect(asHidden.status).toBe(404);
+    expect(asHidden.json.message).toBe(`the owner ${hidden.name} does not exist`);
+    expect(asNobody.json.message).toBe("the owner nobody-at-all does not exist");
+    const created = await open(repo, writer, { head: `${hidden.name}:feature`, base: "main", title: "x" });
+    expect(created.json.message).toBe(`the owner ${hidden.name} does not exist`);
+  });
+
+  it("closes a pull request whose head branch is deleted, and shows a moved base as checking in lists", async () => {
+    await commitWithGit(repo.gitdir, "doomed", { "doomed.txt": "d\n" }, "Doomed");
+    const doomed = (await open(repo, writer, { head: "doomed", base: "main", title: "doomed" })).json.number;
+    expect((await t.call("DELETE", `${repo.path}/branches/doomed`, { token: owner.token })).status).toBe(204);
+    const gone = (await t.call("GET", `${repo.path}/pulls/${doomed}`, { token: reader.token })).json;
+    expect(gone).toMatchObject({ state: "closed", merged: false, head: { ref: `refs/pull/${doomed}/head` } });
+    const merge = await t.call("POST", `${repo.path}/pulls/${doomed}/merge`, {
+      token: owner.token,
+      body: { Do: "merge" },
+    });
+    expect(merge.status).toBe(422);
+    expect(merge.json.message).toBe("the pull request is closed");
+    // A list answers without waiting for checks: what moved shows as `checking` (not mergeable).
+    await commitWithGit(repo.gitdir, "main", { "unrelated.txt": "u\n" }, "Base moves");
+    const listed = await t.call("GET", `${repo.path}/pulls?state=open`, { token: reader.token });
+    const racing = listed.json.find((p: { head: { ref: string } }) => p.head.ref === "racing");
+    expect(racing.mergeable).toBe(false);
+    // One pull request is checked on the spot.
+    const checked = await t.call("GET", `${repo.path}/pulls/${racing.number}`, { token: reader.token });
+    expect(checked.json).toMatchObject({
+      mergeable: true,
+      base: { sha: git(repo.gitdir, "rev-parse", "main").trim() },
+    });
   });
 
   it("hides pull requests of a private repository from outsiders, anonymous callers and public-only tokens", async () => {
