@@ -300,6 +300,16 @@ describe.each(DIALECTS)("packages over HTTP on %s", (dialect) => {
       expect(list.json.map((p: { name: string }) => p.name)).not.toContain("linked");
       expect(list.headers.get("x-total-count")).toBe(String(list.json.length));
     }
+    // The owner's quota list shows it, except to the owner's public-only token.
+    const { secret: alicePublicOnly } = await t.services.tokens.create(
+      await t.services.users.getByName(alice.name),
+      "alice-po",
+      ["public-only", "all"],
+    );
+    const usedNames = async (token: string) =>
+      (await t.call("GET", "/user/quota/packages", { token })).json.map((p: { name: string }) => p.name);
+    expect(await usedNames(alice.token)).toContain("linked");
+    expect(await usedNames(alicePublicOnly)).not.toContain("linked");
     expect(
       (await t.call("POST", `/packages/${alice.name}/generic/linked/-/unlink`, { token: alice.token }))
         .status,
