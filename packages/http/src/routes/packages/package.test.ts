@@ -418,3 +418,34 @@ describe.each(DIALECTS)("package limits on %s", (dialect) => {
     ).toBe(201);
   });
 });
+
+describe.each(DIALECTS)("package uploads under [quota] ENFORCE on %s", (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect, { quota: { enabled: true, enforce: true, defaultTotal: 50 } });
+  });
+  afterAll(() => t?.close());
+
+  it("refuses uploads for an owner over quota with 413 before reading them, the package owner's quota, not the uploader's", async () => {
+    const owner = await t.user();
+    const data = randomBytes(100);
+    expect(
+      (await registry(t, "PUT", `/${owner.name}/generic/q/1/a`, { token: owner.token, body: data })).status,
+    ).toBe(201);
+    const refused = await registry(t, "PUT", `/${owner.name}/generic/q/1/b`, {
+      token: owner.token,
+      body: data,
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.text).toContain("quota exceeded");
+    expect((await quotaUsage.getUsage(t.services.ctx.db, owner.id)).packages).toBe(100);
+    expect((await t.call("GET", `/packages/${owner.name}/generic/q/1/files`)).json).toHaveLength(1);
+    // An organization with nothing stored takes uploads from a member who is over quota.
+    const org = `enforce-org-${randomBytes(3).toString("hex")}`;
+    expect((await t.call("POST", "/orgs", { token: owner.token, body: { username: org } })).status).toBe(201);
+    expect(
+      (await registry(t, "PUT", `/${org}/generic/q/1/a`, { token: owner.token, body: data })).status,
+    ).toBe(201);
+  });
+});
