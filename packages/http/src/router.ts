@@ -92,8 +92,10 @@ export class KilnRouter<T> implements Router<T> {
   readonly name = "KilnRouter";
   readonly #api = part<T>();
   readonly #rest = part<T>();
-  /** By method, every static route's path and the answer once asked (no key to build per request). */
-  readonly #static = new Map<string, Map<string, Result<T> | undefined>>();
+  /** Every static `GET` route's path and the answer once asked: most requests, looked up directly. */
+  readonly #getPaths = new Map<string, Result<T> | undefined>();
+  /** The same by method, for every method (no key to build per request). */
+  readonly #static = new Map<string, Map<string, Result<T> | undefined>>([["GET", this.#getPaths]]);
 
   add(method: string, path: string, handler: T): void {
     const api = path.startsWith("/api/");
@@ -118,12 +120,12 @@ export class KilnRouter<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
+    const paths = method === "GET" ? this.#getPaths : this.#static.get(method);
+    const known = paths?.get(path);
+    if (known) return known;
     const { all, dynamic } = path.startsWith("/api/") ? this.#api : this.#rest;
-    const paths = this.#static.get(method);
-    let result = paths?.get(path);
-    if (result) return result;
     if (!paths?.has(path)) return dynamic.match(method, path);
-    result = all.match(method, path);
+    const result = all.match(method, path);
     paths.set(path, result);
     return result;
   }

@@ -17,6 +17,10 @@ interface Connection {
   bytesAtSweep: number;
 }
 
+/** Where a socket keeps its {@link Connection}: a property is read without hashing the socket. */
+const STATE = Symbol("kiln.connection");
+type TrackedSocket = Socket & { [STATE]?: Connection };
+
 /** The connections of an HTTP server, for a drain that loses no request. */
 export interface ConnectionTracker {
   /**
@@ -56,6 +60,7 @@ export function trackConnections(server: Server, handle: RequestHandler): Connec
     }
     const state: Connection = { acceptedAt: Date.now(), busy: 0, bytesAtIdle: 0, bytesAtSweep: 0 };
     connections.set(socket, state);
+    (socket as TrackedSocket)[STATE] = state;
     socket.once("close", () => connections.delete(socket));
   });
 
@@ -69,8 +74,8 @@ export function trackConnections(server: Server, handle: RequestHandler): Connec
   function responseClosed(this: ServerResponse) {
     responding.delete(this);
     const req = this.req;
-    const socket = req.socket as Socket;
-    const state = connections.get(socket);
+    const socket = req.socket as TrackedSocket;
+    const state = socket[STATE];
     if (!state) return;
     if (req.complete || req.destroyed) {
       idle(state, socket);
@@ -87,7 +92,7 @@ export function trackConnections(server: Server, handle: RequestHandler): Connec
   }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const state = connections.get(req.socket as Socket);
+    const state = (req.socket as TrackedSocket)[STATE];
     if (state) {
       // While draining, this response is the connection's last one: Node sends `Connection: close`
       // and closes the connection once the response is written.
