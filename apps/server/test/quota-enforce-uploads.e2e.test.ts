@@ -210,6 +210,25 @@ describe.each(E2E_DATABASES)("quota enforcement of uploads with [quota] ENFORCE 
         }
       }
     }
+    // An npm publish is refused before its document is read (npm's JSON error body).
+    const tarball = Buffer.from("not read").toString("base64");
+    const npm = await send(
+      "carol",
+      "PUT",
+      "/api/packages/carol/npm/tool",
+      Buffer.from(
+        JSON.stringify({
+          name: "tool",
+          versions: { "1.0.0": { name: "tool", version: "1.0.0" } },
+          _attachments: { "tool-1.0.0.tgz": { data: tarball } },
+        }),
+      ),
+      true,
+    );
+    expect([npm.status, npm.json]).toEqual([413, { error: "quota exceeded" }]);
+    expect((await api(server.url, "GET", "/packages/carol/npm/tool/1.0.0", { token: admin })).status).toBe(
+      404,
+    );
     expect(await lists()).toEqual(stored);
     expect(await used("carol")).toEqual(before);
     expect(
