@@ -27,6 +27,15 @@ describe("commits", () => {
     const second = await listCommits(fx.repo, { limit: 2, page: 2 });
     expect(second.commits.map((commit) => commit.sha)).toEqual([fx.shas.one]);
     expect(second).toMatchObject({ hasMore: false, total: 3 });
+    // Past the end, the total still counts the whole history, with a path too.
+    expect(await listCommits(fx.repo, { limit: 2, page: 5 })).toEqual({
+      commits: [],
+      hasMore: false,
+      total: 3,
+    });
+    const byPath = await listCommits(fx.repo, { path: "src/index.ts", limit: 1, page: 9 });
+    expect(byPath).toEqual({ commits: [], hasMore: false, total: 2 });
+    expect((await listCommits(fx.repo, { path: "src/index.ts", limit: 1 })).total).toBe(2);
   });
 
   it("starts from a ref and filters by path", async () => {

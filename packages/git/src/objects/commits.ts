@@ -45,7 +45,7 @@ const pages = new Map<string, readonly string[]>();
 /**
  * Lists commits newest first from a start ref, optionally only those touching `path`, with the
  * whole history's length (`X-Total-Count`, Forgejo's `rev-list --count`, remembered per start
- * commit and path). A path-limited page, or one deeper than {@link MAX_IN_PROCESS_WALK} commits,
+ * commit and path; a page that is not full gives it without counting). A path-limited page, or one deeper than {@link MAX_IN_PROCESS_WALK} commits,
  * comes from native `rev-list --skip --max-count` (which uses the commit-graph and its Bloom
  * filters and stops once the page is full); the first pages of an unlimited history from the
  * in-process walk (the same order: newest committer date first). Throws empty-repository on a repository without commits and
@@ -61,22 +61,22 @@ export async function listCommits(
   const start = await resolveCommit(ctx, options.sha ?? (await headBranch(ctx)));
   const path = options.path ? normalizeRepoPath(options.path) : "";
   const skip = (page - 1) * limit;
-  const native = path !== "" || skip + limit > MAX_IN_PROCESS_WALK;
-  // The count and a native page are two git processes: run them at once.
-  const [total, listed] = await Promise.all([
-    countCommits(repo, start, path),
-    native ? revListPage(repo, start, path, skip, limit) : undefined,
-  ]);
-  let commits: CommitInfo[];
-  if (listed) {
-    // Asked at once, so a cold page costs one round trip of the object engine, not one per commit.
-    commits = await Promise.all(listed.map((sha) => readCommitInfo(ctx, sha)));
-  } else {
-    // The first pages of an unlimited history are read in process, from the parsed commits
-    // kept in memory, without starting git (a process start costs more than such a page).
-    const walked = await walkHistory(ctx, start, skip + limit);
-    commits = walked.slice(skip).map(toCommitInfo);
-  }
+  let ids: readonly string[] | undefined;
+  let walked: ParsedCommit[] | undefined;
+  if (path || skip + limit > MAX_IN_PROCESS_WALK) ids = await revListPage(repo, start, path, skip, limit);
+  // The first pages of an unlimited history are read in process, from the parsed commits kept in
+  // memory, without starting git (a process start costs more than such a page).
+  else walked = (await walkHistory(ctx, start, skip + limit)).slice(skip);
+  const found = ids?.length ?? walked?.length ?? 0;
+  // A page that is not full ends the history, so it gives the total without another walk.
+  const total =
+    found < limit && (found > 0 || skip === 0)
+      ? rememberCount(repo, start, path, skip + found)
+      : await countCommits(repo, start, path);
+  const commits = ids
+    ? // Asked at once, so a cold page costs one round trip of the object engine, not one per commit.
+      await Promise.all(ids.map((sha) => readCommitInfo(ctx, sha)))
+    : (walked ?? []).map(toCommitInfo);
   return { commits, hasMore: skip + commits.length < total, total };
 }
 
@@ -113,11 +113,18 @@ async function walkHistory(ctx: IsoContext, start: string, count: number): Promi
 }
 
 async function countCommits(repo: GitRepository, start: string, path: string): Promise<number> {
-  const key = `${repo.gitdir}\u0000${start}\u0000${path}`;
-  const known = counts.get(key);
+  const known = counts.get(countKey(repo, start, path));
   if (known !== undefined) return known;
   const count = Number((await revList(repo, ["--count", start, ...(path ? ["--", path] : [])])).trim());
-  counts.set(key, count);
+  return rememberCount(repo, start, path, count);
+}
+
+function countKey(repo: GitRepository, start: string, path: string): string {
+  return `${repo.gitdir}\u0000${start}\u0000${path}`;
+}
+
+function rememberCount(repo: GitRepository, start: string, path: string, count: number): number {
+  counts.set(countKey(repo, start, path), count);
   if (counts.size > MAX_COUNTS) {
     const oldest = counts.keys().next().value;
     if (oldest !== undefined) counts.delete(oldest);
