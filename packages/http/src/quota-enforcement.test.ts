@@ -1,10 +1,10 @@
-import { api, PayloadTooLargeError } from "@kiln/domain";
-import { type QuotaOwner, silentLogger } from "@kiln/service";
+import { api } from "@kiln/domain";
+import { createServices, silentLogger } from "@kiln/service";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addRepository } from "../test/quota-support.js";
-import { openTestApp, type TestApp, type TestUser } from "../test/support.js";
+import { openTestApp, readResult, type TestApp, type TestUser } from "../test/support.js";
 import { createApp } from "./app.js";
 import { enforceQuota } from "./quota-enforcement.js";
 import { route } from "./route.js";
@@ -171,7 +171,7 @@ describe.each(DIALECTS)("the quota enforcement hook on %s", (dialect) => {
       enforce.mockRestore();
     }
   });
-  it("is asked for the repository's owner on branch, tag and file writes: 413 over quota, as Forgejo", async () => {
+  it("with [quota] ENFORCE, refuses branch, tag and file writes with 413 for the repository's owner over quota", async () => {
     const org = await t.services.users.getByName(`${user.name}-org`);
     const free = await t.user();
     const repoOf = async (token: string, path: string) => {
@@ -193,16 +193,25 @@ describe.each(DIALECTS)("the quota enforcement hook on %s", (dialect) => {
         ["PUT", "contents/b.txt", { content: Buffer.from("more").toString("base64"), sha }, 200],
         ["DELETE", "contents/a.txt", { sha }, 200],
       ] as const;
-    // What the opt-in `[quota] ENFORCE` will do in the hook (QuotaService.enforce).
-    const enforce = vi
-      .spyOn(t.services.quota, "enforce")
-      .mockImplementation(async (owner: QuotaOwner, subject) => {
-        if (!(await t.services.quota.check(owner.id, subject)))
-          throw new PayloadTooLargeError("quota exceeded", { user_id: owner.id, username: owner.name });
-      });
+    // `[quota] ENFORCE` on: an app over services that enforce (same database), the hook watched.
+    const { settings } = t.services.ctx;
+    const enforcing = createServices({
+      ...t.services.ctx,
+      settings: { ...settings, quota: { ...settings.quota, enforce: true } },
+    });
+    const app = createApp({ services: enforcing, settings: enforcing.ctx.settings, logger: silentLogger });
+    const send = async (method: string, path: string, token: string, body: unknown) =>
+      readResult(
+        await app.request(`http://kiln.test/api/v1${path}`, {
+          method,
+          headers: { Authorization: `token ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const enforce = vi.spyOn(enforcing.quota, "enforce");
     try {
       for (const [method, path, body] of writes("0".repeat(40))) {
-        const res = await t.call(method, `/repos/${full}/${path}`, { token: user.token, body });
+        const res = await send(method, `/repos/${full}/${path}`, user.token, body);
         expect([method, path, res.status, res.json]).toEqual([
           method,
           path,
@@ -214,10 +223,12 @@ describe.each(DIALECTS)("the quota enforcement hook on %s", (dialect) => {
         t.call("GET", `/repos/${within}/contents/${name}`, { token: free.token });
       for (const [method, path, body, status] of writes("")) {
         const sha = method === "PUT" ? (await file("b.txt")).json.sha : (await file("a.txt")).json.sha;
-        const res = await t.call(method, `/repos/${within}/${path}`, {
-          token: free.token,
-          body: "sha" in body ? { ...body, sha } : body,
-        });
+        const res = await send(
+          method,
+          `/repos/${within}/${path}`,
+          free.token,
+          "sha" in body ? { ...body, sha } : body,
+        );
         expect([method, path, res.status]).toEqual([method, path, status]);
       }
       expect(enforce.mock.calls).toEqual([
