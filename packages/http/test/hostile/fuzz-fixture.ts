@@ -104,6 +104,32 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     body: "fz package",
   });
   if (pkg.status !== 201) throw new Error(`fixture: package → ${pkg.status}`);
+  // A release with an asset, and files of the pull request (issue 1) and of a comment on it, so
+  // the release and attachment handlers are reached.
+  const release = await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/releases",
+    credential: as,
+    body: { tag_name: "v1", name: "fz-release" },
+  });
+  const comment = await must({
+    method: "POST",
+    path: "/repos/fz-owner/fz-repo/issues/1/comments",
+    credential: as,
+    body: { body: "fz-comment" },
+  });
+  const fzUpload = async (path: string) => {
+    const res = await t.app.request(`http://kiln.test/api/v1/repos/fz-owner/fz-repo${path}`, {
+      method: "POST",
+      headers: { Authorization: `token ${owner.token}`, "Content-Type": "multipart/form-data; boundary=fz" },
+      body: '--fz\r\nContent-Disposition: form-data; name="attachment"; filename="fz.txt"\r\n\r\nfz\r\n--fz--\r\n',
+    });
+    if (res.status !== 201) throw new Error(`fixture: upload to ${path} → ${res.status}`);
+    return String(((await res.json()) as { id: number }).id);
+  };
+  const releaseAssetId = await fzUpload(`/releases/${release.json.id}/assets`);
+  const issueAttachmentId = await fzUpload("/issues/1/assets");
+  const commentAttachmentId = await fzUpload(`/issues/comments/${comment.json.id}/assets`);
   const adminCred = { token: admin.token };
   await must({
     method: "POST",
@@ -144,6 +170,11 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
       version: "1.0.0",
       repo_name: "fz-repo",
       index: "1",
+      releaseId: String(release.json.id),
+      commentId: String(comment.json.id),
+      releaseAssetId,
+      issueAttachmentId,
+      commentAttachmentId,
       base: "main",
       head: "fz-topic",
       diffType: "diff",
@@ -158,6 +189,16 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
 
 export function validValue(route: AnyRoute, param: string, f: Fixture): string {
   if (param === "id" && route.path.includes("/reviews/{id}")) return f.values.reviewId ?? "1";
+  if (param === "id" && route.path.includes("/releases/{id}")) return f.values.releaseId ?? "1";
+  if (param === "id" && route.path.includes("/issues/comments/{id}")) return f.values.commentId ?? "1";
+  if (param === "attachment_id")
+    return (
+      (route.path.includes("/releases/")
+        ? f.values.releaseAssetId
+        : route.path.includes("/comments/")
+          ? f.values.commentAttachmentId
+          : f.values.issueAttachmentId) ?? "1"
+    );
   if (param === "id")
     return route.path.includes("/teams/") ? (f.values.teamId ?? "1") : (f.values.repoId ?? "1");
   if (param === "ref" && route.path.includes("/git/refs/")) return "heads/main";

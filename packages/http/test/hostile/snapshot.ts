@@ -41,6 +41,10 @@ export async function snapshot(world: World, call: RawCaller): Promise<string> {
       milestones: names(await get(`${base}/milestones`), "title"),
       // Readers may comment, react and subscribe (Forgejo allows it), so only times are kept here.
       times: names(await get(`${base}/times`), "time"),
+      releases: names(await get(`${base}/releases?draft=false`), "tag_name"),
+      releaseAssets: names(await get(`${base}/releases/${r.releaseId}/assets`), "name"),
+      issueFiles: names(await get(`${base}/issues/1/assets`), "name"),
+      commentFiles: names(await get(`${base}/issues/comments/${r.commentId}/assets`), "name"),
       artifacts: names(
         ((await get(`${base}/actions/artifacts`)) as { artifacts?: unknown }).artifacts,
         "name",

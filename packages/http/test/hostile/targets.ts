@@ -49,22 +49,29 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       owner: r.owner,
       repo: r.name,
       org: r.owner,
-      id: route.path.includes("/reviews/{id}")
-        ? r.reviewId
-        : route.path.includes("/teams/{id}")
-          ? r.teamId
-          : route.path.includes("/labels/{id}")
-            ? r.labelId
-            : route.path.includes("/milestones/{id}")
-              ? r.milestoneId
-              : route.path.includes("/comments/{id}")
-                ? r.commentId
-                : route.path.includes("/times/{id}")
-                  ? r.timeId
-                  : r.id,
+      id: route.path.includes("/releases/{id}")
+        ? r.releaseId
+        : route.path.includes("/reviews/{id}")
+          ? r.reviewId
+          : route.path.includes("/teams/{id}")
+            ? r.teamId
+            : route.path.includes("/labels/{id}")
+              ? r.labelId
+              : route.path.includes("/milestones/{id}")
+                ? r.milestoneId
+                : route.path.includes("/comments/{id}")
+                  ? r.commentId
+                  : route.path.includes("/times/{id}")
+                    ? r.timeId
+                    : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
       comment: r.reviewCommentId,
+      attachment_id: route.path.includes("/releases/")
+        ? r.releaseAssetId
+        : route.path.includes("/comments/")
+          ? r.commentAttachmentId
+          : r.issueAttachmentId,
       artifact_id: r.artifactId,
       run: 1,
       ...(route.path.includes("/pulls/")

@@ -28,6 +28,12 @@ export interface WorldRepo {
   /** A review of the open pull request and its line comment (their bodies name the repository). */
   readonly reviewId: number;
   readonly reviewCommentId: number;
+  /** A published release on tag v1 (its title names the repository) and its asset. */
+  readonly releaseId: number;
+  readonly releaseAssetId: number;
+  /** Attachments of the first issue and of its comment (their names start with the repository's). */
+  readonly issueAttachmentId: number;
+  readonly commentAttachmentId: number;
   /** An Actions artifact of run 1 (its name starts with the repository's). */
   readonly artifactId: number;
   /** A team of the owning organization that covers this repository, if any. */

@@ -228,10 +228,44 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       },
     );
     if (artifact.status !== 201) throw new Error(`fixture: artifact answered ${artifact.status}`);
+    // A release on tag v1 with an asset, and files of the first issue and of its comment (their
+    // names start with the repository's, so a leak shows), uploaded as multipart forms.
+    const upload = async (path: string, filename: string) => {
+      const boundary = "kilnfixture";
+      const res = await t.app.request(`http://kiln.test/api/v1/repos/${owner}/${name}${path}`, {
+        method: "POST",
+        headers: {
+          Authorization: `token ${admin.token}`,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        },
+        body: `--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\nfile of ${name}\n\r\n--${boundary}--\r\n`,
+      });
+      if (res.status !== 201) throw new Error(`fixture: upload to ${path} answered ${res.status}`);
+      return ((await res.json()) as { id: number }).id;
+    };
+    const release = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/releases`,
+        credential: asVictimOrAdmin,
+        body: { tag_name: "v1", name: `${name}-release` },
+      }),
+      "release",
+    );
+    const releaseAssetId = await upload(`/releases/${release.json.id}/assets`, `${name}-asset.txt`);
+    const issueAttachmentId = await upload("/issues/1/assets", `${name}-issue-file.txt`);
+    const commentAttachmentId = await upload(
+      `/issues/comments/${comment.json.id}/assets`,
+      `${name}-comment-file.txt`,
+    );
     return {
       owner,
       name,
       id: repo.json.id as number,
+      releaseId: release.json.id as number,
+      releaseAssetId,
+      issueAttachmentId,
+      commentAttachmentId,
       artifactId: ((await artifact.json()) as { id: number }).id,
       pullIndex: pull.json.number as number,
       mergedPullIndex: merged.json.number as number,
