@@ -93,14 +93,17 @@ export { INVALID_TAG, NPM_DOCUMENT_LIMIT, NPM_TAG, NpmService } from "./packages
 export { splitPublishBody } from "./packages/npm/publish-body.js";
 export { NO_PACKAGE_PERMISSION, PackageAccess, type PackageOwnerAccess } from "./packages/package-access.js";
 export {
-  type NewFile,
   type OpenedFile,
   PACKAGE_ERRORS,
   PackageService,
   type PackageView,
+} from "./packages/package-service.js";
+export {
+  type NewFile,
+  PackageUploads,
   type StoredBlob,
   type VersionProperty,
-} from "./packages/package-service.js";
+} from "./packages/package-uploads.js";
 export * from "./permissions/index.js";
 export { isMergeable, isWorkInProgress } from "./pulls/merge-rules.js";
 export { type MergeInput, type MergeOutcome, MergeService } from "./pulls/merge-service.js";

@@ -36,6 +36,7 @@ import { TeamService } from "./orgs/team-service.js";
 import { NpmService } from "./packages/npm/npm-service.js";
 import { PackageAccess } from "./packages/package-access.js";
 import { PackageService } from "./packages/package-service.js";
+import { PackageUploads } from "./packages/package-uploads.js";
 import { PermissionService } from "./permissions/permission-service.js";
 import { MergeService } from "./pulls/merge-service.js";
 import { PullChecker } from "./pulls/pull-check.js";
@@ -122,6 +123,7 @@ export interface Services {
   readonly reviewRequests: ReviewRequestService;
   /** The package registries: every type's storage, reads and deletions, and the npm registry. */
   readonly packages: PackageService;
+  readonly packageUploads: PackageUploads;
   readonly npm: NpmService;
   /** Actions artifacts: uploads, lists, downloads, deletions and their expiry. */
   readonly artifacts: ArtifactService;
@@ -158,6 +160,7 @@ export function createServices(ctx: ServiceContext): Services {
   const packageAccess = new PackageAccess(access);
   const packageBlobs = new FsBlobStore(ctx.settings.packages.path);
   const packages = new PackageService(ctx, access, packageAccess, ledger, packageBlobs);
+  const packageUploads = new PackageUploads(ctx, packageAccess, ledger, packageBlobs);
   quota.registerUsedItems("packages", (...args) => packages.usedItems(...args));
   cron.registerBlobKind({
     name: "packages",
@@ -227,7 +230,8 @@ export function createServices(ctx: ServiceContext): Services {
     reviewComments: new ReviewCommentService(ctx, repos, reviews),
     reviewRequests: new ReviewRequestService(ctx, permissions, pullService, reviewerRules),
     packages,
-    npm: new NpmService(ctx, packages, packageAccess),
+    packageUploads,
+    npm: new NpmService(ctx, packages, packageUploads, packageAccess),
     artifacts,
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>

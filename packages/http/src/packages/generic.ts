@@ -71,15 +71,15 @@ async function upload(
   version: string,
   filename: string,
 ): Promise<Response> {
-  const packages = c.get("services").packages;
+  const { packages, packageUploads: uploads } = c.get("services");
   checkGenericNames(name, version, filename);
   packages.requireWrite(owner);
-  await packages.requireWritable(owner, TYPE, name);
+  await uploads.requireWritable(owner, TYPE, name);
   await enforceQuota(c, owner.owner, "size:assets:packages:all");
-  if (await packages.hasFile(owner, TYPE, name, version, filename))
+  if (await uploads.hasFile(owner, TYPE, name, version, filename))
     return genericRegistry.error(409, "package file already exists");
   // Forgejo's UploadStream: the raw body, or the file of a multipart form.
-  const maxBytes = packages.sizeLimit(owner, TYPE);
+  const maxBytes = uploads.sizeLimit(owner, TYPE);
   const upload = await readUpload(c, {
     field: "file",
     raw: true,
@@ -87,8 +87,8 @@ async function upload(
     limitName: `[packages] LIMIT_SIZE_GENERIC (${maxBytes} bytes)`,
   });
   if (!upload.file) throw new BadRequestError('the form has no "file" part');
-  const blob = await packages.storeBlob(owner, TYPE, upload.file.body, { signal: upload.signal });
-  await packages.addFile(
+  const blob = await uploads.storeBlob(owner, TYPE, upload.file.body, { signal: upload.signal });
+  await uploads.addFile(
     owner,
     { type: TYPE, name, version, filename, isLead: true, addToExistingVersion: true },
     blob,

@@ -33,7 +33,7 @@ export const npmRegistry: PackageRegistry = {
       if (method === "GET") return Response.json(await npm.document(owner, name));
       if (method !== "PUT") return undefined;
       c.get("services").packages.requireWrite(owner);
-      await c.get("services").packages.requireWritable(owner, "npm", name);
+      await c.get("services").packageUploads.requireWritable(owner, "npm", name);
       await enforceQuota(c, owner.owner, "size:assets:packages:all");
       await npm.publish(owner, name, requestChunks(c.req.raw), { signal: c.req.raw.signal });
       return new Response(null, { status: 201 });

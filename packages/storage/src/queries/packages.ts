@@ -1,8 +1,7 @@
-import type { Package, PackageFile, PackageVersion, Paged, PageRequest, Repository } from "@kiln/domain";
+import type { Package, PackageVersion, Paged, PageRequest, Repository } from "@kiln/domain";
 import type { ExpressionBuilder } from "kysely";
 import type { Database, Db } from "../database.js";
 import { paged } from "./paging.js";
-import type { UsageSource } from "./quota-recount.js";
 import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
 import { REPO_COLUMNS } from "./repositories.js";
 
@@ -10,18 +9,6 @@ import { REPO_COLUMNS } from "./repositories.js";
 export interface VersionOfPackage {
   readonly package: Package;
   readonly version: PackageVersion;
-}
-
-/** What a new file records: its name and the blob holding its bytes, with the blob's size and hashes. */
-export interface NewPackageFile {
-  readonly versionId: number;
-  readonly name: string;
-  readonly isLead: boolean;
-  readonly blobKey: string;
-  readonly size: number;
-  readonly hashMd5: string;
-  readonly hashSha1: string;
-  readonly hashSha512: string;
 }
 
 const PACKAGE_COLUMNS = [
@@ -308,115 +295,6 @@ export async function setRepositoryLink(db: Db, packageId: number, repoId: numbe
   await db.updateTable("package").set({ repoId }).where("id", "=", packageId).execute();
 }
 
-const FILE_COLUMNS = [
-  "id",
-  "versionId",
-  "name",
-  "lowerName",
-  "isLead",
-  "blobKey",
-  "size",
-  "hashMd5",
-  "hashSha1",
-  "hashSha512",
-  "createdAt",
-] as const;
-
-/** Inserts a file; undefined when the version has a file of that name already. */
-export async function insertFile(db: Db, file: NewPackageFile): Promise<PackageFile | undefined> {
-  return db
-    .insertInto("packageFile")
-    .values({ ...file, lowerName: file.name.toLowerCase() })
-    .onConflict((oc) => oc.columns(["versionId", "lowerName", "compositeKey"]).doNothing())
-    .returning(FILE_COLUMNS)
-    .executeTakeFirst();
-}
-
-/** The file `name` (compared lower-cased) of a version, or undefined. */
-export async function findFile(db: Db, versionId: number, name: string): Promise<PackageFile | undefined> {
-  return db
-    .selectFrom("packageFile")
-    .select(FILE_COLUMNS)
-    .where("versionId", "=", versionId)
-    .where("lowerName", "=", name.toLowerCase())
-    .executeTakeFirst();
-}
-
-/** The files of some versions, lead file first, then by name. */
-export async function filesOfVersions(
-  db: Db,
-  versionIds: readonly number[],
-): Promise<Map<number, PackageFile[]>> {
-  const out = new Map<number, PackageFile[]>(versionIds.map((id) => [id, []]));
-  if (versionIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("packageFile")
-    .select(FILE_COLUMNS)
-    .where("versionId", "in", versionIds)
-    .orderBy("isLead", "desc")
-    .orderBy("lowerName")
-    .orderBy("id")
-    .execute();
-  for (const row of rows) out.get(row.versionId)?.push(row);
-  return out;
-}
-
-/** Deletes a file; its size when this call deleted it, undefined when it was gone already. */
-export async function deleteFile(db: Db, fileId: number): Promise<number | undefined> {
-  const row = await db
-    .deleteFrom("packageFile")
-    .where("id", "=", fileId)
-    .returning("size")
-    .executeTakeFirst();
-  return row ? Number(row.size) : undefined;
-}
-
-/** The values of property `name` of some versions, by version. */
-export async function versionProperties(
-  db: Db,
-  versionIds: readonly number[],
-  name: string,
-): Promise<{ versionId: number; value: string }[]> {
-  if (versionIds.length === 0) return [];
-  return db
-    .selectFrom("packageVersionProperty")
-    .select(["versionId", "value"])
-    .where("versionId", "in", versionIds)
-    .where("name", "=", name)
-    .orderBy("id")
-    .execute();
-}
-
-/** Adds a property to a version. */
-export async function addVersionProperty(
-  db: Db,
-  versionId: number,
-  name: string,
-  value: string,
-): Promise<void> {
-  await db.insertInto("packageVersionProperty").values({ versionId, name, value }).execute();
-}
-
-/** Removes property `name` = `value` from every version of a package (a dist-tag moves this way). */
-export async function removePackageProperty(
-  db: Db,
-  packageId: number,
-  name: string,
-  value: string,
-): Promise<void> {
-  await db
-    .deleteFrom("packageVersionProperty")
-    .where("name", "=", name)
-    .where("value", "=", value)
-    .where("versionId", "in", (eb) =>
-      eb
-        .selectFrom("packageVersion")
-        .select("packageVersion.id")
-        .where("packageVersion.packageId", "=", packageId),
-    )
-    .execute();
-}
-
 /** Package versions counting against an owner, largest first (size: the sum of their files). */
 export async function usedPackages(
   db: Db,
@@ -463,27 +341,5 @@ export async function usedPackages(
   return { items: result.items.map((r) => ({ ...joined(r), size: Number(r.size) })), total: result.total };
 }
 
-/** Which of these blob keys some package file still names (the blob sweep keeps those). */
-export async function referencedBlobKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("packageFile")
-    .select("blobKey")
-    .distinct()
-    .where("blobKey", "in", keys)
-    .execute();
-  return new Set(rows.map((r) => r.blobKey));
-}
-
-/** Packages: the sizes of their files, summed per package owner (the ledger's `packages`). */
-export const packageUsage: UsageSource = async (db, ownerIds) => {
-  const rows = await db
-    .selectFrom("packageFile")
-    .innerJoin("packageVersion", "packageVersion.id", "packageFile.versionId")
-    .innerJoin("package", "package.id", "packageVersion.packageId")
-    .where("package.ownerId", "in", ownerIds)
-    .groupBy("package.ownerId")
-    .select((eb) => ["package.ownerId", eb.fn.sum<number>("packageFile.size").as("packages")])
-    .execute();
-  return new Map(rows.map((r) => [r.ownerId, { packages: Number(r.packages) }]));
-};
+// Files, version properties and the recount of the ledger's `packages` live beside.
+export * from "./package-files.js";

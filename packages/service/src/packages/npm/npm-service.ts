@@ -3,6 +3,7 @@ import { packages } from "@kiln/storage";
 import type { ServiceContext } from "../../context.js";
 import type { PackageAccess, PackageOwnerAccess } from "../package-access.js";
 import { type OpenedFile, PACKAGE_ERRORS, type PackageService } from "../package-service.js";
+import type { PackageUploads } from "../package-uploads.js";
 import { npmDocument } from "./npm-document.js";
 import { readNpmPublish } from "./npm-package.js";
 import { splitPublishBody } from "./publish-body.js";
@@ -26,6 +27,7 @@ export class NpmService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly packages: PackageService,
+    private readonly uploads: PackageUploads,
     private readonly packageAccess: PackageAccess,
   ) {}
 
@@ -41,11 +43,11 @@ export class NpmService {
   ): Promise<void> {
     this.packageAccess.requireWrite(oa);
     const split = splitPublishBody(body, NPM_DOCUMENT_LIMIT);
-    const blob = await this.packages.storeBlob(oa, TYPE, split.tarball, options);
+    const blob = await this.uploads.storeBlob(oa, TYPE, split.tarball, options);
     const pub = readNpmPublish(split.document(), blob);
     if (pub.name !== pathName) throw new BadRequestError("package name is invalid");
     for (const tag of pub.distTags) if (!validTag(tag)) throw new BadRequestError(INVALID_TAG);
-    await this.packages.addFile(
+    await this.uploads.addFile(
       oa,
       {
         type: TYPE,
