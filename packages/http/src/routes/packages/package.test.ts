@@ -322,6 +322,42 @@ describe.each(DIALECTS)("packages over HTTP on %s", (dialect) => {
     ).toBe(204);
   });
 
+  it("keeps the ledger equal to the stored files under concurrent uploads and deletions", async () => {
+    const base = `/${alice.name}/generic/busy/1.0.0`;
+    const sizes = Array.from({ length: 12 }, (_, i) => 1000 + i);
+    const puts = await Promise.all([
+      ...sizes.map((n, i) =>
+        registry(t, "PUT", `${base}/f${i}`, { token: alice.token, body: randomBytes(n) }),
+      ),
+      ...Array.from({ length: 6 }, () =>
+        registry(t, "PUT", `${base}/dup`, { token: alice.token, body: randomBytes(7) }),
+      ),
+    ]);
+    expect(puts.slice(0, 12).map((r) => r.status)).toEqual(sizes.map(() => 201));
+    expect(
+      puts
+        .slice(12)
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(await usage(alice.id)).toBe(sizes.reduce((a, b) => a + b, 0) + 7);
+    // Deletions of files, twice each, racing with uploads of new ones.
+    await Promise.all([
+      ...[0, 1, 2, 3, 0, 1].map((i) => registry(t, "DELETE", `${base}/f${i}`, { token: alice.token })),
+      ...[20, 21, 22].map((i) =>
+        registry(t, "PUT", `${base}/f${i}`, { token: alice.token, body: randomBytes(10) }),
+      ),
+    ]);
+    const files = await t.call("GET", `/packages/${alice.name}/generic/busy/1.0.0/files`);
+    const stored = files.json.reduce((sum: number, f: { Size: number }) => sum + f.Size, 0);
+    expect(await usage(alice.id)).toBe(stored);
+    await expectNoDrift([alice.id]);
+    expect(
+      (await t.call("DELETE", `/packages/${alice.name}/generic/busy/1.0.0`, { token: alice.token })).status,
+    ).toBe(204);
+    expect(await usage(alice.id)).toBe(0);
+  });
+
   it("refuses bad names (400), tokens without the package scope (401) and writes by others (401)", async () => {
     for (const path of ["/bad%20name/1/f", "/ok/1/%20f", "/ok/1/a%2Fb", "/ok/%201/f", "/%2B/1/f"]) {
       const res = await registry(t, "PUT", `/${alice.name}/generic${path}`, {
