@@ -42,6 +42,17 @@ const STATUSES = [100, 200, 204, 301, 404, 413, 500, 599, 999];
 const METHODS = ["GET", "POST", "PROPFIND", "M\u00e9", 'A"B'];
 
 describe("the request log's line", () => {
+  it("has the right time however the clock moves: within a second, across seconds, backwards", () => {
+    const start = Date.UTC(2026, 10, 25, 23, 59, 58, 990);
+    const times = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1010, 5, 2000, -5000, 86_400_000, 86_400_001, 3];
+    for (const offset of times) {
+      const time = start + offset;
+      expect(written("GET", "/api/v1/version", 200, 0.1, time)).toBe(
+        requestLine("GET", "/api/v1/version", 200, 0.1, time),
+      );
+    }
+  });
+
   it("is pino's line for the same fields", () => {
     const time = Date.UTC(2026, 10, 25, 23, 59, 59, 999);
     for (const path of PATHS.filter((p) => !p.startsWith("/lone/"))) {
