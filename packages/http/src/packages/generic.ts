@@ -2,7 +2,7 @@ import { BadRequestError } from "@kiln/domain";
 import { checkGenericNames, type PackageOwnerAccess } from "@kiln/service";
 import type { AppContext } from "../env.js";
 import { enforceQuota } from "../quota-enforcement.js";
-import { readUpload } from "../upload.js";
+import { isMultipart, readUpload } from "../upload.js";
 import type { PackageRegistry, RegistryRequest } from "./registry.js";
 import { fileResponse, requestedRange, unsatisfiable } from "./serve-file.js";
 
@@ -87,7 +87,11 @@ async function upload(
     limitName: `[packages] LIMIT_SIZE_GENERIC (${maxBytes} bytes)`,
   });
   if (!upload.file) throw new BadRequestError('the form has no "file" part');
-  const blob = await uploads.storeBlob(owner, TYPE, upload.file.body, { signal: upload.signal });
+  const length = isMultipart(c) ? undefined : c.req.header("Content-Length")?.trim();
+  const blob = await uploads.storeBlob(owner, TYPE, upload.file.body, {
+    signal: upload.signal,
+    ...(length && /^\d+$/.test(length) ? { declaredSize: Number(length) } : {}),
+  });
   await uploads.addFile(
     owner,
     { type: TYPE, name, version, filename, isLead: true, addToExistingVersion: true },

@@ -62,7 +62,8 @@ export class PackageUploads {
 
   /**
    * Streams `body` into the blob store under the type's size limit (413 beyond it, keeping
-   * nothing), hashing it on the way. A declared size over the limit is refused before reading.
+   * nothing), hashing it on the way. A declared size over the limit, or over what
+   * `LIMIT_TOTAL_OWNER_SIZE` leaves the owner, is refused before reading.
    */
   async storeBlob(
     oa: PackageOwnerAccess,
@@ -71,7 +72,16 @@ export class PackageUploads {
     options: { readonly declaredSize?: number; readonly signal?: AbortSignal } = {},
   ): Promise<StoredBlob> {
     const maxBytes = this.sizeLimit(oa, type);
-    if (options.declaredSize !== undefined && options.declaredSize > maxBytes) throw typeTooLarge(maxBytes);
+    const declared = options.declaredSize;
+    if (declared !== undefined && declared > maxBytes) throw typeTooLarge(maxBytes);
+    // Forgejo checks the owner's total before storing; with a declared size Kiln does too, so such
+    // a refusal stores nothing (addFile judges the stored size again, exactly, in its transaction).
+    const { limitTotalOwnerSize } = this.ctx.settings.packages;
+    if (declared !== undefined && limitTotalOwnerSize > -1 && !oa.actor.user?.isAdmin) {
+      const usage = await quotaUsage.getUsage(this.ctx.db, oa.owner.id);
+      if (usage.packages + declared > limitTotalOwnerSize)
+        throw new PayloadTooLargeError(PACKAGE_ERRORS.totalSize);
+    }
     const hashed = hashedBody(body);
     try {
       const stored = await this.blobs.put(hashed.body, {

@@ -433,6 +433,35 @@ describe.each(DIALECTS)("package limits on %s", (dialect) => {
     });
     expect(over.status).toBe(413);
     expect(over.text).toBe("maximum allowed package storage quota exceeded");
+    // With a declared length (Content-Length), the owner's total is judged before a byte is stored.
+    const before = storedBlobs(t).length;
+    const oa = await t.services.packages.owner(
+      { user: await t.services.users.getByName(user.name), scopes: null, publicOnly: false },
+      user.name,
+    );
+    await expect(
+      t.services.packageUploads.storeBlob(
+        oa,
+        "generic",
+        (async function* () {
+          yield randomBytes(60);
+        })(),
+        { declaredSize: 60 },
+      ),
+    ).rejects.toMatchObject({ kind: "payload_too_large" });
+    expect(storedBlobs(t)).toHaveLength(before);
+    const overStreamed = await t.app.request(`http://kiln.test/api/packages/${user.name}/generic/p/1/c`, {
+      method: "PUT",
+      headers: { Authorization: `token ${user.token}` },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(randomBytes(60));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(overStreamed.status).toBe(413);
     expect((await quotaUsage.getUsage(t.services.ctx.db, user.id)).packages).toBe(100);
     expect((await t.call("GET", `/packages/${user.name}/generic/p/1/files`)).json).toHaveLength(1);
   });
