@@ -237,4 +237,18 @@ describe.each(E2E_DATABASES)("quota enforcement with [quota] ENFORCE (%s)", (nam
     expect((await call("alice", "GET", "/repos/alice/side")).status).toBe(200);
     expect({ alice: await usage("alice"), bob: await usage("bob") }).toEqual(before);
   });
+
+  it("refuses alice's own repository and migration once her pushes took her over quota", async () => {
+    const before = await usage("alice");
+    const create = await call("alice", "POST", "/user/repos", { name: "later", auto_init: true });
+    expect([create.status, create.json]).toEqual([413, refused("alice")]);
+    const migrate = await call("alice", "POST", "/repos/migrate", {
+      clone_addr: `${server.url}/alice/work.git`,
+      repo_name: "later-copy",
+    });
+    expect([migrate.status, migrate.json]).toEqual([413, refused("alice")]);
+    for (const repo of ["later", "later-copy"])
+      expect((await call("alice", "GET", `/repos/alice/${repo}`)).status).toBe(404);
+    expect(await usage("alice")).toEqual(before);
+  });
 });
