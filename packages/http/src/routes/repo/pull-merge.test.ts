@@ -361,3 +361,42 @@ describe.each(DIALECTS)("merging pull requests on %s", (dialect) => {
     expect(git(repo.gitdir, "rev-list", "--merges", "--count", `${a.head}..main`)).not.toBe("0");
   });
 });
+
+describe.each(DIALECTS)("merging under [quota] ENFORCE on %s", (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // Every owner may hold 50 bytes of git data: any repository with a commit is over it.
+    t = await openTestApp(
+      dialect,
+      { quota: { enabled: true, enforce: true, defaultTotal: 50 } },
+      { listen: true },
+    );
+  });
+  afterAll(() => t?.close());
+
+  it("refuses merges and updates into a repository whose owner is over quota (size:git:all), changing nothing", async () => {
+    const owner = await t.user();
+    const repo = await createRepo(t, owner, "full");
+    await commitWithGit(repo.gitdir, "topic", { "topic.txt": "t\n" }, "Topic");
+    await commitWithGit(repo.gitdir, "main", { "main.txt": "m\n" }, "Main moves");
+    await t.services.repositories.refreshSize(repo.id);
+    const pr = await t.call("POST", `${repo.path}/pulls`, {
+      token: owner.token,
+      body: { head: "topic", base: "main", title: "over quota" },
+    });
+    expect(pr.status).toBe(201);
+    const base = git(repo.gitdir, "rev-parse", "main");
+    const head = git(repo.gitdir, "rev-parse", "topic");
+    for (const [path, body] of [
+      [`${repo.path}/pulls/${pr.json.number}/merge`, { Do: "merge" }],
+      [`${repo.path}/pulls/${pr.json.number}/update`, undefined],
+    ] as const) {
+      const res = await t.call("POST", path, { token: owner.token, ...(body ? { body } : {}) });
+      expect(res.status, path).toBe(413);
+      expect(res.json).toMatchObject({ message: "quota exceeded", username: owner.name });
+    }
+    expect(git(repo.gitdir, "rev-parse", "main")).toBe(base);
+    expect(git(repo.gitdir, "rev-parse", "topic")).toBe(head);
+  });
+});

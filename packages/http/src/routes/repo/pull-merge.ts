@@ -49,7 +49,7 @@ export const repoMergePullRequest = route({
     422: { description: "the merge is not allowed: the message names the reason", schema: api.APIError },
     ...repoArchived,
   },
-  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
+  quota: { subject: "size:git:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { params, body, repo: ctx }) {
     const outcome = await c.get("services").merges.merge(ctx, params.index, {
       style: body.Do,
@@ -108,7 +108,7 @@ export const repoUpdatePullRequest = route({
     ...validationError,
     ...repoArchived,
   },
-  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
+  quota: { subject: "size:git:all", owner: (_c, { repo }) => repo.owner },
   async handler(c, { params, query, repo: ctx }) {
     await c
       .get("services")
