@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { Label, Milestone } from "./label.js";
 import { dateTime, int64, optionalField, timeInput } from "./primitives.js";
+import { Attachment } from "./release.js";
 import { User } from "./user.js";
 
 const required = (max: number) => v.pipe(v.string(), v.nonEmpty("Required"), v.maxLength(max));
@@ -37,7 +38,7 @@ export const Issue = v.object({
   title: v.string(),
   body: v.string(),
   ref: v.string(),
-  assets: v.array(v.unknown()),
+  assets: v.array(Attachment),
   labels: v.array(Label),
   milestone: v.nullable(Milestone),
   assignee: v.nullable(User),
@@ -97,7 +98,7 @@ export const Comment = v.object({
   original_author: v.string(),
   original_author_id: int64(),
   body: v.string(),
-  assets: v.array(v.unknown()),
+  assets: v.array(Attachment),
   created_at: dateTime(),
   updated_at: dateTime(),
 });

@@ -25,6 +25,7 @@ export function toApiComment(
   repo: Repository,
   poster: User | null,
   settings: Settings,
+  assets: v.InferOutput<typeof api.Comment>["assets"] = [],
 ): v.InferOutput<typeof api.Comment> {
   const { html } = repoLinks(repo, settings);
   const page = `${html}/${view.isPull ? "pulls" : "issues"}/${view.issueIndex}`;
@@ -37,7 +38,7 @@ export function toApiComment(
     original_author: "",
     original_author_id: 0,
     body: view.comment.content,
-    assets: [],
+    assets: [...assets],
     created_at: formatTime(view.comment.createdAt),
     updated_at: formatTime(view.comment.updatedAt),
   };

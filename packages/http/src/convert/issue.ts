@@ -50,6 +50,7 @@ export function toApiIssue(
   view: IssueView,
   viewer: User | null,
   settings: Settings,
+  assets: v.InferOutput<typeof api.Issue>["assets"] = [],
 ): v.InferOutput<typeof api.Issue> {
   const { issue, repo } = view;
   const links = repoLinks(repo, settings);
@@ -65,7 +66,7 @@ export function toApiIssue(
     title: issue.title,
     body: issue.content,
     ref: issue.ref,
-    assets: [],
+    assets: [...assets],
     labels: view.labels.map((label) =>
       toApiLabel(
         label,

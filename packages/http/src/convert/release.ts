@@ -22,6 +22,21 @@ export function toApiAttachment(a: AttachmentRow, settings: Settings): ApiAttach
   };
 }
 
+/** Attachments as the API shows them, grouped by what holds them (an issue, a comment). */
+export function groupAssets(
+  rows: readonly AttachmentRow[],
+  key: (a: AttachmentRow) => number | null,
+  settings: Settings,
+): Map<number, ApiAttachment[]> {
+  const out = new Map<number, ApiAttachment[]>();
+  for (const a of rows) {
+    const k = key(a);
+    if (k === null) continue;
+    out.set(k, [...(out.get(k) ?? []), toApiAttachment(a, settings)]);
+  }
+  return out;
+}
+
 const escapeTag = (tag: string) => tag.split("/").map(encodeURIComponent).join("/");
 
 /** Releases as the API shows them: assets and publishers loaded in one query each. */

@@ -221,6 +221,11 @@ export class AttachmentService {
     return attachments.attachmentsOfIssue(this.ctx.db, issueId, 1000);
   }
 
+  /** The own attachments of some issues (for their `assets`), oldest first, in one query. */
+  ofIssues(issueIds: readonly number[]): Promise<AttachmentRow[]> {
+    return attachments.attachmentsOfIssues(this.ctx.db, issueIds);
+  }
+
   /** The attachments of some comments, oldest first, in one query. */
   ofComments(commentIds: readonly number[]): Promise<AttachmentRow[]> {
     return attachments.attachmentsOfComments(this.ctx.db, commentIds);

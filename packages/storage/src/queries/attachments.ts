@@ -47,6 +47,18 @@ export async function attachmentsOfIssue(db: Db, issueId: number, limit: number)
     .execute();
 }
 
+/** The own attachments (not their comments') of these issues, oldest first. */
+export async function attachmentsOfIssues(db: Db, issueIds: readonly number[]): Promise<AttachmentRow[]> {
+  if (issueIds.length === 0) return [];
+  return db
+    .selectFrom("attachment")
+    .selectAll()
+    .where("issueId", "in", issueIds)
+    .where("commentId", "is", null)
+    .orderBy("id")
+    .execute();
+}
+
 /** The attachments of these comments, oldest first. */
 export async function attachmentsOfComments(db: Db, commentIds: readonly number[]): Promise<AttachmentRow[]> {
   if (commentIds.length === 0) return [];

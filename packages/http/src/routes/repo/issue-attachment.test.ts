@@ -65,6 +65,11 @@ describe.each(DIALECTS)("issue and comment attachments on %s", (dialect) => {
     expect(list.json.map((a: { id: number }) => a.id)).toEqual([up.json.id]);
     const got = await t.call("GET", `${base}/issues/1/assets/${up.json.id}`, { token: reader.token });
     expect(got.json.uuid).toBe(up.json.uuid);
+    // The issue shows it among its assets, as Forgejo's Issue does.
+    const issue = await t.call("GET", `${base}/issues/1`, { token: reader.token });
+    expect(issue.json.assets).toEqual([got.json]);
+    const listed = await t.call("GET", `${base}/issues?state=all`, { token: reader.token });
+    expect(listed.json[0].assets).toEqual([got.json]);
     const download = await send(server.url, "GET", `/attachments/${up.json.uuid}`, { user: reader });
     expect(download.status).toBe(200);
     expect(sha256(download.body)).toBe(sha256(data));
@@ -140,6 +145,8 @@ describe.each(DIALECTS)("issue and comment attachments on %s", (dialect) => {
       token: reader.token,
     });
     expect(list.json.map((a: { name: string }) => a.name)).toEqual(["c.zip"]);
+    const shown = await t.call("GET", `${base}/issues/comments/${comment.json.id}`, { token: reader.token });
+    expect(shown.json.assets.map((a: { name: string }) => a.name)).toEqual(["c.zip"]);
     const renamed = await t.call("PATCH", `${base}/issues/comments/${comment.json.id}/assets/${up.json.id}`, {
       token: owner.token,
       body: { name: "d.zip" },

@@ -2,6 +2,7 @@ import { api, timeOf } from "@kiln/domain";
 import { type CommentView, parseTime } from "@kiln/service";
 import * as v from "valibot";
 import { toApiComment, toApiTimelineComment } from "../../convert/comment.js";
+import { groupAssets } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson, UNPAGED_LIMIT } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -27,14 +28,19 @@ async function apiComments(c: AppContext, ctx: RepoContext, views: readonly Comm
   const ids = [
     ...new Set(views.map((view) => view.comment.posterId).filter((id): id is number => id !== null)),
   ];
-  const people = await c.get("services").users.findByIds(ids);
+  const [people, files] = await Promise.all([
+    c.get("services").users.findByIds(ids),
+    c.get("services").attachments.ofComments(views.map((view) => view.comment.id)),
+  ]);
   const byId = new Map(people.map((user) => [user.id, user]));
+  const assets = groupAssets(files, (a) => a.commentId, c.get("settings"));
   return views.map((view) =>
     toApiComment(
       view,
       ctx.repo,
       view.comment.posterId === null ? null : (byId.get(view.comment.posterId) ?? null),
       c.get("settings"),
+      assets.get(view.comment.id),
     ),
   );
 }

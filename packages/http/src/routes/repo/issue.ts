@@ -3,6 +3,7 @@ import type { RepoAccess } from "@kiln/service";
 import type { IssueSort } from "@kiln/storage";
 import * as v from "valibot";
 import { toApiIssue } from "../../convert/issue.js";
+import { groupAssets } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -32,9 +33,15 @@ export function issueSort(sort: string | undefined): IssueSort {
 
 /** Answers issues as the API shows them to the caller. */
 export async function apiIssues(c: AppContext, list: readonly Issue[], known: RepoAccess["repo"][] = []) {
-  const views = await c.get("services").issues.views(list, known);
+  const services = c.get("services");
+  const settings = c.get("settings");
+  const [views, files] = await Promise.all([
+    services.issues.views(list, known),
+    services.attachments.ofIssues(list.map((issue) => issue.id)),
+  ]);
   const viewer = c.get("actor")?.user ?? null;
-  return views.map((view) => toApiIssue(view, viewer, c.get("settings")));
+  const assets = groupAssets(files, (a) => a.issueId, settings);
+  return views.map((view) => toApiIssue(view, viewer, settings, assets.get(view.issue.id)));
 }
 
 export const issueListIssues = route({
