@@ -140,6 +140,18 @@ describe.each(E2E_DATABASES)("release asset uploads against kiln web on %s", (ki
     expect(doctor.stdout).toContain("the quota ledger matches the stored data");
     expect(doctor.stdout).toContain("Checked the stored attachments: no orphan file.");
     expect(doctor.code).toBe(0);
+    // The sweep is a cron task the CLI runs in the server (and lists with its schedule).
+    const listed = await kiln(["admin", "cron", "list", "--work-path", work], database.env);
+    expect(listed.stdout).toMatch(/sweep_attachments\s+@every 24h/);
+    const swept = await kiln(
+      ["admin", "cron", "run", "sweep_attachments", "--work-path", work],
+      database.env,
+    );
+    expect(swept.code).toBe(0);
+    expect(swept.stdout).toMatch(/^sweep_attachments finished in \d+ ms: removed 0 files/);
+    expect(
+      (await kiln(["admin", "cron", "run", "no_such_task", "--work-path", work], database.env)).code,
+    ).toBe(2);
 
     // Every row has its bytes, exactly; every file has its row; nothing half-written is left.
     const assets = (await api(server.url, "GET", assetsPath, { token })).json as {
