@@ -23,7 +23,7 @@ export function mountAttachmentDownloads(mount: Mount): void {
     const download = await c
       .get("services")
       .attachments.download(actor, c.req.param("uuid") ?? "", (size) => rangeOf(c, size));
-    if (download.kind === "external") return c.redirect(download.url, 307);
+    if (download.kind === "external") return c.redirect(download.url, 303); // Forgejo's ctx.Redirect
     const { attachment, size, range } = download;
     const headers = new Headers({
       "Content-Type": "application/octet-stream",

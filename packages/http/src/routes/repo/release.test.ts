@@ -274,7 +274,7 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
       browser_download_url: "https://example.com/dl/tool.tar.gz",
     });
     const redirect = await send(server.url, "GET", `/attachments/${linked.json.uuid}`, { user: reader });
-    expect(redirect.status).toBe(307);
+    expect(redirect.status).toBe(303);
     expect(redirect.headers.get("location")).toBe("https://example.com/dl/tool.tar.gz");
     const both = multipart([
       { name: "external_url", value: "https://example.com/x" },
