@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { actions } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -403,6 +404,16 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
       );
       expect(big.status).toBe(413);
       expect(big.json.message).toContain("[attachment] MAX_SIZE");
+      // Nothing of it is kept: no file, finished or not, no row, no usage.
+      const stored = () =>
+        readdirSync(small.settings.attachment.path, { recursive: true, withFileTypes: true }).filter((e) =>
+          e.isFile(),
+        );
+      expect(existsSync(small.settings.attachment.path) ? stored() : []).toEqual([]);
+      expect(
+        (await small.call("GET", "/user/quota", { token: u.token })).json.used.size.assets.attachments
+          .releases,
+      ).toBe(0);
       const exact = await uploadForm(
         srv.url,
         `/repos/${u.name}/r/releases/${rel.json.id}/assets`,
@@ -418,6 +429,7 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
         (await small.call("GET", `/repos/${u.name}/r/releases/${rel.json.id}/assets`, { token: u.token }))
           .json,
       ).toHaveLength(1);
+      expect(stored().map((e) => e.name)).toHaveLength(1);
     } finally {
       await srv.close();
       await small.close();
