@@ -385,6 +385,35 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
     expect(report.drifts).toEqual([]);
   });
 
+  it("deleting a user with purge takes its repositories' attachments and their usage", async () => {
+    const admin = await t.user({ admin: true });
+    const gone = await t.user();
+    await t.call("POST", "/user/repos", { token: gone.token, body: { name: "doomed", auto_init: true } });
+    const rel = await t.call("POST", `/repos/${gone.name}/doomed/releases`, {
+      token: gone.token,
+      body: { tag_name: "v1" },
+    });
+    const up = await uploadForm(
+      server.url,
+      `/repos/${gone.name}/doomed/releases/${rel.json.id}/assets`,
+      gone,
+      "g.bin",
+      bytesOf(4096, 5),
+    );
+    expect(up.status).toBe(201);
+    expect(
+      (await t.call("DELETE", `/admin/users/${gone.name}?purge=true`, { token: admin.token })).status,
+    ).toBe(204);
+    expect((await send(server.url, "GET", `/attachments/${up.json.uuid}`, { user: admin })).status).toBe(404);
+    expect((await t.services.quotaDoctor.run({ fix: false })).drifts).toEqual([]);
+    const rows = await t.services.ctx.db
+      .selectFrom("attachment")
+      .select("id")
+      .where("uuid", "=", up.json.uuid)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   it("answers 413 past [attachment] MAX_SIZE and keeps nothing", async () => {
     const small = await openTestApp(dialect, { attachment: { maxSize: 1 } });
     const srv = await listen(small.app);
