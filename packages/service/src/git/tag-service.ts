@@ -1,4 +1,5 @@
 import {
+  ConflictError,
   InvalidArgumentError,
   NotFoundError,
   offsetOf,
@@ -16,6 +17,7 @@ import {
   listTags,
   type TagInfo,
 } from "@kiln/git";
+import { releases } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -89,13 +91,17 @@ export class TagService {
 
   /**
    * Deletes a tag: 422 for a name no tag can have (git's ref format; names git only refuses to
-   * create, such as `HEAD`, may be deleted), 404 when it does not exist.
+   * create, such as `HEAD`, may be deleted), 404 when it does not exist, 409 when a release
+   * names it.
    */
   async delete(repo: Repository, name: string): Promise<void> {
     assertNotArchived(repo);
     if (!isReadableRef(`refs/tags/${name}`)) {
       throw new InvalidArgumentError(`tag name is not valid [name: ${name}]`);
     }
+    // Forgejo's DeleteTag: a release's tag goes only with the release (DELETE …/releases/…).
+    if (await releases.findReleaseByTag(this.ctx.db, repo.id, name))
+      throw new ConflictError("a tag attached to a release cannot be deleted directly");
     const git = await this.repos.git(repo);
     await withGitErrors(() => deleteTag(git, name));
     await this.repos.refreshSize(repo.id);

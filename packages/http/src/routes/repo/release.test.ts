@@ -328,6 +328,10 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
   it("deletes a release with its assets and their usage, keeping the tag; deleting by tag too", async () => {
     const release = (await t.call("GET", `${base()}/releases/tags/v1.0`, { token: owner.token })).json;
     expect((await usage()).releases).toBe(300_000);
+    // A release's tag goes only with the release, as in Forgejo.
+    const tagDelete = await t.call("DELETE", `${base()}/tags/v1.0`, { token: writer.token });
+    expect(tagDelete.status).toBe(409);
+    expect(tagDelete.json.message).toBe("a tag attached to a release cannot be deleted directly");
     expect((await t.call("DELETE", `${base()}/releases/${release.id}`, { token: writer.token })).status).toBe(
       204,
     );

@@ -110,6 +110,7 @@ export const repoDeleteTag = route({
     ...empty,
     ...forbidden,
     ...notFound,
+    ...conflict,
     ...validationError,
     ...repoArchived,
   },
