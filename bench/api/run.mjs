@@ -6,13 +6,24 @@
 // Kiln's req/s over the bare /version req/s of the same round; the table shows the median ratio
 // over the rounds (and its range), so the machine's drift, which moved bare Hono between 19,000
 // and 36,000 req/s within one earlier run, cancels out instead of landing on one side.
+// Each measurement also reads the server's CPU time (user + system, /proc/<pid>/stat) and divides
+// it by the requests answered: CPU µs per request, and its ratio (bare Hono's ÷ Kiln's, same
+// round), which depend less than req/s on what else the machine and the load generator are doing.
 // Needs `pnpm build` first.
 //   node bench/api/run.mjs [--duration 2] [--rounds 5] [--connections 32] [--no-postgres]
 //                          [--log-level warn] [--pin]
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { dropPostgresSchema, testPostgresUrl } from "../../packages/storage/dist/testing/index.js";
 import { PIN, startBareHono, startKiln } from "./servers.mjs";
+
+if (process.argv.includes("--help")) {
+  console.log(
+    "node bench/api/run.mjs [--duration 2] [--rounds 5] [--connections 32] [--no-postgres] [--log-level warn] [--pin]",
+  );
+  process.exit(0);
+}
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -33,10 +44,24 @@ const REQUESTS = [
   ["GET /repos/search?q= (token)", "/api/v1/repos/search?q=", true],
 ];
 
-async function measure(url, headers = {}, duration = DURATION) {
+/** A process's CPU time so far (user + system), in µs, where /proc tells it; else undefined. */
+function cpuTime(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** req/s, p99 and the server's CPU µs per request (`pid`'s, when known) of one autocannon run. */
+async function measure(url, headers = {}, duration = DURATION, pid = undefined) {
+  const before = pid && cpuTime(pid);
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration });
+  const after = pid && cpuTime(pid);
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p99: r.latency.p99 };
+  const cpu = before !== undefined && after !== undefined ? (after - before) / r.requests.total : undefined;
+  return { rps: r.requests.average, p99: r.latency.p99, cpu };
 }
 
 const median = (values) => {
@@ -83,11 +108,17 @@ try {
       const kilnRuns = [];
       let reference;
       for (const entry of order) {
-        if (entry === "bare") reference = await measure(bareUrl);
-        else kilnRuns.push([entry[0], await measure(entry[1].url + path, headers(entry[1], withToken))]);
+        if (entry === "bare") reference = await measure(bareUrl, {}, DURATION, bare.pid);
+        else
+          kilnRuns.push([
+            entry[0],
+            await measure(entry[1].url + path, headers(entry[1], withToken), DURATION, entry[1].pid),
+          ]);
       }
-      results["bare Hono"][label].push({ ...reference, ratio: 1 });
-      for (const [name, m] of kilnRuns) results[name][label].push({ ...m, ratio: m.rps / reference.rps });
+      results["bare Hono"][label].push({ ...reference, ratio: 1, cpuRatio: 1 });
+      for (const [name, m] of kilnRuns) {
+        results[name][label].push({ ...m, ratio: m.rps / reference.rps, cpuRatio: reference.cpu / m.cpu });
+      }
     }
     process.stderr.write(`round ${round + 1} of ${ROUNDS} done\n`);
   }
@@ -97,22 +128,32 @@ try {
   console.log(
     `\n${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} rounds; ${PIN ? "servers pinned to core 1, load generator to core 0" : "unpinned"}; each request measured on bare Hono (/version) and on each Kiln back to back in every round; ratio = median over the rounds of Kiln's req/s ÷ bare Hono's in the same round (lowest–highest in brackets); req/s and p99 are medians. Bare Hono ranged over ${fmt(Math.min(...bareAll))}–${fmt(Math.max(...bareAll))} req/s during the run.`,
   );
-  const header = ["request", ...kilns.flatMap(([n]) => [`${n} req/s`, "p99 ms", "ratio"])];
+  const header = [
+    "request",
+    ...kilns.flatMap(([n]) => [`${n} req/s`, "p99 ms", "ratio", "CPU µs/req", "CPU ratio"]),
+  ];
   console.log(`| ${header.join(" | ")} |`);
   console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
+  const us = (runs) => {
+    const cpu = runs.map((m) => m.cpu).filter((c) => c !== undefined);
+    return cpu.length > 0 ? median(cpu).toFixed(1) : "";
+  };
   const bareVersion = results["bare Hono"]["GET /version"];
   console.log(
-    `| bare Hono GET /version | ${fmt(median(bareVersion.map((m) => m.rps)))} | ${median(bareVersion.map((m) => m.p99))} | 1.00 |${" | | |".repeat(kilns.length - 1)}`,
+    `| bare Hono GET /version | ${fmt(median(bareVersion.map((m) => m.rps)))} | ${median(bareVersion.map((m) => m.p99))} | 1.00 | ${us(bareVersion)} | 1.00 |${" | | | | |".repeat(kilns.length - 1)}`,
   );
+  const withRange = (ratios) =>
+    `${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
   for (const [label] of REQUESTS) {
     const cells = kilns.flatMap(([name]) => {
       const runs = results[name][label];
-      const ratios = runs.map((m) => m.ratio);
-      const range = `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
+      const cpuRatios = runs.map((m) => m.cpuRatio).filter((r) => Number.isFinite(r));
       return [
         fmt(median(runs.map((m) => m.rps))),
         String(median(runs.map((m) => m.p99))),
-        `${median(ratios).toFixed(3)} ${range}`,
+        withRange(runs.map((m) => m.ratio)),
+        us(runs),
+        cpuRatios.length > 0 ? withRange(cpuRatios) : "",
       ];
     });
     console.log(`| ${label} | ${cells.join(" | ")} |`);

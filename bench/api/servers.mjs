@@ -53,7 +53,7 @@ export async function startBareHono() {
     child.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
     child.once("exit", (code) => reject(new Error(`bare Hono exited with ${code}`)));
   });
-  return { url, close: stopper(child) };
+  return { url, pid: child.pid, close: stopper(child) };
 }
 
 function freePort() {
