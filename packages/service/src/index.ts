@@ -7,8 +7,9 @@ export type { Credentials, Principal } from "./auth/principal.js";
 export { openSecret, sealSecret } from "./auth/secret-box.js";
 export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
 export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
-export { type Logger, type ServiceContext, silentLogger } from "./context.js";
+export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger } from "./context.js";
 export * from "./cron/index.js";
+export * from "./events/index.js";
 export { type ArchiveDownload, ArchiveService } from "./git/archive-service.js";
 export {
   assertNotArchived,

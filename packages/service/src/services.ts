@@ -6,8 +6,9 @@ import { ArtifactService } from "./actions/artifact-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
-import type { ServiceContext } from "./context.js";
+import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
+import { EventRecorder } from "./events/recorder.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
@@ -130,7 +131,8 @@ export interface Services {
 }
 
 /** Builds the services of an instance. */
-export function createServices(ctx: ServiceContext): Services {
+export function createServices(init: ServiceContextInit): Services {
+  const ctx: ServiceContext = { ...init, events: new EventRecorder() };
   // Hot reads (repositories with the caller's access facts, visibility-filtered lists) are kept until
   // anything is written through this process, or for at most the TTL (other processes' writes).
   enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });

@@ -1,0 +1,152 @@
+/**
+ * The forge's events: every state change that Forgejo turns into a notification, a webhook
+ * delivery or an activity-feed entry. A service records one with `ctx.events.record(trx, event)`
+ * inside the transaction of the change, so the change and everything it causes commit together
+ * (a crash loses neither). Consumers (the webhook queue, the activity feed, …) run in that same
+ * transaction and read what they need through `trx`.
+ *
+ * An event names what changed by id; consumers load the rows they need. A deletion is recorded
+ * before the row is deleted, in the same transaction, so consumers can still read it.
+ *
+ * `type` is Forgejo's webhook event type (modules/webhook/type.go HookEventType) and `action` the
+ * payload's `action` (modules/structs/hook.go HookIssueAction and friends).
+ */
+
+/** Forgejo's granular webhook event types, exactly as a hook's `events` names them. */
+export const HOOK_EVENT_TYPES = [
+  "create",
+  "delete",
+  "fork",
+  "push",
+  "issues",
+  "issue_assign",
+  "issue_label",
+  "issue_milestone",
+  "issue_comment",
+  "pull_request",
+  "pull_request_assign",
+  "pull_request_label",
+  "pull_request_milestone",
+  "pull_request_comment",
+  "pull_request_review_approved",
+  "pull_request_review_rejected",
+  "pull_request_review_comment",
+  "pull_request_sync",
+  "pull_request_review_request",
+  "wiki",
+  "repository",
+  "release",
+  "package",
+] as const;
+export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
+
+/** What every event carries. */
+export interface EventBase {
+  /** The repository the event happened in; null for events without one (a package of a user). */
+  readonly repoId: number | null;
+  /** The owner (user or organization) of that repository or package: org and user hooks match on it. */
+  readonly ownerId: number;
+  /** Who made the change. */
+  readonly actorId: number;
+  readonly at: Date;
+}
+
+/** Title/body edits, as Forgejo's payload `changes` (`{ title: { from } }`). */
+export interface EventChanges {
+  readonly title?: { readonly from: string };
+  readonly body?: { readonly from: string };
+  readonly ref?: { readonly from: string };
+}
+
+export type ForgeEvent = EventBase &
+  (
+    | {
+        /** Commits pushed to one ref (git push, a file written through the API, a merge). */
+        readonly type: "push";
+        /** Full ref name, `refs/heads/main` or `refs/tags/v1`. */
+        readonly ref: string;
+        /** 40 zeros when the ref was created. */
+        readonly before: string;
+        /** 40 zeros when the ref was deleted. */
+        readonly after: string;
+      }
+    | {
+        readonly type: "create" | "delete";
+        readonly refType: "branch" | "tag";
+        /** Short name, `main` or `v1`. */
+        readonly ref: string;
+        readonly sha: string;
+      }
+    | {
+        readonly type: "issues" | "pull_request";
+        readonly action: "opened" | "edited" | "closed" | "reopened" | "deleted" | "synchronized";
+        readonly issueId: number;
+        readonly changes?: EventChanges;
+      }
+    | {
+        readonly type: "issue_assign" | "pull_request_assign";
+        readonly action: "assigned" | "unassigned";
+        readonly issueId: number;
+        readonly assigneeId: number;
+      }
+    | {
+        readonly type: "issue_label" | "pull_request_label";
+        readonly action: "label_updated" | "label_cleared";
+        readonly issueId: number;
+      }
+    | {
+        readonly type: "issue_milestone" | "pull_request_milestone";
+        readonly action: "milestoned" | "demilestoned";
+        readonly issueId: number;
+        /** The milestone set, or the one removed. */
+        readonly milestoneId: number;
+      }
+    | {
+        readonly type: "issue_comment" | "pull_request_comment";
+        readonly action: "created" | "edited" | "deleted";
+        readonly issueId: number;
+        readonly commentId: number;
+        readonly changes?: EventChanges;
+      }
+    | {
+        readonly type:
+          | "pull_request_review_approved"
+          | "pull_request_review_rejected"
+          | "pull_request_review_comment";
+        readonly action: "reviewed";
+        readonly issueId: number;
+        readonly reviewId: number;
+      }
+    | {
+        readonly type: "pull_request_sync";
+        readonly action: "synchronized";
+        readonly issueId: number;
+      }
+    | {
+        readonly type: "pull_request_review_request";
+        readonly action: "review_requested" | "review_request_removed";
+        readonly issueId: number;
+        /** The user asked (team requests carry the team instead). */
+        readonly reviewerId: number | null;
+        readonly teamId: number | null;
+      }
+    | {
+        readonly type: "release";
+        readonly action: "published" | "updated" | "deleted";
+        readonly releaseId: number;
+      }
+    | {
+        readonly type: "package";
+        readonly action: "created" | "deleted";
+        /** The package version's id. */
+        readonly packageVersionId: number;
+      }
+    | {
+        readonly type: "repository";
+        readonly action: "created" | "deleted";
+      }
+    | {
+        readonly type: "fork" | "wiki";
+        readonly action?: string;
+      }
+  );

@@ -1,0 +1,8 @@
+export {
+  type EventBase,
+  type EventChanges,
+  type ForgeEvent,
+  HOOK_EVENT_TYPES,
+  type HookEventType,
+} from "./event.js";
+export { type EventConsumer, EventRecorder } from "./recorder.js";
