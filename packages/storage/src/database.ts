@@ -12,6 +12,7 @@ import type { AttachmentTables } from "./database-attachments.js";
 import type { IssueTables } from "./database-issues.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
+import type { SocialTables } from "./database-social.js";
 
 /** Timestamps default to now() in the database and are set explicitly on update. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -54,6 +55,10 @@ export interface UsersTable {
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
   lastLoginAt: Date | null;
+  /** Followers, users followed and repositories starred, recounted with each change (migration 0015). */
+  numFollowers: Generated<number>;
+  numFollowing: Generated<number>;
+  numStars: Generated<number>;
 }
 
 /** Every e-mail address of a user; lower_email is unique across the instance. */
@@ -148,6 +153,9 @@ export interface RepositoryTable {
   numClosedPulls: Generated<number>;
   numMilestones: Generated<number>;
   numClosedMilestones: Generated<number>;
+  /** Watchers (watch modes 1 and 3) and stars, recounted with each change (migration 0015). */
+  numWatches: Generated<number>;
+  numStars: Generated<number>;
   /** Pull request settings (allowed merge styles and defaults), every key present. */
   pullsConfig: ColumnType<PullsConfig, string | undefined, string>;
   createdAt: CreatedAt;
@@ -231,7 +239,13 @@ export interface QuotaGroupOwnerTable {
 }
 
 /** The whole schema, as Kysely sees it (camelCase here, snake_case in SQL). */
-export interface Database extends AttachmentTables, IssueTables, PullTables, PackageTables, ActionTables {
+export interface Database
+  extends AttachmentTables,
+    IssueTables,
+    PullTables,
+    PackageTables,
+    ActionTables,
+    SocialTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;
