@@ -3,7 +3,7 @@ import { isKilnError, type KilnError } from "@kiln/domain";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppContext } from "./env.js";
-import { checkFileType, readUpload, type UploadOptions } from "./upload.js";
+import { checkFileType, checkNewName, readUpload, type UploadOptions } from "./upload.js";
 
 /** An app whose one route reads the upload and answers what it got (or the error's kind). */
 function app(options: Partial<UploadOptions> = {}, allowedTypes = "") {
@@ -171,6 +171,30 @@ describe("readUpload", () => {
         duplex: "half",
       } as RequestInit),
     ).resolves.toMatchObject({ status: 500 });
+  });
+
+  it("answers a body whose client went away (Node's `aborted`, ECONNRESET) with 400, not an internal error", async () => {
+    const gone = () => Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    const raw = await post(app(), streamed([Buffer.alloc(600, 1)], gone()), {
+      "Content-Type": "application/octet-stream",
+    });
+    expect(raw.json).toMatchObject({ kind: "bad_request", message: expect.stringContaining("interrupted") });
+    const f = form([{ name: "attachment", filename: "a.bin", data: Buffer.alloc(800, 7) }]);
+    const cut = await post(app(), streamed([f.body.subarray(0, 700)], gone()), { "Content-Type": f.type });
+    expect(cut.json).toMatchObject({ kind: "bad_request", message: expect.stringContaining("interrupted") });
+  });
+
+  it("refuses a new name ALLOWED_TYPES does not allow, as Forgejo's UpdateAttachment (422)", () => {
+    expect(() => checkNewName("notes.txt", ".txt,.zip")).not.toThrow();
+    expect(() => checkNewName("evil.html", ".txt,.zip")).toThrow(
+      expect.objectContaining({
+        kind: "invalid_argument",
+        message: "This file extension or type is not allowed to be uploaded.",
+      }),
+    );
+    // With no bytes the sniffed type is text/plain, as Go's DetectContentType(nil).
+    expect(() => checkNewName("evil.html", "text/plain")).not.toThrow();
+    expect(() => checkNewName("anything.exe", "")).not.toThrow();
   });
 
   it("checks [attachment] ALLOWED_TYPES by extension or sniffed type, with Forgejo's message", async () => {

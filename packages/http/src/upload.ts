@@ -88,7 +88,11 @@ export async function readUpload(c: AppContext, options: UploadOptions): Promise
     if (!options.raw)
       throw new BadRequestError(`the upload must be multipart/form-data with a "${options.field}" file`);
     const incoming = nodeRequest(c);
-    const source = incoming ? nodeChunks(incoming) : request.body ? webChunks(request.body) : empty();
+    const source = incoming
+      ? nodeChunks(incoming, signal)
+      : request.body
+        ? webChunks(request.body, signal)
+        : empty();
     return {
       file: await fileOf("", request.headers.get("content-type") ?? "", source, options, tooLarge),
       fields: new Map(),
@@ -110,8 +114,37 @@ export function checkFileType(
 ): void {
   const refused = refusedType(file.head, name, allowedTypes);
   if (refused === undefined) return;
-  const message = "This file extension or type is not allowed to be uploaded.";
-  throw kind === "bad_request" ? new BadRequestError(message) : new InvalidArgumentError(message);
+  throw kind === "bad_request" ? new BadRequestError(TYPE_REFUSED) : new InvalidArgumentError(TYPE_REFUSED);
+}
+
+/** Forgejo's message for a file type `ALLOWED_TYPES` does not allow. */
+const TYPE_REFUSED = "This file extension or type is not allowed to be uploaded.";
+
+/**
+ * Refuses a new name for a stored attachment that `allowedTypes` does not allow, with 422, as
+ * Forgejo's attachment_service.UpdateAttachment (upload.Verify with no bytes: the name's extension
+ * decides, or the type of an empty file, text/plain), so that a rename cannot turn an allowed
+ * `.txt` into a refused `.html`.
+ */
+export function checkNewName(name: string, allowedTypes: string): void {
+  if (refusedType(new Uint8Array(0), name, allowedTypes) !== undefined)
+    throw new InvalidArgumentError(TYPE_REFUSED);
+}
+
+/** The request's body ended early: its client went away or broke the connection (400, not a 500). */
+export function interrupted(): BadRequestError {
+  return new BadRequestError("the upload was interrupted: the request body ended before it was complete");
+}
+
+/** Whether a stream error is the client's connection closing under the request (Node's `aborted`). */
+export function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return (
+    signal?.aborted === true ||
+    code === "ECONNRESET" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    (error instanceof Error && (error.message === "aborted" || error.name === "AbortError"))
+  );
 }
 
 async function readForm(
@@ -159,8 +192,9 @@ async function readForm(
   parser.on("error", (error: Error) => fail(error));
   parser.on("close", () => done());
   source.on("error", (error) => {
-    parser.destroy(error);
-    fail(error);
+    const cause = isAbort(error, signal) ? interrupted() : error;
+    parser.destroy(cause);
+    fail(cause);
   });
   let received = 0;
   source.on("data", (chunk: Buffer) => {
@@ -281,12 +315,19 @@ function nodeRequest(c: AppContext): IncomingMessage | undefined {
   return incoming && typeof incoming.pipe === "function" && !incoming.readableDidRead ? incoming : undefined;
 }
 
-async function* nodeChunks(incoming: IncomingMessage): AsyncIterable<Uint8Array> {
-  // Stopping early (413) leaves the request to the server rather than destroying its socket.
-  for await (const chunk of incoming.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+async function* nodeChunks(incoming: IncomingMessage, signal: AbortSignal): AsyncIterable<Uint8Array> {
+  try {
+    // Stopping early (413) leaves the request to the server rather than destroying its socket.
+    for await (const chunk of incoming.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+  } catch (error) {
+    throw isAbort(error, signal) ? interrupted() : error;
+  }
 }
 
-async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+async function* webChunks(
+  stream: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): AsyncIterable<Uint8Array> {
   const reader = stream.getReader();
   try {
     for (;;) {
@@ -294,6 +335,8 @@ async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uin
       if (done) return;
       yield value;
     }
+  } catch (error) {
+    throw isAbort(error, signal) ? interrupted() : error;
   } finally {
     await reader.cancel().catch(() => {});
   }

@@ -153,6 +153,14 @@ describe.each(DIALECTS)("issue and comment attachments on %s", (dialect) => {
     });
     expect(renamed.status).toBe(201);
     expect(renamed.json.name).toBe("d.zip");
+    expect(
+      (
+        await t.call("PATCH", `${base}/issues/comments/${comment.json.id}/assets/${up.json.id}`, {
+          token: owner.token,
+          body: { name: "d.exe" },
+        })
+      ).status,
+    ).toBe(422);
     // A comment's attachment is not one of the issue's own, but is found under the issue as in Forgejo.
     expect((await t.call("GET", `${base}/issues/1/assets`, { token: reader.token })).json).toHaveLength(1);
     expect(
@@ -183,6 +191,17 @@ describe.each(DIALECTS)("issue and comment attachments on %s", (dialect) => {
           body: { name: "m.zip" },
         })
       ).json.name,
+    ).toBe("m.zip");
+    // A rename is checked against ALLOWED_TYPES as an upload is (Forgejo's UpdateAttachment): an
+    // allowed .zip cannot become a refused .html.
+    const refused = await t.call("PATCH", `${base}/issues/1/assets/${up.json.id}`, {
+      token: poster.token,
+      body: { name: "page.html" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.json.message).toBe("This file extension or type is not allowed to be uploaded.");
+    expect(
+      (await t.call("GET", `${base}/issues/1/assets/${up.json.id}`, { token: poster.token })).json.name,
     ).toBe("m.zip");
     expect(
       (await t.call("DELETE", `${base}/issues/1/assets/${up.json.id}`, { token: poster.token })).status,

@@ -4,7 +4,7 @@ import { toApiAttachment } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { checkFileType, readUpload, type UploadedFile } from "../../upload.js";
+import { checkFileType, checkNewName, readUpload, type UploadedFile } from "../../upload.js";
 import { empty, forbidden, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
 import { repoParams } from "./context.js";
 
@@ -162,6 +162,7 @@ export const issueEditIssueAttachment = route({
     const services = c.get("services");
     const svc = services.issueAttachments;
     const row = await svc.ofIssue(ctx, await svc.writableIssue(ctx, params.index), params.attachment_id);
+    if (body?.name) checkNewName(body.name, c.get("settings").attachment.allowedTypes);
     const updated = await services.attachments.edit(row, { name: body?.name });
     return c.json(toApiAttachment(updated, c.get("settings")), 201);
   },
@@ -273,6 +274,7 @@ export const issueEditIssueCommentAttachment = route({
     const services = c.get("services");
     const svc = services.issueAttachments;
     const row = await svc.ofComment(ctx, await svc.writableComment(ctx, params.id), params.attachment_id);
+    if (body?.name) checkNewName(body.name, c.get("settings").attachment.allowedTypes);
     const updated = await services.attachments.edit(row, { name: body?.name });
     return c.json(toApiAttachment(updated, c.get("settings")), 201);
   },

@@ -5,7 +5,7 @@ import { toApiAttachment } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { checkFileType, isMultipart, readUpload } from "../../upload.js";
+import { checkFileType, checkNewName, isMultipart, readUpload } from "../../upload.js";
 import { empty, forbidden, notFound, quotaExceeded, validationError } from "../responses.js";
 import { repoParams } from "./context.js";
 
@@ -168,6 +168,7 @@ export const repoEditReleaseAttachment = route({
   },
   async handler(c, { params, body, repo: ctx }) {
     const row = await assetOf(c, ctx, params.id, params.attachment_id);
+    if (body?.name) checkNewName(body.name, c.get("settings").attachment.releaseAllowedTypes);
     const updated = await c
       .get("services")
       .attachments.edit(row, { name: body?.name, downloadUrl: body?.browser_download_url });
