@@ -1,6 +1,7 @@
 import type { PackageFile } from "@kiln/domain";
 import type { AppContext } from "../env.js";
 import { requestHeader } from "../request-header.js";
+import { interrupted, isAbort } from "../upload.js";
 
 /** A byte range of a file, both ends included (HTTP's `Range: bytes=start-end`). */
 export interface ByteRange {
@@ -55,7 +56,10 @@ export function unsatisfiable(size: number): Response {
   return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
 }
 
-/** A request body as the chunks it arrives in (nothing when there is none), for streaming uploads. */
+/**
+ * A request body as the chunks it arrives in (nothing when there is none), for streaming uploads;
+ * a client that goes away ends it with 400, not an internal error.
+ */
 export async function* requestChunks(request: Request): AsyncIterable<Uint8Array> {
   if (!request.body) return;
   const reader = request.body.getReader();
@@ -65,6 +69,8 @@ export async function* requestChunks(request: Request): AsyncIterable<Uint8Array
       if (done) return;
       yield value;
     }
+  } catch (error) {
+    throw isAbort(error, request.signal) ? interrupted() : error;
   } finally {
     reader.releaseLock();
   }
