@@ -211,10 +211,34 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
     });
     expect(part.status).toBe(206);
     expect(part.body.equals(b.subarray(10, 20))).toBe(true);
+    // Past the end: 416 naming the size, as Go's http.ServeContent behind Forgejo's download.
+    const past = await send(server.url, "GET", path(up2.json.browser_download_url), {
+      user: reader,
+      headers: { Range: `bytes=${b.length}-` },
+    });
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${b.length}`);
+    // A client holding the ETag gets 304 without the bytes (Forgejo's HandleGenericETagCache).
+    const etag = download.headers.get("etag") as string;
+    expect(etag).toBe(`"${up1.json.uuid}"`);
+    const cached = await send(server.url, "GET", path(up1.json.browser_download_url), {
+      user: reader,
+      headers: { "If-None-Match": etag },
+    });
+    expect(cached.status).toBe(304);
+    expect(cached.body.length).toBe(0);
+    expect(cached.headers.get("etag")).toBe(etag);
+    expect(
+      (
+        await send(server.url, "GET", path(up1.json.browser_download_url), {
+          headers: { "If-None-Match": etag },
+        })
+      ).status,
+    ).toBe(404);
     const got = await t.call("GET", `${base()}/releases/${release.id}/assets/${up1.json.id}`, {
       token: reader.token,
     });
-    expect(got.json.download_count).toBe(1);
+    expect(got.json.download_count).toBe(2);
 
     // Hidden from those who may not read the repository, whatever they know of it.
     expect(
@@ -418,8 +442,8 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
     expect(rows).toEqual([]);
   });
 
-  it("answers 413 past [attachment] MAX_SIZE and keeps nothing", async () => {
-    const small = await openTestApp(dialect, { attachment: { maxSize: 1 } });
+  it("answers 413 past [attachment] MAX_SIZE and keeps nothing; a rename is held to [repository.release] ALLOWED_TYPES", async () => {
+    const small = await openTestApp(dialect, { attachment: { maxSize: 1, releaseAllowedTypes: ".bin" } });
     const srv = await listen(small.app);
     try {
       const u = await small.user();
@@ -463,6 +487,15 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
           .json,
       ).toHaveLength(1);
       expect(stored().map((e) => e.name)).toHaveLength(1);
+      // Forgejo's EditReleaseAttachment checks the new name as an upload's (422), so an allowed
+      // .bin cannot be renamed into a type the list refuses.
+      const asset = `/repos/${u.name}/r/releases/${rel.json.id}/assets/${exact.json.id}`;
+      const refused = await small.call("PATCH", asset, { token: u.token, body: { name: "page.html" } });
+      expect(refused.status).toBe(422);
+      expect(refused.json.message).toBe("This file extension or type is not allowed to be uploaded.");
+      const renamed = await small.call("PATCH", asset, { token: u.token, body: { name: "other.bin" } });
+      expect(renamed.status).toBe(201);
+      expect(renamed.json.name).toBe("other.bin");
     } finally {
       await srv.close();
       await small.close();
