@@ -9,6 +9,7 @@ import { AuthService } from "./auth/auth-service.js";
 import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
+import { feedConsumer } from "./feed/feed-consumer.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
@@ -133,6 +134,8 @@ export interface Services {
 /** Builds the services of an instance. */
 export function createServices(init: ServiceContextInit): Services {
   const ctx: ServiceContext = { ...init, events: new EventRecorder() };
+  // The activity feed writes its entries in the transaction of each change.
+  ctx.events.register(feedConsumer);
   // Hot reads (repositories with the caller's access facts, visibility-filtered lists) are kept until
   // anything is written through this process, or for at most the TTL (other processes' writes).
   enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });

@@ -8,10 +8,11 @@ import {
   type User,
 } from "@kiln/domain";
 import { isValidTagName } from "@kiln/git";
-import { actions, type Db, isUniqueViolation, type ReleaseRow, releases } from "@kiln/storage";
+import { type Db, isUniqueViolation, type ReleaseRow, releases } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import type { TagService } from "../git/tag-service.js";
 import { canWrite } from "../permissions/repo-permission.js";
 
@@ -50,8 +51,9 @@ function limitTitle(title: string): string {
  * Releases (Forgejo's routers/api/v1/repo/release*.go and services/release): a release names a
  * tag; publishing one whose tag does not exist creates the tag from `target_commitish` (a draft
  * creates no tag until it is published). Drafts are seen only by those who may write releases.
- * Publishing records a `publish_release` action for the activity feed. Deleting a release keeps
- * its tag and removes its assets with their usage.
+ * Publishing, editing and deleting a published release record `release` events (a draft fires
+ * none until it is published, as Forgejo). Deleting a release keeps its tag and removes its
+ * assets with their usage.
  */
 export class ReleaseService {
   constructor(
@@ -168,6 +170,7 @@ export class ReleaseService {
         });
         if (!updated) throw releaseNotFound(id);
         if (publishing) await this.published(trx, ctx, doer, updated);
+        else if (!draft) await this.recordRelease(trx, ctx, doer, updated, "updated");
         return updated;
       });
     } catch (error) {
@@ -179,6 +182,7 @@ export class ReleaseService {
   /** Deletes a release (its tag stays), its assets and their usage, in one transaction. */
   async delete(ctx: RepoAccess, release: ReleaseRow): Promise<void> {
     await this.ctx.db.transaction().execute(async (trx) => {
+      if (!release.isDraft && ctx.viewer) await this.recordRelease(trx, ctx, ctx.viewer, release, "deleted");
       await removeAttachments(trx, ctx.repo.id, { releaseId: release.id });
       await releases.deleteRelease(trx, release.id);
     });
@@ -210,16 +214,23 @@ export class ReleaseService {
     }
   }
 
-  /** Forgejo's NotifyNewRelease: a publish_release entry for the feed of the repository's owner. */
+  /** Forgejo's NotifyNewRelease: the `release` event `published` (the feed's publish_release entry). */
   private async published(db: Db, ctx: RepoAccess, doer: User, row: ReleaseRow): Promise<void> {
-    await actions.insertAction(db, {
-      userId: ctx.repo.ownerId,
-      opType: actions.ActionType.publishRelease,
-      actUserId: doer.id,
-      repoId: ctx.repo.id,
-      refName: row.tagName,
-      isPrivate: ctx.repo.isPrivate,
-      content: row.title,
+    await this.recordRelease(db, ctx, doer, row, "published");
+  }
+
+  private async recordRelease(
+    db: Db,
+    ctx: RepoAccess,
+    doer: User,
+    row: ReleaseRow,
+    action: "published" | "updated" | "deleted",
+  ): Promise<void> {
+    await this.ctx.events.record(db, {
+      ...inRepo(ctx.repo, doer.id),
+      type: "release",
+      action,
+      releaseId: row.id,
     });
   }
 }

@@ -1,9 +1,50 @@
-import type { Insertable } from "kysely";
+import type { Paged, PageRequest } from "@kiln/domain";
+import { type Insertable, sql } from "kysely";
 import type { Db } from "../database.js";
-import type { ActionTable } from "../database-attachments.js";
+import type { ActionRow, ActionTable } from "../database-attachments.js";
+import { paged } from "./paging.js";
+import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
 
-/** Forgejo's ActionType numbers Kiln records. */
-export const ActionType = { publishRelease: 24 } as const;
+/** Forgejo's ActionType numbers (models/activities/action.go), by the names its API answers. */
+export const ActionType = {
+  create_repo: 1,
+  rename_repo: 2,
+  star_repo: 3,
+  watch_repo: 4,
+  commit_repo: 5,
+  create_issue: 6,
+  create_pull_request: 7,
+  transfer_repo: 8,
+  push_tag: 9,
+  comment_issue: 10,
+  merge_pull_request: 11,
+  close_issue: 12,
+  reopen_issue: 13,
+  close_pull_request: 14,
+  reopen_pull_request: 15,
+  delete_tag: 16,
+  delete_branch: 17,
+  mirror_sync_push: 18,
+  mirror_sync_create: 19,
+  mirror_sync_delete: 20,
+  approve_pull_request: 21,
+  reject_pull_request: 22,
+  comment_pull: 23,
+  publish_release: 24,
+  pull_review_dismissed: 25,
+  pull_request_ready_for_review: 26,
+  auto_merge_pull_request: 27,
+} as const;
+export type ActionTypeName = keyof typeof ActionType;
+
+const NAMES = new Map<number, ActionTypeName>(
+  Object.entries(ActionType).map(([name, n]) => [n, name as ActionTypeName]),
+);
+
+/** The API name of an ActionType number (Forgejo's ActionType.String), "" for an unknown one. */
+export function actionTypeName(opType: number): string {
+  return NAMES.get(opType) ?? "";
+}
 
 export type NewAction = Insertable<ActionTable>;
 
@@ -12,12 +53,146 @@ export async function insertAction(db: Db, row: NewAction): Promise<void> {
   await db.insertInto("action").values(row).execute();
 }
 
-/** The entries of a repository's feed, newest first (what the feed API will page through). */
+/** The repository facts a feed entry needs: privacy, owner and whether the owner is an organization. */
+export async function feedRepository(db: Db, repoId: number) {
+  return db
+    .selectFrom("repository")
+    .innerJoin("users as owner", "owner.id", "repository.ownerId")
+    .select(["repository.id", "repository.isPrivate", "repository.ownerId", "owner.type as ownerType"])
+    .where("repository.id", "=", repoId)
+    .executeTakeFirst();
+}
+
+/**
+ * Forgejo's NotifyWatchers: one copy of the entry per feed that shows it — the actor's, the
+ * repository owner's when it is an organization (and not the actor), and every watcher's
+ * (modes 1 and 3) — in one statement.
+ */
+export async function insertForWatchers(
+  db: Db,
+  entry: Omit<NewAction, "userId">,
+  orgOwnerId: number | null,
+): Promise<void> {
+  const actorId = entry.actUserId ?? 0;
+  const watchers = await db
+    .selectFrom("watch")
+    .select("userId")
+    .where("repoId", "=", entry.repoId ?? 0)
+    .where("mode", "in", [1, 3])
+    .execute();
+  const feeds = new Set<number>([actorId]);
+  if (orgOwnerId !== null) feeds.add(orgOwnerId);
+  for (const w of watchers) feeds.add(Number(w.userId));
+  await db
+    .insertInto("action")
+    .values([...feeds].map((userId) => ({ ...entry, userId })))
+    .execute();
+}
+
+/** Marks the entries of a deleted comment deleted (Forgejo's DeleteComment). */
+export async function markCommentDeleted(db: Db, commentId: number): Promise<void> {
+  await db.updateTable("action").set({ isDeleted: true }).where("commentId", "=", commentId).execute();
+}
+
+/**
+ * Removes the entries of a deleted issue (Forgejo's DeleteIssueActions): those of its comments
+ * and its creation (`index|title`).
+ */
+export async function deleteIssueActions(db: Db, repoId: number, issueId: number, index: number) {
+  await db
+    .deleteFrom("action")
+    .where("commentId", "in", (eb) => eb.selectFrom("comment").select("id").where("issueId", "=", issueId))
+    .execute();
+  await db
+    .deleteFrom("action")
+    .where("repoId", "=", repoId)
+    .where("opType", "in", [ActionType.create_issue, ActionType.create_pull_request])
+    .where("content", "like", `${index}|%`)
+    .execute();
+}
+
+/** What a feed is asked for (Forgejo's GetFeedsOptions). */
+export interface FeedFilter {
+  /** Whose feed: `action.user_id`. */
+  readonly userId?: number | undefined;
+  /** A repository's feed: its entries as their actors recorded them (user_id = act_user_id). */
+  readonly repoId?: number | undefined;
+  /** Only entries of these repositories (a team's). */
+  readonly repoIds?: readonly number[] | undefined;
+  /** Only entries the feed's user made. */
+  readonly onlyPerformedBy?: boolean | undefined;
+  readonly includePrivate: boolean;
+  /** [from, to) of the day asked for. */
+  readonly window?: { readonly from: Date; readonly to: Date } | undefined;
+}
+
+/**
+ * A page of feed entries, newest first, filtered for the viewer as Forgejo's activityQueryCondition:
+ * only entries of repositories the viewer may see (the access module's fragment) and only of
+ * actors whose activity is visible to it (anonymous: public accounts that do not hide their
+ * activity; signed in: also limited ones, itself, and the organization whose feed it is).
+ */
+export async function listFeed(
+  db: Db,
+  filter: FeedFilter,
+  viewer: RepoViewer,
+  page: PageRequest,
+): Promise<Paged<ActionRow>> {
+  let query = db
+    .selectFrom("action")
+    .innerJoin("repository", "repository.id", "action.repoId")
+    .where("action.isDeleted", "=", false)
+    .where(repoVisibleTo(viewer));
+  if (!viewer?.isAdmin) {
+    const visibilities = viewer ? ["public", "limited"] : ["public"];
+    query = query.where((eb) =>
+      eb.or([
+        eb(
+          "action.actUserId",
+          "in",
+          eb
+            .selectFrom("users as actor")
+            .select("actor.id")
+            .where("actor.hideActivity", "=", false)
+            .where("actor.visibility", "in", visibilities as ("public" | "limited")[]),
+        ),
+        ...(viewer ? [eb("action.actUserId", "=", viewer.id)] : []),
+        ...(filter.userId !== undefined ? [eb("action.actUserId", "=", filter.userId)] : []),
+      ]),
+    );
+  }
+  if (filter.userId !== undefined) {
+    query = query.where("action.userId", "=", filter.userId);
+    if (filter.onlyPerformedBy) query = query.where("action.actUserId", "=", filter.userId);
+  }
+  if (filter.repoId !== undefined) {
+    query = query
+      .where("action.repoId", "=", filter.repoId)
+      .whereRef("action.userId", "=", sql.ref("action.actUserId"));
+  }
+  if (filter.repoIds !== undefined) {
+    query = query.where("action.repoId", "in", filter.repoIds.length > 0 ? filter.repoIds : [0]);
+  }
+  if (!filter.includePrivate) query = query.where("action.isPrivate", "=", false);
+  if (filter.window) {
+    query = query
+      .where("action.createdAt", ">=", filter.window.from)
+      .where("action.createdAt", "<", filter.window.to);
+  }
+  return paged(
+    query.selectAll("action").orderBy("action.createdAt", "desc").orderBy("action.id", "desc"),
+    query.select((eb) => eb.fn.countAll().as("count")),
+    page,
+  );
+}
+
+/** The entries of a repository's feed as their actors recorded them, newest first (for tests and tools). */
 export async function actionsOfRepository(db: Db, repoId: number, limit: number) {
   return db
     .selectFrom("action")
     .selectAll()
     .where("repoId", "=", repoId)
+    .whereRef("userId", "=", "actUserId")
     .where("isDeleted", "=", false)
     .orderBy("createdAt", "desc")
     .orderBy("id", "desc")
