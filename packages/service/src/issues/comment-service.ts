@@ -11,6 +11,7 @@ import { comments, issues, notifications, users, type Window } from "@kiln/stora
 import type { RepoAccess } from "../access/access-service.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "./issue-rules.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
 import { actorOf, updateTime } from "./issue-support.js";
@@ -102,6 +103,13 @@ export class CommentService {
         commentId: created.id,
         at,
       });
+      await this.ctx.events.record(trx, {
+        ...inRepo(ctx.repo, actor.id, at),
+        type: issue.isPull ? "pull_request_comment" : "issue_comment",
+        action: "created",
+        issueId: issue.id,
+        commentId: created.id,
+      });
       return created;
     });
     return { comment, issueIndex: issue.index, isPull: issue.isPull };
@@ -129,8 +137,19 @@ export class CommentService {
     const issue = (await issues.findIssueById(this.ctx.db, view.comment.issueId)) as Issue;
     const at = updateTime(ctx, issue, updatedAt);
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    const actor = actorOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       await comments.updateCommentContent(trx, id, body, at);
+      if (body !== view.comment.content) {
+        await this.ctx.events.record(trx, {
+          ...inRepo(ctx.repo, actor.id, at),
+          type: view.isPull ? "pull_request_comment" : "issue_comment",
+          action: "edited",
+          issueId: issue.id,
+          commentId: id,
+          changes: { body: { from: view.comment.content } },
+        });
+      }
       await issues.markMentioned(
         trx,
         issue.id,
@@ -144,9 +163,18 @@ export class CommentService {
   async delete(ctx: RepoAccess, id: number): Promise<void> {
     const view = await this.mine(ctx, id);
     if (!view) return;
+    const actor = actorOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       // First: it locks the repository, as uploads do, before the comment's rows are touched.
       await removeAttachments(trx, ctx.repo.id, { commentId: id });
+      // Recorded while the comment is still there for consumers to read.
+      await this.ctx.events.record(trx, {
+        ...inRepo(ctx.repo, actor.id),
+        type: view.isPull ? "pull_request_comment" : "issue_comment",
+        action: "deleted",
+        issueId: view.comment.issueId,
+        commentId: id,
+      });
       await comments.deleteComment(trx, id);
       await trx.deleteFrom("reaction").where("commentId", "=", id).execute();
       await issues.recountComments(trx, view.comment.issueId);

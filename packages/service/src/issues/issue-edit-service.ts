@@ -17,6 +17,8 @@ import {
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import type { ForgeEvent } from "../events/event.js";
+import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { endOfDay, limitTitle, mentionedNames } from "./issue-rules.js";
 import type { EditIssueInput, IssueService } from "./issue-service.js";
@@ -112,6 +114,21 @@ export class IssueEditService {
 
     return this.ctx.db.transaction().execute(async (trx) => {
       await issues.updateIssue(trx, issue.id, changes);
+      const base = inRepo(ctx.repo, actor.id, at);
+      const pull = issue.isPull;
+      const recorded: ForgeEvent[] = [];
+      const edited = (from: { title?: { from: string }; body?: { from: string }; ref?: { from: string } }) =>
+        recorded.push({
+          ...base,
+          type: pull ? "pull_request" : "issues",
+          action: "edited",
+          issueId: issue.id,
+          changes: from,
+        });
+      if (changes.title !== undefined) edited({ title: { from: issue.title } });
+      if (changes.content !== undefined && changes.content !== issue.content)
+        edited({ body: { from: issue.content } });
+      if (changes.ref !== undefined && changes.ref !== issue.ref) edited({ ref: { from: issue.ref } });
       if (assignees) {
         const current = (await issues.assigneesOfIssues(trx, [issue.id])).get(issue.id) ?? [];
         const wanted = assignees.map((user) => user.id);
@@ -121,6 +138,38 @@ export class IssueEditService {
         await issues.addAssignees(trx, issue.id, added);
         for (const id of removed) event(CommentType.assignees, { assigneeId: id, removedAssignee: true });
         for (const id of added) event(CommentType.assignees, { assigneeId: id });
+        for (const [ids, action] of [
+          [removed, "unassigned"],
+          [added, "assigned"],
+        ] as const) {
+          for (const assigneeId of ids) {
+            recorded.push({
+              ...base,
+              type: pull ? "pull_request_assign" : "issue_assign",
+              action,
+              issueId: issue.id,
+              assigneeId,
+            });
+          }
+        }
+      }
+      if (changes.milestoneId !== undefined) {
+        const set = changes.milestoneId !== null;
+        recorded.push({
+          ...base,
+          type: pull ? "pull_request_milestone" : "issue_milestone",
+          action: set ? "milestoned" : "demilestoned",
+          issueId: issue.id,
+          milestoneId: (set ? changes.milestoneId : issue.milestoneId) ?? 0,
+        });
+      }
+      if (changes.isClosed !== undefined) {
+        recorded.push({
+          ...base,
+          type: pull ? "pull_request" : "issues",
+          action: changes.isClosed ? "closed" : "reopened",
+          issueId: issue.id,
+        });
       }
       await issues.markMentioned(
         trx,
@@ -152,6 +201,7 @@ export class IssueEditService {
         commentId: null,
         at,
       });
+      for (const recordedEvent of recorded) await this.ctx.events.record(trx, recordedEvent);
       return (await issues.findIssueById(trx, issue.id)) as Issue;
     });
   }

@@ -11,6 +11,7 @@ import {
 import { comments, type Db, issues, labels, notifications } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import { type IssueService, isIssueWriter } from "./issue-service.js";
 import { actorOf, recountIssueCounters, updateTime } from "./issue-support.js";
 
@@ -111,7 +112,7 @@ export class IssueLabelService {
   /** Removes every label. */
   async clear(ctx: RepoAccess, index: number, updatedAt?: Date): Promise<void> {
     const { issue, at } = await this.writable(ctx, index, updatedAt);
-    await this.apply(ctx, issue, [], await this.list(ctx, index), at);
+    await this.apply(ctx, issue, [], await this.list(ctx, index), at, "label_cleared");
   }
 
   /**
@@ -151,6 +152,7 @@ export class IssueLabelService {
     added: readonly Label[],
     removed: readonly Label[],
     at: Date,
+    action: "label_updated" | "label_cleared" = "label_updated",
   ) {
     if (added.length === 0 && removed.length === 0) return;
     const actor = actorOf(ctx);
@@ -191,6 +193,12 @@ export class IssueLabelService {
         actorId: actor.id,
         commentId: null,
         at,
+      });
+      await this.ctx.events.record(trx, {
+        ...inRepo(ctx.repo, actor.id, at),
+        type: issue.isPull ? "pull_request_label" : "issue_label",
+        action,
+        issueId: issue.id,
       });
     });
   }

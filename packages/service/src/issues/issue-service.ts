@@ -20,6 +20,7 @@ import {
 import type { RepoAccess } from "../access/access-service.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
@@ -133,6 +134,18 @@ export class IssueService {
     const now = new Date();
     return this.ctx.db.transaction().execute(async (trx) => {
       const issue = await insertNewIssue(trx, record, now);
+      const base = inRepo(ctx.repo, actor.id, now);
+      await this.ctx.events.record(trx, { ...base, type: "issues", action: "opened", issueId: issue.id });
+      // Forgejo's NewIssue notifies each assignment of a new issue (a new pull request's none).
+      for (const user of assignees) {
+        await this.ctx.events.record(trx, {
+          ...base,
+          type: "issue_assign",
+          action: "assigned",
+          issueId: issue.id,
+          assigneeId: user.id,
+        });
+      }
       if (input.closed) {
         await issues.updateIssue(trx, issue.id, { isClosed: true, closedAt: now, updatedAt: now });
         await comments.insertComment(
@@ -140,6 +153,7 @@ export class IssueService {
           { issueId: issue.id, type: CommentType.close, posterId: actor.id },
           now,
         );
+        await this.ctx.events.record(trx, { ...base, type: "issues", action: "closed", issueId: issue.id });
       }
       await announceNewIssue(trx, issue, record, now);
       return (await issues.findIssueById(trx, issue.id)) as Issue;
@@ -149,9 +163,17 @@ export class IssueService {
   /** Deletes an issue (repository admins only, by the route) and recounts what it was counted in. */
   async delete(ctx: RepoAccess, index: number): Promise<void> {
     const issue = await this.get(ctx, index);
+    const actor = actorOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       // First: it locks the repository, as uploads do, before the issue's rows are touched.
       await removeAttachments(trx, ctx.repo.id, { issueId: issue.id });
+      // Recorded while the issue is still there for consumers to read.
+      await this.ctx.events.record(trx, {
+        ...inRepo(ctx.repo, actor.id),
+        type: issue.isPull ? "pull_request" : "issues",
+        action: "deleted",
+        issueId: issue.id,
+      });
       const labelIds = await issues.issueLabelIds(trx, issue.id);
       await issues.deleteIssue(trx, issue.id);
       await recountIssueCounters(trx, ctx.repo.id, [issue.milestoneId], labelIds);
