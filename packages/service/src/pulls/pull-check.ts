@@ -7,8 +7,9 @@ import {
   pullHeadTip,
   setPullHead,
 } from "@kiln/git";
-import { comments, issues, notifications, pulls, reviews } from "@kiln/storage";
+import { comments, issues, notifications, pulls, repositories, reviews } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { recountIssueCounters } from "../issues/issue-support.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -159,6 +160,17 @@ export class PullChecker {
           at,
         });
       }
+      // Forgejo's PullRequestSynchronized: the head moved (pull_request_sync), in the base repository.
+      const base =
+        pull.baseRepoId === repo.id ? repo : await repositories.findRepositoryById(trx, pull.baseRepoId);
+      if (base) {
+        await this.ctx.events.record(trx, {
+          ...inRepo(base, pusherId ?? base.ownerId, at),
+          type: "pull_request_sync",
+          action: "synchronized",
+          issueId: pull.issueId,
+        });
+      }
     });
     return (await pulls.findPullById(this.ctx.db, pull.id)) ?? { ...pull, ...state };
   }
@@ -188,6 +200,13 @@ export class PullChecker {
         [issue.milestoneId],
         await issues.issueLabelIds(trx, pull.issueId),
       );
+      // Forgejo's CloseBranchPulls closes with the pusher as doer; unknown, the owner stands in.
+      await this.ctx.events.record(trx, {
+        ...inRepo(repo, doer ?? repo.ownerId, at),
+        type: "pull_request",
+        action: "closed",
+        issueId: pull.issueId,
+      });
       if (doer !== null) {
         await notifications.notifyIssueChange(trx, {
           issueId: pull.issueId,

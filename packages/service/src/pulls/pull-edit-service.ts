@@ -10,6 +10,7 @@ import { branchTip, isAncestor } from "@kiln/git";
 import { comments, notifications, pulls } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import type { IssueEditService } from "../issues/issue-edit-service.js";
 import type { IssueLabelService } from "../issues/issue-label-service.js";
 import { isIssueWriter } from "../issues/issue-service.js";
@@ -136,6 +137,14 @@ export class PullEditService {
         actorId,
         commentId: comment.id,
         at,
+      });
+      // Forgejo's PullRequestChangeTargetBranch: `edited` with the old base in changes.ref.
+      await this.ctx.events.record(trx, {
+        ...inRepo(ctx.repo, actorId, at),
+        type: "pull_request",
+        action: "edited",
+        issueId: pull.issueId,
+        changes: { ref: { from: pull.baseBranch } },
       });
     });
     // The stored state was for the old base: check against the new one now.

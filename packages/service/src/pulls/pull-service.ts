@@ -22,6 +22,7 @@ import {
 } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "../issues/issue-rules.js";
 import { canReadIssues, type IssueService } from "../issues/issue-service.js";
 import {
@@ -271,6 +272,13 @@ export class PullService {
         now,
       );
       await announceNewIssue(trx, issue, record, now);
+      // Forgejo's NewPullRequest: `opened` (its assignments are not notified one by one).
+      await this.ctx.events.record(trx, {
+        ...inRepo(ctx.repo, actor.id, now),
+        type: "pull_request",
+        action: "opened",
+        issueId: issue.id,
+      });
       return { issue: (await issues.findIssueById(trx, issue.id)) as Issue, pull };
     });
     // After the commit: a failed transaction must not leave a ref behind; a crash before this line

@@ -13,6 +13,7 @@ import {
 import { comments, type Db, emails, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import { actorOf } from "../issues/issue-support.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead } from "../permissions/repo-permission.js";
@@ -61,14 +62,14 @@ export class ReviewRequestService {
         if (latest?.type === ReviewType.request) continue;
         if (official) await reviews.clearOfficial(trx, issue.id, who.id);
         const review = await this.insertRequest(trx, issue, { reviewerId: who.id, official }, at);
-        const entry = await this.entry(trx, issue, doer, { assigneeId: who.id }, false, at);
+        const entry = await this.entry(trx, ctx, issue, doer, { assigneeId: who.id }, false, at);
         await reviews.notifyUsers(trx, this.change(ctx, issue, doer, entry, at), [who.id]);
         created.push(review);
       }
       for (const { who, official } of groups) {
         if (await reviews.findTeamRequest(trx, issue.id, who.id)) continue;
         const review = await this.insertRequest(trx, issue, { reviewerTeamId: who.id, official }, at);
-        const entry = await this.entry(trx, issue, doer, { assigneeTeamId: who.id }, false, at);
+        const entry = await this.entry(trx, ctx, issue, doer, { assigneeTeamId: who.id }, false, at);
         const members = await reviews.teamMemberIds(trx, who.id);
         const recipients = members.filter((id) => id !== issue.posterId);
         await reviews.notifyUsers(trx, this.change(ctx, issue, doer, entry, at), recipients);
@@ -91,13 +92,13 @@ export class ReviewRequestService {
         if (latest?.type !== ReviewType.request) continue;
         await reviews.deleteReview(trx, latest.id);
         if (official) await reviews.restoreOfficial(trx, issue.id, who.id);
-        await this.entry(trx, issue, doer, { assigneeId: who.id }, true, at);
+        await this.entry(trx, ctx, issue, doer, { assigneeId: who.id }, true, at);
       }
       for (const { who } of groups) {
         const open = await reviews.findTeamRequest(trx, issue.id, who.id);
         if (!open) continue;
         await reviews.deleteReview(trx, open.id);
-        await this.entry(trx, issue, doer, { assigneeTeamId: who.id }, true, at);
+        await this.entry(trx, ctx, issue, doer, { assigneeTeamId: who.id }, true, at);
       }
     });
   }
@@ -195,14 +196,24 @@ export class ReviewRequestService {
   }
 
   /** The `review_request` timeline entry (Forgejo keeps the reviewer as the assignee, removal as removed_assignee). */
-  private entry(
+  private async entry(
     trx: Db,
+    ctx: RepoAccess,
     issue: Issue,
     doer: User,
     who: { assigneeId?: number; assigneeTeamId?: number },
     removed: boolean,
     at: Date,
   ) {
+    // Forgejo's PullRequestReviewRequest: one event per user asked or withdrawn (a team: the team).
+    await this.ctx.events.record(trx, {
+      ...inRepo(ctx.repo, doer.id, at),
+      type: "pull_request_review_request",
+      action: removed ? "review_request_removed" : "review_requested",
+      issueId: issue.id,
+      reviewerId: who.assigneeId ?? null,
+      teamId: who.assigneeTeamId ?? null,
+    });
     return comments.insertComment(
       trx,
       {

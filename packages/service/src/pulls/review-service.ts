@@ -14,6 +14,7 @@ import {
 import { comments, issues, notifications, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "../issues/issue-rules.js";
 import { actorOf } from "../issues/issue-support.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
@@ -24,6 +25,18 @@ import { cutPatches } from "./review-hunk.js";
 import { isDecision, type ReviewerRules, reviewTypeOf } from "./review-rules.js";
 import { type PreparedLineComment, recordSubmission } from "./review-submit.js";
 import { loadReviewViews, type ReviewView } from "./review-views.js";
+
+/** The webhook event a submitted review fires (Forgejo's PullRequestReview; a pending one none). */
+const REVIEW_EVENTS: Partial<
+  Record<
+    number,
+    "pull_request_review_approved" | "pull_request_review_rejected" | "pull_request_review_comment"
+  >
+> = {
+  [ReviewType.approve]: "pull_request_review_approved",
+  [ReviewType.requestChanges]: "pull_request_review_rejected",
+  [ReviewType.comment]: "pull_request_review_comment",
+};
 
 /** A line comment as a client gives it (Forgejo's CreatePullReviewComment). */
 export interface LineCommentInput {
@@ -273,9 +286,21 @@ export class ReviewService {
       answeredTeamIds,
       mentionedIds: mentioned.map((user) => user.id),
     };
-    const review = await this.ctx.db
-      .transaction()
-      .execute((trx) => recordSubmission(trx, submission, new Date()));
+    const at = new Date();
+    const review = await this.ctx.db.transaction().execute(async (trx) => {
+      const submitted = await recordSubmission(trx, submission, at);
+      const eventType = REVIEW_EVENTS[submitted.type];
+      if (eventType) {
+        await this.ctx.events.record(trx, {
+          ...inRepo(ctx.repo, doer.id, at),
+          type: eventType,
+          action: "reviewed",
+          issueId: issue.id,
+          reviewId: submitted.id,
+        });
+      }
+      return submitted;
+    });
     if (type === ReviewType.approve) await this.merges.tryScheduled(ctx, pull.index);
     return this.view(pull.index, review);
   }
