@@ -49,7 +49,7 @@ export function mountGit(mount: Mount): void {
     return handleGitHttp(git, subpath, c.req.raw, {
       ...(pushPolicy ? { pushPolicy } : {}),
       onPushed: async (updates) => {
-        const after = await services.repositories.afterPush(repo, updates);
+        const after = await services.repositories.afterPush(repo, updates, user?.id ?? null);
         const branches = updates
           .filter((u) => u.ref.startsWith("refs/heads/"))
           .map((u) => u.ref.slice("refs/heads/".length));

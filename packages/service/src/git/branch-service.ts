@@ -22,6 +22,7 @@ import {
   isValidRefName,
   listBranches,
   listRefs,
+  ZERO_SHA,
 } from "@kiln/git";
 import type { RepoPermission } from "../permissions/repo-permission.js";
 import { withGitErrors } from "../repos/git-errors.js";
@@ -133,7 +134,11 @@ export class BranchService {
       already_exists: () => new AlreadyExistsError("The branch already exists."),
       conflict: () => new AlreadyExistsError("The branch already exists."),
     });
-    await this.repos.refreshSize(repo.id);
+    await this.repos.afterPush(
+      repo,
+      [{ ref: `refs/heads/${input.name}`, oldSha: ZERO_SHA, newSha: branch.commit.sha }],
+      doer.id,
+    );
     const [view] = await this.views({ repo, viewer: doer }, [branch]);
     return view as BranchView;
   }
@@ -144,7 +149,7 @@ export class BranchService {
    * may be deleted), not on an empty repository (404) or a mirror (403), never the default
    * branch or a protected branch (403); 404 when there is no such branch.
    */
-  async delete(repo: Repository, name: string): Promise<void> {
+  async delete(repo: Repository, name: string, doer: User): Promise<void> {
     assertNotArchived(repo);
     if (!isReadableRef(`refs/heads/${name}`)) {
       throw new InvalidArgumentError(`branch name is not valid [name: ${name}]`);
@@ -154,10 +159,10 @@ export class BranchService {
     if (name === repo.defaultBranch) throw new PermissionDeniedError("can not delete default branch");
     if (await this.protections.ruleFor(repo, name)) throw new PermissionDeniedError("branch protected");
     const git = await this.repos.git(repo);
-    await withGitErrors(() => deleteBranch(git, name), {
+    const sha = await withGitErrors(() => deleteBranch(git, name), {
       default_branch: () => new PermissionDeniedError("can not delete default branch"),
     });
-    await this.repos.refreshSize(repo.id);
+    await this.repos.afterPush(repo, [{ ref: `refs/heads/${name}`, oldSha: sha, newSha: ZERO_SHA }], doer.id);
   }
 
   /** Forgejo's checkBranchName: the name must not be a branch or tag, nor nest with a branch. */

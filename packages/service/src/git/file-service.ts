@@ -130,11 +130,13 @@ export class FileService {
         }),
       overrides,
     );
-    const after = repo.isEmpty
-      ? await this.repos.afterPush(repo, [
-          { oldSha: ZERO_SHA, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` },
-        ])
-      : await this.repos.refreshSize(repo.id);
+    // The branch moved from the commit's parent (or was made by it): a push by the doer.
+    const oldSha = newBranch || repo.isEmpty ? ZERO_SHA : (result.commit.parents[0] ?? ZERO_SHA);
+    const after = await this.repos.afterPush(
+      repo,
+      [{ oldSha, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` }],
+      doer.id,
+    );
     const files: (ContentItem | null)[] = [];
     let ref: ContentsRef = { name: result.branch, kind: "branch", path: result.branch };
     for (const [index, op] of ops.entries()) {

@@ -16,6 +16,7 @@ import {
   isValidTagName,
   listTags,
   type TagInfo,
+  ZERO_SHA,
 } from "@kiln/git";
 import { releases } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
@@ -85,7 +86,11 @@ export class TagService {
         empty_repository: () => new NotFoundError("target not found"),
       },
     );
-    await this.repos.refreshSize(repo.id);
+    await this.repos.afterPush(
+      repo,
+      [{ ref: `refs/tags/${tag.name}`, oldSha: ZERO_SHA, newSha: tag.sha }],
+      doer.id,
+    );
     return tag;
   }
 
@@ -94,7 +99,7 @@ export class TagService {
    * create, such as `HEAD`, may be deleted), 404 when it does not exist, 409 when a release
    * names it.
    */
-  async delete(repo: Repository, name: string): Promise<void> {
+  async delete(repo: Repository, name: string, doer: User): Promise<void> {
     assertNotArchived(repo);
     if (!isReadableRef(`refs/tags/${name}`)) {
       throw new InvalidArgumentError(`tag name is not valid [name: ${name}]`);
@@ -103,7 +108,7 @@ export class TagService {
     if (await releases.findReleaseByTag(this.ctx.db, repo.id, name))
       throw new ConflictError("a tag attached to a release cannot be deleted directly");
     const git = await this.repos.git(repo);
-    await withGitErrors(() => deleteTag(git, name));
-    await this.repos.refreshSize(repo.id);
+    const sha = await withGitErrors(() => deleteTag(git, name));
+    await this.repos.afterPush(repo, [{ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }], doer.id);
   }
 }

@@ -25,11 +25,15 @@ import {
   KeyedMutex,
   mergeIntoBranch,
   parseFilePatterns,
+  type RefUpdate,
+  ZERO_SHA,
 } from "@kiln/git";
 import { comments, issueRelations, issues, notifications, pulls, reviews, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
+import { recordRefUpdates } from "../events/ref-events.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
@@ -264,7 +268,11 @@ export class MergeService {
       if (error instanceof GitConflictError) throw new ConflictError("merge push out of date");
       throw error;
     }
-    await this.recordMerged(ctx, doer, pull, merged, new Date(), PullStatus.mergeable);
+    await this.recordMerged(ctx, doer, pull, merged, new Date(), PullStatus.mergeable, {
+      ref: `refs/heads/${pull.baseBranch}`,
+      oldSha: baseSha,
+      newSha: merged,
+    });
     await this.repos.refreshSize(ctx.repo.id);
     if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, git, pull);
   }
@@ -276,9 +284,13 @@ export class MergeService {
     commitId: string,
     at: Date,
     status: PullRequest["status"],
+    push?: RefUpdate,
   ): Promise<void> {
     const now = new Date();
     await this.ctx.db.transaction().execute(async (trx) => {
+      // The base branch moved in git just before: its push is recorded with the merge.
+      const base = inRepo(ctx.repo, doer.id, now);
+      if (push) await recordRefUpdates(this.ctx.events, trx, base, [push]);
       await pulls.updatePull(trx, pull.id, { merged: { commitId, mergerId: doer.id, at, status } });
       await pulls.deleteAutoMerge(trx, pull.id);
       await issues.updateIssue(trx, pull.issueId, { isClosed: true, closedAt: now, updatedAt: now });
@@ -301,6 +313,13 @@ export class MergeService {
         actorId: doer.id,
         commentId: comment.id,
         at: now,
+      });
+      // Forgejo's MergePullRequest: `closed`, the payload's pull request merged.
+      await this.ctx.events.record(trx, {
+        ...base,
+        type: "pull_request",
+        action: "closed",
+        issueId: pull.issueId,
       });
     });
   }
@@ -389,11 +408,21 @@ export class MergeService {
         }
       });
       if (!(await deleteBranchAt(git, pull.headBranch, pull.headCommitId))) return;
-      await comments.insertComment(
-        this.ctx.db,
-        { issueId: pull.issueId, type: CommentType.deleteBranch, posterId: doer.id, oldRef: pull.headBranch },
-        now,
-      );
+      await this.ctx.db.transaction().execute(async (trx) => {
+        await comments.insertComment(
+          trx,
+          {
+            issueId: pull.issueId,
+            type: CommentType.deleteBranch,
+            posterId: doer.id,
+            oldRef: pull.headBranch,
+          },
+          now,
+        );
+        await recordRefUpdates(this.ctx.events, trx, inRepo(ctx.repo, doer.id, now), [
+          { ref: `refs/heads/${pull.headBranch}`, oldSha: pull.headCommitId, newSha: ZERO_SHA },
+        ]);
+      });
       // Those left on the deleted branch are closed now, credited to the doer.
       for (const child of await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch)) {
         await this.checker.current(ctx.repo, child, false);

@@ -58,8 +58,9 @@ export class PullUpdateService {
       return verdict.allowed ? undefined : verdict.message;
     };
     const endPush = this.checker.pushes.begin(ctx.repo.id, doer.id);
+    let newHead: string;
     try {
-      await updateBranchFromBase(git, {
+      newHead = await updateBranchFromBase(git, {
         check,
         style,
         headBranch: pull.headBranch,
@@ -79,7 +80,11 @@ export class PullUpdateService {
     } finally {
       endPush();
     }
+    await this.repos.afterPush(
+      ctx.repo,
+      [{ ref: `refs/heads/${pull.headBranch}`, oldSha: pull.headCommitId, newSha: newHead }],
+      doer.id,
+    );
     await this.checker.current(ctx.repo, pull, false);
-    await this.repos.refreshSize(ctx.repo.id);
   }
 }

@@ -19,6 +19,8 @@ import {
 } from "@kiln/git";
 import { type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
+import { recordRefUpdates } from "../events/ref-events.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
@@ -120,19 +122,36 @@ export class RepoService {
   }
 
   /**
-   * After a push: when the default branch does not exist but others do (the first push of a
-   * branch with another name), that branch becomes the default, as in Forgejo; then sizes.
+   * After refs changed in git (a push, a file written through the API, a branch or tag made or
+   * removed): when the default branch does not exist but others do (the first push of a branch
+   * with another name), that branch becomes the default, as in Forgejo; the refs' events
+   * (push, create, delete) are recorded for `pusherId` in the same transaction; then sizes.
+   * Git has applied the refs before this runs: a crash in between loses their events (the
+   * window docs/architecture.md describes).
    */
-  async afterPush(repo: Repository, updates: readonly RefUpdate[]): Promise<Repository> {
+  async afterPush(
+    repo: Repository,
+    updates: readonly RefUpdate[],
+    pusherId?: number | null,
+  ): Promise<Repository> {
     const git = await this.git(repo);
     const branches = await listBranches(git);
+    let nextDefault: string | undefined;
     if (branches.length > 0 && !branches.some((b) => b.name === repo.defaultBranch)) {
       const pushed = updates.find((u) => u.ref.startsWith("refs/heads/") && !/^0+$/.test(u.newSha));
-      const next = pushed
+      nextDefault = pushed
         ? pushed.ref.slice("refs/heads/".length)
         : (branches[0]?.name ?? repo.defaultBranch);
-      await setDefaultBranch(git, next);
-      await repositories.updateRepository(this.ctx.db, repo.id, { defaultBranch: next });
+      await setDefaultBranch(git, nextDefault);
+    }
+    const recording = pusherId !== undefined && pusherId !== null && updates.length > 0;
+    if (nextDefault !== undefined || recording) {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        if (nextDefault !== undefined) {
+          await repositories.updateRepository(trx, repo.id, { defaultBranch: nextDefault });
+        }
+        if (recording) await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates);
+      });
     }
     // The history index is brought up to date before the size is measured (it is part of the
     // repository on disk). It only speeds up path-limited history queries and a stale one is never
@@ -197,11 +216,17 @@ export class RepoService {
     });
   }
 
-  /** Deletes a repository: its row (and everything that references it), its usage, then its files. */
-  async delete(repo: Repository): Promise<void> {
+  /**
+   * Deletes a repository: its row (and everything that references it), its usage, then its files.
+   * With a doer, the `repository` event `deleted` is recorded first, while the row is there.
+   */
+  async delete(repo: Repository, doerId?: number): Promise<void> {
     await this.ctx.db.transaction().execute(async (trx) => {
       const locked = await repositories.lockRepository(trx, repo.id);
       if (!locked) throw new NotFoundError();
+      if (doerId !== undefined) {
+        await this.ctx.events.record(trx, { ...inRepo(repo, doerId), type: "repository", action: "deleted" });
+      }
       await this.ledger.recordRepositoryChange(trx, locked, undefined);
       await repositories.deleteRepository(trx, repo.id);
     });

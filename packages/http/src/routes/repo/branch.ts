@@ -138,8 +138,9 @@ export const repoDeleteBranch = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").branches.delete(ctx.repo, params.branch);
+  async handler(c, { params, principal, repo: ctx }) {
+    const { user } = requirePrincipal(principal);
+    await c.get("services").branches.delete(ctx.repo, params.branch, user);
     return c.body(null, 204);
   },
 });

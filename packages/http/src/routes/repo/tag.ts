@@ -114,8 +114,9 @@ export const repoDeleteTag = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").tags.delete(ctx.repo, params.tag);
+  async handler(c, { params, principal, repo: ctx }) {
+    const { user } = requirePrincipal(principal);
+    await c.get("services").tags.delete(ctx.repo, params.tag, user);
     return c.body(null, 204);
   },
 });
