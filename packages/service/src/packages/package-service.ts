@@ -2,6 +2,7 @@ import type { BlobStore, ByteRange } from "@kiln/blobs";
 import {
   BadRequestError,
   NotFoundError,
+  type Package,
   type PackageFile,
   type Paged,
   type PageRequest,
@@ -10,7 +11,7 @@ import {
   type Repository,
   type User,
 } from "@kiln/domain";
-import { packages, users, type VersionOfPackage } from "@kiln/storage";
+import { type Db, packages, users, type VersionOfPackage } from "@kiln/storage";
 import type { AccessService } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
@@ -172,11 +173,12 @@ export class PackageService {
 
   /** Deletes a version with its files; its usage goes at once (the bytes with the next sweep). */
   async deleteVersion(oa: PackageOwnerAccess, type: string, name: string, version: string): Promise<void> {
-    this.packageAccess.requireWrite(oa);
+    const doer = this.packageAccess.requireWrite(oa);
     const found = await this.version(oa, type, name, version);
     await this.ctx.db.transaction().execute(async (trx) => {
       const pkg = await packages.lockPackage(trx, oa.owner.id, type, found.package.lowerName);
       if (!pkg) throw new NotFoundError(PACKAGE_ERRORS.notFound);
+      await this.recordDeleted(trx, pkg, doer.id, found.version.id);
       const sizes = await packages.deleteVersion(trx, found.version.id);
       await this.ledger.record(trx, oa.owner.id, { packages: -sum(sizes) });
       await packages.deletePackageIfEmpty(trx, pkg.id);
@@ -185,13 +187,16 @@ export class PackageService {
 
   /** Deletes every version of a package (npm's unpublish of a whole package). */
   async deletePackage(oa: PackageOwnerAccess, type: string, name: string): Promise<void> {
-    this.packageAccess.requireWrite(oa);
+    const doer = this.packageAccess.requireWrite(oa);
     const list = await this.versionsOf(oa, type, name);
     await this.ctx.db.transaction().execute(async (trx) => {
       const pkg = await packages.lockPackage(trx, oa.owner.id, type, list[0]?.package.lowerName ?? "");
       if (!pkg) throw new NotFoundError(PACKAGE_ERRORS.notFound);
       let freed = 0;
-      for (const v of list) freed += sum(await packages.deleteVersion(trx, v.version.id));
+      for (const v of list) {
+        await this.recordDeleted(trx, pkg, doer.id, v.version.id);
+        freed += sum(await packages.deleteVersion(trx, v.version.id));
+      }
       await this.ledger.record(trx, oa.owner.id, { packages: -freed });
       await packages.deletePackageIfEmpty(trx, pkg.id);
     });
@@ -205,7 +210,7 @@ export class PackageService {
     version: string,
     filename: string,
   ): Promise<void> {
-    this.packageAccess.requireWrite(oa);
+    const doer = this.packageAccess.requireWrite(oa);
     const found = await this.version(oa, type, name, version);
     await this.ctx.db.transaction().execute(async (trx) => {
       const pkg = await packages.lockPackage(trx, oa.owner.id, type, found.package.lowerName);
@@ -213,12 +218,26 @@ export class PackageService {
       const files = (await packages.filesOfVersions(trx, [found.version.id])).get(found.version.id) ?? [];
       const file = files.find((f) => f.lowerName === filename.toLowerCase());
       if (!file) throw new NotFoundError(PACKAGE_ERRORS.fileNotFound);
+      if (files.length === 1) await this.recordDeleted(trx, pkg, doer.id, found.version.id);
       const freed =
         files.length === 1
           ? sum(await packages.deleteVersion(trx, found.version.id))
           : ((await packages.deleteFile(trx, file.id)) ?? 0);
       await this.ledger.record(trx, oa.owner.id, { packages: -freed });
       await packages.deletePackageIfEmpty(trx, pkg.id);
+    });
+  }
+
+  /** Forgejo's PackageDelete, recorded while the version is still there for consumers to read. */
+  private async recordDeleted(trx: Db, pkg: Package, actorId: number, versionId: number): Promise<void> {
+    await this.ctx.events.record(trx, {
+      repoId: pkg.repoId,
+      ownerId: pkg.ownerId,
+      actorId,
+      at: new Date(),
+      type: "package",
+      action: "deleted",
+      packageVersionId: versionId,
     });
   }
 

@@ -134,6 +134,16 @@ export class PackageUploads {
           if (p.unique) await packages.removePackageProperty(trx, pkg.id, p.name, p.value);
           await packages.addVersionProperty(trx, version.id, p.name, p.value);
         }
+        // Forgejo's PackageCreate: a new version (a file added to an existing one fires nothing).
+        await this.ctx.events.record(trx, {
+          repoId: pkg.repoId,
+          ownerId: oa.owner.id,
+          actorId: creator.id,
+          at: new Date(),
+          type: "package",
+          action: "created",
+          packageVersionId: version.id,
+        });
       } else {
         if (!file.addToExistingVersion) throw new AlreadyExistsError(PACKAGE_ERRORS.versionExists);
         version = await packages.findVersionOf(trx, pkg.id, file.version.toLowerCase());

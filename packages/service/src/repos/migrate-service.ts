@@ -63,6 +63,7 @@ export class MigrateService {
           defaultBranch: "main",
           isMirror: input.mirror ?? false,
           originalUrl: input.cloneAddr,
+          creatorId: doer.id,
         },
         async () => {
           await withGitErrors(() =>

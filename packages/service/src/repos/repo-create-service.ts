@@ -8,6 +8,7 @@ import {
 import { isValidRefName, type RepoStore } from "@kiln/git";
 import { isUniqueViolation, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
@@ -33,6 +34,8 @@ export interface NewRepoValues {
   readonly defaultBranch: string;
   readonly isMirror?: boolean;
   readonly originalUrl?: string;
+  /** Who creates it: the `repository` event `created` is recorded for them with the row. */
+  readonly creatorId?: number;
 }
 
 /** The error of a name already taken in the owner's namespace (409, Forgejo's message). */
@@ -71,6 +74,7 @@ export class RepoCreateService {
         isTemplate: input.template ?? false,
         description: input.description ?? "",
         defaultBranch,
+        creatorId: doer.id,
       },
       async () => {
         await withGitErrors(() =>
@@ -136,6 +140,13 @@ export class RepoCreateService {
           throw err;
         }
         await this.ledger.recordRepositoryChange(trx, undefined, row);
+        if (values.creatorId !== undefined) {
+          await this.ctx.events.record(trx, {
+            ...inRepo(row, values.creatorId),
+            type: "repository",
+            action: "created",
+          });
+        }
         return row;
       });
     } catch (err) {

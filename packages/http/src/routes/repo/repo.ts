@@ -159,7 +159,7 @@ export const repoDelete = route({
     ...notFound,
   },
   async handler(c, { repo: ctx }) {
-    await c.get("services").repositories.delete(ctx.repo);
+    await c.get("services").repositories.delete(ctx.repo, ctx.viewer?.id);
     return c.body(null, 204);
   },
 });
