@@ -42,6 +42,8 @@ export interface Settings {
     readonly enableDependencies: boolean;
     /** `[service] ALLOW_CROSS_REPOSITORY_DEPENDENCIES`: a dependency may be an issue of another repository. */
     readonly allowCrossRepositoryDependencies: boolean;
+    /** `[service] AUTO_WATCH_NEW_REPOS`: a repository's creator (and all-repository teams) watch it. */
+    readonly autoWatchNewRepos: boolean;
   };
   readonly repository: {
     /** Absolute directory holding `<owner>/<name>.git`. */
@@ -221,6 +223,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       artifactMaxSize: 2 * 1024 ** 3,
     },
     cron: { enabled: true, tasks: {} },
+      autoWatchNewRepos: true,
     packages: {
       enabled: true,
       path: `${appDataPath}/packages`,

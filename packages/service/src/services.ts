@@ -62,6 +62,11 @@ import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoService } from "./repos/repo-service.js";
 import { TransferService } from "./repos/transfer-service.js";
 import { AccessTokenService } from "./users/access-token-service.js";
+import { autoWatchConsumer } from "./social/auto-watch.js";
+import { FollowService } from "./social/follow-service.js";
+import { NotificationService } from "./social/notification-service.js";
+import { StarService } from "./social/star-service.js";
+import { WatchService } from "./social/watch-service.js";
 import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
 
@@ -131,6 +136,11 @@ export interface Services {
   readonly artifacts: ArtifactService;
 }
 
+  /** Watching, stars, following and the notification threads they and issue changes produce. */
+  readonly watches: WatchService;
+  readonly stars: StarService;
+  readonly follows: FollowService;
+  readonly notifications: NotificationService;
 /** Builds the services of an instance. */
 export function createServices(init: ServiceContextInit): Services {
   const ctx: ServiceContext = { ...init, events: new EventRecorder() };
@@ -146,6 +156,7 @@ export function createServices(init: ServiceContextInit): Services {
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
+  ctx.events.register(autoWatchConsumer(ctx));
   const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
@@ -244,3 +255,7 @@ export function createServices(init: ServiceContextInit): Services {
   );
   return services;
 }
+    watches: new WatchService(ctx),
+    stars: new StarService(ctx),
+    follows: new FollowService(ctx),
+    notifications: new NotificationService(ctx),

@@ -72,6 +72,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       enableTimetracking: get.bool("service", "ENABLE_TIMETRACKING", true),
       enableDependencies: get.bool("service", "DEFAULT_ENABLE_DEPENDENCIES", true),
       allowCrossRepositoryDependencies: get.bool("service", "ALLOW_CROSS_REPOSITORY_DEPENDENCIES", true),
+      autoWatchNewRepos: get.bool("service", "AUTO_WATCH_NEW_REPOS", true),
     },
     repository: {
       root: path(get.string("repository", "ROOT", `${appDataPath}/repositories`)),

@@ -10,6 +10,7 @@ export * from "./issue.js";
 export * from "./label.js";
 export * from "./organization.js";
 export * from "./package.js";
+export * from "./notification.js";
 export * from "./pull.js";
 export * from "./quota.js";
 export * from "./release.js";

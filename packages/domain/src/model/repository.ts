@@ -28,6 +28,9 @@ export interface Repository {
   readonly numClosedIssues: number;
   readonly numPulls: number;
   readonly numClosedPulls: number;
+  /** Watchers (watch modes normal and auto) and stars (recounted with every change). */
+  readonly numWatches: number;
+  readonly numStars: number;
   /** Pull request settings: allowed merge styles and their defaults. */
   readonly pullsConfig: PullsConfig;
   readonly createdAt: Date;

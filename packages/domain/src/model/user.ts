@@ -37,6 +37,10 @@ export interface User {
   readonly allowImportLocal: boolean;
   /** Organizations only: whether repository admins may change which teams access a repository. */
   readonly repoAdminChangeTeamAccess: boolean;
+  /** Followers, accounts followed and repositories starred (recounted with every change). */
+  readonly numFollowers: number;
+  readonly numFollowing: number;
+  readonly numStars: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly lastLoginAt: Date | null;

@@ -36,9 +36,9 @@ export function toApiUser(
     website: user.website,
     description: user.description,
     visibility: user.visibility,
-    followers_count: 0,
-    following_count: 0,
-    starred_repos_count: 0,
+    followers_count: user.numFollowers,
+    following_count: user.numFollowing,
+    starred_repos_count: user.numStars,
     username: user.name,
   };
 }

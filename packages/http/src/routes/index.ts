@@ -7,6 +7,9 @@ import { adminUserRoutes } from "./admin/user.js";
 import { miscRoutes } from "./misc/version.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
+import { notifyRepoRoutes } from "./notify/repo.js";
+import { notifyThreadRoutes } from "./notify/threads.js";
+import { notifyUserRoutes } from "./notify/user.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
@@ -45,22 +48,32 @@ import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
+import { repoStarRoutes } from "./repo/star.js";
+import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
 import { userQuotaRoutes } from "./user/quota.js";
 import { userSettingsRoutes } from "./user/settings.js";
 import { userRoutes } from "./user/user.js";
 
+import { followerRoutes } from "./user/follower.js";
 /** Every /api/v1 operation Kiln implements, static paths before parameterised ones. */
 export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
+import { starRoutes } from "./user/star.js";
   ...settingsRoutes,
+import { watchRoutes } from "./user/watch.js";
   ...userRoutes,
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,
   ...adminUserRoutes,
   ...adminCronRoutes,
+  ...followerRoutes,
+  ...starRoutes,
+  ...watchRoutes,
+  ...notifyUserRoutes,
+  ...notifyThreadRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
@@ -82,6 +95,9 @@ export const allRoutes: readonly AnyRoute[] = [
   ...treeRoutes,
   ...blobRoutes,
   ...fileReadRoutes,
+  ...repoStarRoutes,
+  ...repoSubscriberRoutes,
+  ...notifyRepoRoutes,
   ...archiveRoutes,
   // Before `/issues/{index}`, which would take `comments` for an index.
   ...issueCommentRoutes,

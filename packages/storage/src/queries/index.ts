@@ -48,6 +48,7 @@ export type { RepositoryFilter } from "./repositories.js";
 export * as repositories from "./repositories.js";
 export type { NewReview, ReviewVerdict } from "./reviews.js";
 export * as reviews from "./reviews.js";
+export * as social from "./social.js";
 export type { TeamValues } from "./teams.js";
 export * as teams from "./teams.js";
 export type { StopwatchEntry, TimeFilter, TrackedTimeEntry } from "./tracked-times.js";

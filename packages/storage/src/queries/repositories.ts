@@ -27,6 +27,8 @@ export const REPO_COLUMNS = [
   "repository.numClosedIssues",
   "repository.numPulls",
   "repository.numClosedPulls",
+  "repository.numWatches",
+  "repository.numStars",
   "repository.pullsConfig",
   "repository.createdAt",
   "repository.updatedAt",

@@ -1,0 +1,36 @@
+import type { Paged, PageRequest, Repository, User } from "@kiln/domain";
+import { social } from "@kiln/storage";
+import type { RepoAccess } from "../access/access-service.js";
+import { type Actor, signedInViewer, viewerOf } from "../access/actor.js";
+import type { ServiceContext } from "../context.js";
+
+/**
+ * Stars on repositories (Forgejo's models/repo/star.go). The repository's and the user's star
+ * counters are recounted in the transaction of each change.
+ */
+export class StarService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** Whether the caller starred the repository. */
+  async isStarred(repo: RepoAccess): Promise<boolean> {
+    return social.isStarred(this.ctx.db, signedInViewer(repo.actor).id, repo.repo.id);
+  }
+
+  /** Stars (`on`) or unstars the repository for the caller; doing it twice changes nothing. */
+  async set(repo: RepoAccess, on: boolean): Promise<void> {
+    const viewer = signedInViewer(repo.actor);
+    await this.ctx.db
+      .transaction()
+      .execute((trx) => social.setStar(trx, viewer.id, repo.repo.id, on, new Date()));
+  }
+
+  /** The users who starred the repository whom the caller may see. */
+  stargazers(repo: RepoAccess, page: PageRequest): Promise<Paged<User>> {
+    return social.listStargazers(this.ctx.db, repo.repo.id, viewerOf(repo.actor), page);
+  }
+
+  /** The repositories `user` starred that the actor may see (another's private ones left out). */
+  starred(actor: Actor, user: User, page: PageRequest): Promise<Paged<Repository>> {
+    return social.listStarredRepos(this.ctx.db, user.id, viewerOf(actor), page);
+  }
+}
