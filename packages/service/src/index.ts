@@ -10,6 +10,7 @@ export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
 export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger } from "./context.js";
 export * from "./cron/index.js";
 export * from "./events/index.js";
+export { type FeedEntry, type FeedQuery, FeedService } from "./feed/feed-service.js";
 export { type ArchiveDownload, ArchiveService } from "./git/archive-service.js";
 export {
   assertNotArchived,

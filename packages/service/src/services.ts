@@ -10,6 +10,7 @@ import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
 import { feedConsumer } from "./feed/feed-consumer.js";
+import { FeedService } from "./feed/feed-service.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
@@ -134,6 +135,8 @@ export interface Services {
   readonly npm: NpmService;
   /** Actions artifacts: uploads, lists, downloads, deletions and their expiry. */
   readonly artifacts: ArtifactService;
+  /** Activity feeds of users, organizations, teams and repositories. */
+  readonly feeds: FeedService;
 }
 
   /** Watching, stars, following and the notification threads they and issue changes produce. */
@@ -249,6 +252,7 @@ export function createServices(init: ServiceContextInit): Services {
     packageUploads,
     npm: new NpmService(ctx, packages, packageUploads, packageAccess),
     artifacts,
+    feeds: new FeedService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -1,4 +1,5 @@
 export * from "./access-token.js";
+export * from "./activity.js";
 export * from "./action.js";
 export * from "./branch.js";
 export * from "./contents.js";

@@ -4,6 +4,7 @@ import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
+import { activityFeedRoutes } from "./feed/activity-feed.js";
 import { miscRoutes } from "./misc/version.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
@@ -64,6 +65,7 @@ import { starRoutes } from "./user/star.js";
   ...settingsRoutes,
 import { watchRoutes } from "./user/watch.js";
   ...userRoutes,
+  ...activityFeedRoutes,
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,

@@ -117,8 +117,8 @@ export interface FeedFilter {
   readonly userId?: number | undefined;
   /** A repository's feed: its entries as their actors recorded them (user_id = act_user_id). */
   readonly repoId?: number | undefined;
-  /** Only entries of these repositories (a team's). */
-  readonly repoIds?: readonly number[] | undefined;
+  /** Only entries of a team's repositories (all of its organization's when it includes all). */
+  readonly team?: { readonly id: number; readonly orgId: number; readonly all: boolean } | undefined;
   /** Only entries the feed's user made. */
   readonly onlyPerformedBy?: boolean | undefined;
   readonly includePrivate: boolean;
@@ -170,8 +170,13 @@ export async function listFeed(
       .where("action.repoId", "=", filter.repoId)
       .whereRef("action.userId", "=", sql.ref("action.actUserId"));
   }
-  if (filter.repoIds !== undefined) {
-    query = query.where("action.repoId", "in", filter.repoIds.length > 0 ? filter.repoIds : [0]);
+  const team = filter.team;
+  if (team) {
+    query = team.all
+      ? query.where("repository.ownerId", "=", team.orgId)
+      : query.where("action.repoId", "in", (eb) =>
+          eb.selectFrom("teamRepo").select("teamRepo.repoId").where("teamRepo.teamId", "=", team.id),
+        );
   }
   if (!filter.includePrivate) query = query.where("action.isPrivate", "=", false);
   if (filter.window) {
@@ -197,5 +202,17 @@ export async function actionsOfRepository(db: Db, repoId: number, limit: number)
     .orderBy("createdAt", "desc")
     .orderBy("id", "desc")
     .limit(limit)
+    .execute();
+}
+
+/** Comments named by feed entries, with their issue's number and kind (for the API's `comment`). */
+export async function feedComments(db: Db, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("comment")
+    .innerJoin("issue", "issue.id", "comment.issueId")
+    .selectAll("comment")
+    .select(["issue.index as issueIndex", "issue.isPull"])
+    .where("comment.id", "in", [...ids])
     .execute();
 }
