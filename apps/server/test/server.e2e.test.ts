@@ -270,5 +270,7 @@ describe("kiln start-up and CLI errors", () => {
     expect(first.stdout).toContain("Applied migration 2026-11-21-0001-accounts");
     const second = await kiln(["migrate", "-w", work]);
     expect(second.stdout.trim()).toBe("The database is up to date.");
-  });
+    // Two processes, each opening PGlite and the first applying every migration: on a loaded
+    // two-core machine that took over a minute.
+  }, 180_000);
 });
