@@ -59,7 +59,7 @@ async function download(
 }
 
 /**
- * Forgejo's UploadPackage: the names are checked (400), write access (401) and quota (413 with
+ * Forgejo's UploadPackage: write access (401), the names (400) and quota (413 with
  * `[quota] ENFORCE`) before a byte is read; a file the version has already is 409 at once; the
  * body streams into the blob store under `LIMIT_SIZE_GENERIC` (413) and is recorded with the
  * owner's usage in one transaction.
@@ -72,8 +72,9 @@ async function upload(
   filename: string,
 ): Promise<Response> {
   const { packages, packageUploads: uploads } = c.get("services");
-  checkGenericNames(name, version, filename);
+  // Forgejo's reqPackageAccess(write) runs before the handler reads the names.
   packages.requireWrite(owner);
+  checkGenericNames(name, version, filename);
   await uploads.requireWritable(owner, TYPE, name);
   await enforceQuota(c, owner.owner, "size:assets:packages:all");
   if (await uploads.hasFile(owner, TYPE, name, version, filename))

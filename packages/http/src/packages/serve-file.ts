@@ -42,6 +42,7 @@ export function fileResponse(
 ): Response {
   const headers = new Headers({
     "Content-Type": "application/octet-stream",
+    "X-Content-Type-Options": "nosniff",
     "Content-Disposition": `attachment; filename="${file.name.replace(/["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
     "Last-Modified": file.createdAt.toUTCString(),
     "Accept-Ranges": "bytes",

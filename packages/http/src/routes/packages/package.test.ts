@@ -107,6 +107,9 @@ describe.each(DIALECTS)("packages over HTTP on %s", (dialect) => {
     // Public owner: anyone downloads, anonymous included; a range is served as such.
     const anon = await registry(t, "GET", `${base}/notes.txt`);
     expect(anon.bytes.equals(b)).toBe(true);
+    // Downloaded, never rendered: a browser may not sniff a type out of the bytes.
+    expect(anon.headers.get("content-type")).toBe("application/octet-stream");
+    expect(anon.headers.get("x-content-type-options")).toBe("nosniff");
     const ranged = await registry(t, "GET", `${base}/tool.bin`, { headers: { Range: "bytes=10-19" } });
     expect(ranged.status).toBe(206);
     expect(ranged.bytes.equals(a.subarray(10, 20))).toBe(true);
@@ -378,6 +381,15 @@ describe.each(DIALECTS)("packages over HTTP on %s", (dialect) => {
       (await registry(t, "PUT", `/${alice.name}/generic/p/1/f`, { token: outsider.token, body: "x" })).status,
     ).toBe(401);
     expect((await registry(t, "PUT", `/${alice.name}/generic/p/1/f`, { body: "x" })).status).toBe(401);
+    // Write access is judged before the names, as Forgejo's reqPackageAccess before its handler.
+    for (const token of [undefined, outsider.token]) {
+      const bad = await registry(t, "PUT", `/${alice.name}/generic/bad%20name/1/f`, {
+        ...(token ? { token } : {}),
+        body: "x",
+      });
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get("www-authenticate")).toContain("Basic");
+    }
     expect((await registry(t, "GET", `/${alice.name}/nosuchtype/p/1/f`)).status).toBe(404);
     expect((await registry(t, "GET", `/no-such-owner/generic/p/1/f`)).status).toBe(404);
     expect(await usage(alice.id)).toBe(0);
