@@ -137,6 +137,25 @@ describe.each(DIALECTS)("the npm registry on %s", (dialect) => {
         .status,
     ).toBe(200);
     expect(await usage(alice.id)).toBe(two.length);
+    // `npm unpublish @kiln/widget@1.1.0` resolves the tarball URL's path against the registry URL,
+    // repeating the registry's path (npm/cli#4253), and takes a 404 for success: Kiln serves it.
+    const tarballPath = new URL(doc.versions["1.1.0"].dist.tarball).pathname.slice(1);
+    const unpublish = `${base}/${tarballPath}/-rev/undefined`;
+    expect(unpublish).toContain(`/npm/api/packages/${alice.name}/npm/%40kiln%2Fwidget/-/1.1.0/`);
+    expect((await npm("DELETE", unpublish, { token: outsider.token })).status).toBe(401);
+    expect((await npm("DELETE", unpublish, { token: alice.token })).status).toBe(200);
+    // It was the last version: the package is gone with it.
+    expect((await npm("GET", `${base}/@kiln%2fwidget`)).status).toBe(404);
+    expect(await usage(alice.id)).toBe(0);
+    expect(
+      (
+        await npm("PUT", `${base}/@kiln%2fwidget`, {
+          token: alice.token,
+          body: publishDocument(name, "1.1.0", two, ["beta"]),
+        })
+      ).status,
+    ).toBe(201);
+    expect(await usage(alice.id)).toBe(two.length);
     expect((await npm("DELETE", `${base}/@kiln%2fwidget/-rev/1`, { token: outsider.token })).status).toBe(
       401,
     );

@@ -18,7 +18,9 @@ const TAG_BODY_LIMIT = 1024;
 export const npmRegistry: PackageRegistry = {
   type: "npm",
   error: (status, message) => Response.json({ error: message }, { status }),
-  async handle({ c, method, owner, segments, rawSegments }: RegistryRequest) {
+  async handle(request: RegistryRequest) {
+    const { c, method, owner } = request;
+    const { segments, rawSegments } = withoutRepeatedRegistryPath(request);
     if (segments[0] === "-") {
       if (segments[1] !== "package") return undefined;
       const at = nameAt(segments.slice(2), rawSegments.slice(2));
@@ -90,6 +92,28 @@ async function distTags(
     return new Response(null, { status: 200 });
   }
   return undefined;
+}
+
+/**
+ * npm's `unpublish name@version` deletes `{tarball URL's path without its first slash}/-rev/{rev}`
+ * resolved against the registry URL, so a registry under a path (ours: `/api/packages/{owner}/npm/`)
+ * gets that path twice (npm/cli#4253). Forgejo answers 404 there, which npm takes for success and
+ * the version stays published; Kiln takes the repeated registry path off. No route of a package
+ * begins with it (a package named `api` has no `packages` path under it).
+ */
+function withoutRepeatedRegistryPath(request: RegistryRequest): {
+  segments: readonly string[];
+  rawSegments: readonly string[];
+} {
+  const { c, owner, segments, rawSegments } = request;
+  const root = new URL(c.get("settings").server.rootUrl).pathname.split("/").filter(Boolean);
+  const prefix = [...root, "api", "packages", owner.owner.name.toLowerCase(), "npm"];
+  const repeated =
+    segments.length > prefix.length &&
+    prefix.every((part, i) => (segments[i] ?? "").toLowerCase() === part.toLowerCase());
+  return repeated
+    ? { segments: segments.slice(prefix.length), rawSegments: rawSegments.slice(prefix.length) }
+    : { segments, rawSegments };
 }
 
 /**
