@@ -118,7 +118,7 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
     }));
   if (has("id"))
     return world.repos.map((r) => ({
-      values: { id: r.id },
+      values: { id: route.path.startsWith("/notifications/threads/") ? r.notificationId : r.id },
       targets: [r.name],
       owner: { name: r.owner, id: ownerId(r.owner) },
     }));
@@ -153,6 +153,8 @@ function commonValue(name: string, world: World): string | undefined {
     token: String(world.victimTokenId),
     username: world.victim.name,
     user: world.victim.name,
+    // Every fixture owner follows the site admin (social-fixture.ts).
+    target: world.admin.name,
     position: "1",
     diffType: "diff",
     collaborator: world.friend,

@@ -36,6 +36,8 @@ export interface WorldRepo {
   readonly commentAttachmentId: number;
   /** An Actions artifact of run 1 (its name starts with the repository's). */
   readonly artifactId: number;
+  /** A notification thread of the victim about the first issue (social-fixture.ts). */
+  readonly notificationId?: number;
   /** A team of the owning organization that covers this repository, if any. */
   readonly teamId?: number;
   /** A user who may read it (collaborator), if any. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
 import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
+import { seedSocial } from "./social-fixture.js";
 import {
   ACTORS,
   type ActorName,
@@ -470,6 +471,8 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     "quota group",
   );
 
+  const socialRepos = await seedSocial(t, admin, victim, repos, [privOrg, limOrg, privateUser, victim]);
+
   return {
     admin,
     victim,
@@ -478,7 +481,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     victimTokenId: tokens.json[0].id,
     friend: friend.name,
     privateUser,
-    repos,
+    repos: socialRepos,
     orgs: [privOrg, limOrg],
     packages,
     quotaRule,

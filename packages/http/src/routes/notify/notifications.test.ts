@@ -1,8 +1,9 @@
+import { request } from "node:http";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitWithGit } from "../../../test/git-work.js";
 import { createRepo, type TestRepo } from "../../../test/repos.js";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import { listen, openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
 
 interface Thread {
   id: number;
@@ -267,6 +268,33 @@ describe.each(DIALECTS)("notifications on %s", (dialect) => {
       (await t.call("GET", `/notifications/threads/${thread?.id}`, { token: reader.token })).status,
     ).toBe(404);
     expect((await t.call("PUT", "/notifications?all=true", { token: reader.token })).json).toEqual([]);
+  });
+
+  it("answers 205 with the changed threads over a real socket, as Forgejo", async () => {
+    const server = await listen(t.app);
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${server.url}/api/v1/notifications?all=true&to-status=read`, {
+          method: "PUT",
+          headers: { Authorization: `token ${watcher.token}` },
+        });
+        req.on("response", (res) => {
+          let body = "";
+          res.on("data", (chunk) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(answer.status).toBe(205);
+      const changed = JSON.parse(answer.body) as Thread[];
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.every((th) => !th.unread && !th.pinned)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it("needs the notification scope", async () => {

@@ -127,20 +127,24 @@ export function markChoices(query: {
 }
 
 /**
- * Forgejo answers a status change with 205 Reset Content and the threads as JSON. The Fetch
- * standard's Response refuses a body with 205 (a null-body status), Node's HTTP server and
- * Forgejo's clients do not: under @hono/node-server (whose Response takes it) the answer goes out
- * as Forgejo's; where the standard Response is in use (in-process tests) it carries the status
- * over a 200 response.
+ * The standard Response class as this module found it: @hono/node-server replaces the global one
+ * with its own when a server starts listening, and that one cannot be read back in-process with a
+ * 205 status.
+ */
+const StandardResponse = globalThis.Response;
+
+/**
+ * Forgejo answers a status change with 205 Reset Content and the threads as JSON (Go's server
+ * sends content with 205; RFC 9110 says it should not). The Fetch standard's Response refuses
+ * content with 205, so the answer is a 200 response carrying the status 205: Node's HTTP server
+ * (through @hono/node-server, which writes `res.status` and streams `res.body`) sends Forgejo's
+ * status and body, and in-process callers read both.
  */
 export function resetContent(data: unknown): Response {
-  const body = JSON.stringify(data);
-  const headers = { "Content-Type": "application/json" };
-  try {
-    return new Response(body, { status: 205, headers });
-  } catch {
-    const res = new Response(body, { status: 200, headers });
-    Object.defineProperty(res, "status", { value: 205 });
-    return res;
-  }
+  const res = new StandardResponse(JSON.stringify(data), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
+  Object.defineProperty(res, "status", { value: 205 });
+  return res;
 }

@@ -85,6 +85,8 @@ export const userCurrentPutFollow = route({
   tags: ["user"],
   summary: "Follow a user",
   access: "signed-in",
+  // Following changes only the caller's own list: anyone who may see the account may do it.
+  readersMayWrite: true,
   scopes: ["user"],
   params: v.object({ username: name() }),
   responses: { ...empty, ...forbidden, ...notFound },
@@ -103,6 +105,8 @@ export const userCurrentDeleteFollow = route({
   tags: ["user"],
   summary: "Unfollow a user",
   access: "signed-in",
+  // Following changes only the caller's own list: anyone who may see the account may do it.
+  readersMayWrite: true,
   scopes: ["user"],
   params: v.object({ username: name() }),
   responses: { ...empty, ...forbidden, ...notFound },
