@@ -105,6 +105,7 @@ export interface Settings {
     readonly tasks: Readonly<Record<string, CronTaskSettings>>;
   };
   readonly packages: PackageSettings;
+  readonly webhook: WebhookSettings;
   readonly quota: {
     readonly enabled: boolean;
     /**
@@ -140,6 +141,30 @@ export interface PackageSettings {
   readonly limitTotalOwnerSize: number;
   /** `LIMIT_SIZE_<TYPE>` by type (`generic`, `npm`, …): the largest file of that type. */
   readonly limitSize: Readonly<Record<string, number>>;
+}
+
+/** `[webhook]`: where hooks may deliver and how the delivery queue behaves. */
+export interface WebhookSettings {
+  /**
+   * `ALLOWED_HOST_LIST` (Forgejo's hostmatcher list, default `external`): comma-separated
+   * keywords `loopback`, `private`, `external`, `*`, CIDRs and host-name globs, checked against
+   * the address a delivery actually connects to.
+   */
+  readonly allowedHostList: string;
+  /** `DELIVER_TIMEOUT` in ms (Forgejo's key is seconds, default 5). */
+  readonly deliverTimeout: number;
+  /** `MAX_RETRIES` (a Kiln key, default 3): retries of a failed delivery, after the first attempt. */
+  readonly maxRetries: number;
+  /** `RETRY_BACKOFF` (a Kiln key, ms, default 10s): the first retry's delay, doubled for each next. */
+  readonly retryBackoff: number;
+  /** `QUEUE_LENGTH` (Forgejo's, default 1000): accepted; Kiln's queue is the hook_task table, unbounded. */
+  readonly queueLength: number;
+  /** `SKIP_TLS_VERIFY`: deliver to https hosts without checking their certificate. */
+  readonly skipTlsVerify: boolean;
+  /** `PROXY_URL`: accepted and reported; Kiln delivers directly (see configuration.md). */
+  readonly proxyUrl: string;
+  /** `PAGING_NUM` (Forgejo's, default 10): hooks per page in Forgejo's UI; unused by the API. */
+  readonly pagingNum: number;
 }
 
 /** Which database the instance uses: embedded PGlite (default) or a PostgreSQL server. */
@@ -230,6 +255,16 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       limitTotalOwnerCount: -1,
       limitTotalOwnerSize: -1,
       limitSize: {},
+    },
+    webhook: {
+      allowedHostList: "external",
+      deliverTimeout: 5_000,
+      maxRetries: 3,
+      retryBackoff: 10_000,
+      queueLength: 1000,
+      skipTlsVerify: false,
+      proxyUrl: "",
+      pagingNum: 10,
     },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
   };

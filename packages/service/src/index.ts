@@ -157,3 +157,4 @@ export {
   userNotFound,
 } from "./users/user-service.js";
 export { canSeeUser } from "./users/visibility.js";
+export * from "./webhooks/index.js";

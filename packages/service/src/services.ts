@@ -70,6 +70,7 @@ import { StarService } from "./social/star-service.js";
 import { WatchService } from "./social/watch-service.js";
 import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
+import { WebhookService } from "./webhooks/webhook-service.js";
 
 /** Every service of a Kiln instance, built over one context. */
 export interface Services {
@@ -135,6 +136,8 @@ export interface Services {
   readonly npm: NpmService;
   /** Actions artifacts: uploads, lists, downloads, deletions and their expiry. */
   readonly artifacts: ArtifactService;
+  /** Webhooks: hook CRUD, the delivery queue (an event consumer once the HTTP layer gives it payloads) and its worker. */
+  readonly webhooks: WebhookService;
   /** Activity feeds of users, organizations, teams and repositories. */
   readonly feeds: FeedService;
 }
@@ -252,6 +255,7 @@ export function createServices(init: ServiceContextInit): Services {
     packageUploads,
     npm: new NpmService(ctx, packages, packageUploads, packageAccess),
     artifacts,
+    webhooks: new WebhookService(ctx, repos),
     feeds: new FeedService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>

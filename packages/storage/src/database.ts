@@ -13,6 +13,7 @@ import type { IssueTables } from "./database-issues.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
 import type { SocialTables } from "./database-social.js";
+import type { WebhookTables } from "./database-webhooks.js";
 
 /** Timestamps default to now() in the database and are set explicitly on update. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -245,7 +246,8 @@ export interface Database
     PullTables,
     PackageTables,
     ActionTables,
-    SocialTables {
+    SocialTables,
+    WebhookTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

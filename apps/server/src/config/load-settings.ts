@@ -103,6 +103,16 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
     },
     cron: cronSettings(ini, get),
     packages: packageSettings(get, storagePath(get, path, appDataPath, "packages", "packages")),
+    webhook: {
+      allowedHostList: get.string("webhook", "ALLOWED_HOST_LIST", "external").trim() || "external",
+      deliverTimeout: get.int("webhook", "DELIVER_TIMEOUT", 5, 1) * 1000,
+      maxRetries: get.int("webhook", "MAX_RETRIES", 3, 0),
+      retryBackoff: get.duration("webhook", "RETRY_BACKOFF", 10_000),
+      queueLength: get.int("webhook", "QUEUE_LENGTH", 1000, 1),
+      skipTlsVerify: get.bool("webhook", "SKIP_TLS_VERIFY", false),
+      proxyUrl: get.string("webhook", "PROXY_URL", ""),
+      pagingNum: get.int("webhook", "PAGING_NUM", 10, 1),
+    },
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
       enforce: get.bool("quota", "ENFORCE", false),

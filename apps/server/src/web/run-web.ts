@@ -93,6 +93,7 @@ export async function startWeb(
   const token = lock.publishSocket(socket);
   const internal = await startInternalApi(socket, token, (io) => ({ services, settings, io, migrated: [] }));
   services.cron.start();
+  services.webhooks.worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://${settings.server.httpAddr}:${port}`;
   logger.info(
@@ -119,6 +120,11 @@ export async function startWeb(
       }
       await connections.drain();
       await services.cron.stop();
+      // Deliveries in flight end within [webhook] DELIVER_TIMEOUT; the hammer bounds the wait too.
+      await Promise.race([
+        services.webhooks.worker.stop(),
+        new Promise((r) => setTimeout(r, hammerTime).unref()),
+      ]);
       await new Promise<void>((resolve) => internal.close(() => resolve()));
       clearTimeout(timer);
       // A request cut short may still hold the database (a PostgreSQL client checked out of the

@@ -7,6 +7,7 @@ export * from "./cron.js";
 export * from "./email.js";
 export * from "./error.js";
 export * from "./git.js";
+export * from "./hook.js";
 export * from "./issue.js";
 export * from "./label.js";
 export * from "./organization.js";

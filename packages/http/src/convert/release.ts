@@ -1,4 +1,4 @@
-import { type api, formatTime, type Settings } from "@kiln/domain";
+import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
 import type { AttachmentRow, ReleaseRow } from "@kiln/storage";
 import type * as v from "valibot";
 import type { AppContext } from "../env.js";
@@ -58,36 +58,51 @@ export async function apiReleases(
   for (const a of assets)
     byRelease.set(a.releaseId as number, [...(byRelease.get(a.releaseId as number) ?? []), a]);
   const byId = new Map(people.map((u) => [u.id, u]));
+  return rows.map((r) =>
+    toApiRelease(
+      r,
+      ctx.repo,
+      byRelease.get(r.id) ?? [],
+      r.publisherId === null ? null : (byId.get(r.publisherId) ?? null),
+      ctx.viewer,
+      settings,
+    ),
+  );
+}
+
+/** One release as Forgejo's `Release`, from its row, assets and publisher (null: Ghost). */
+export function toApiRelease(
+  r: ReleaseRow,
+  repo: Pick<Repository, "ownerName" | "name">,
+  assets: readonly AttachmentRow[],
+  publisher: User | null,
+  viewer: User | null,
+  settings: Settings,
+): ApiRelease {
   const root = settings.server.rootUrl;
-  const repoApi = `${root}api/v1/repos/${ctx.repo.ownerName}/${ctx.repo.name}`;
-  const repoHtml = `${root}${ctx.repo.ownerName}/${ctx.repo.name}`;
-  return rows.map((r) => {
-    const url = `${repoApi}/releases/${r.id}`;
-    const tag = escapeTag(r.tagName);
-    return {
-      id: r.id,
-      tag_name: r.tagName,
-      target_commitish: r.target,
-      name: r.title,
-      body: r.note,
-      url,
-      html_url: `${repoHtml}/releases/tag/${tag}`,
-      tarball_url: `${repoHtml}/archive/${tag}.tar.gz`,
-      zipball_url: `${repoHtml}/archive/${tag}.zip`,
-      hide_archive_links: r.hideArchiveLinks,
-      upload_url: `${url}/assets`,
-      draft: r.isDraft,
-      prerelease: r.isPrerelease,
-      created_at: formatTime(r.createdAt),
-      published_at: formatTime(r.createdAt),
-      author: apiUserOrGhost(
-        r.publisherId === null ? null : (byId.get(r.publisherId) ?? null),
-        ctx.viewer,
-        settings,
-      ),
-      assets: (byRelease.get(r.id) ?? []).map((a) => toApiAttachment(a, settings)),
-      // Kiln does not count source archive downloads.
-      archive_download_count: { zip: 0, tar_gz: 0 },
-    };
-  });
+  const repoApi = `${root}api/v1/repos/${repo.ownerName}/${repo.name}`;
+  const repoHtml = `${root}${repo.ownerName}/${repo.name}`;
+  const url = `${repoApi}/releases/${r.id}`;
+  const tag = escapeTag(r.tagName);
+  return {
+    id: r.id,
+    tag_name: r.tagName,
+    target_commitish: r.target,
+    name: r.title,
+    body: r.note,
+    url,
+    html_url: `${repoHtml}/releases/tag/${tag}`,
+    tarball_url: `${repoHtml}/archive/${tag}.tar.gz`,
+    zipball_url: `${repoHtml}/archive/${tag}.zip`,
+    hide_archive_links: r.hideArchiveLinks,
+    upload_url: `${url}/assets`,
+    draft: r.isDraft,
+    prerelease: r.isPrerelease,
+    created_at: formatTime(r.createdAt),
+    published_at: formatTime(r.createdAt),
+    author: apiUserOrGhost(publisher, viewer, settings),
+    assets: assets.map((a) => toApiAttachment(a, settings)),
+    // Kiln does not count source archive downloads.
+    archive_download_count: { zip: 0, tar_gz: 0 },
+  };
 }

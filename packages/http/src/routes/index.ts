@@ -1,11 +1,13 @@
 import type { AnyRoute } from "../route.js";
 import { adminCronRoutes } from "./admin/cron.js";
+import { adminHookRoutes } from "./admin/hooks.js";
 import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
 import { miscRoutes } from "./misc/version.js";
+import { orgHookRoutes } from "./org/hook.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
@@ -24,6 +26,7 @@ import { collaboratorRoutes } from "./repo/collaborators.js";
 import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
+import { repoHookRoutes } from "./repo/hook.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
 import { issueAttachmentRoutes, issueCommentAttachmentRoutes } from "./repo/issue-attachment.js";
@@ -58,6 +61,7 @@ import { userSettingsRoutes } from "./user/settings.js";
 import { userRoutes } from "./user/user.js";
 
 import { followerRoutes } from "./user/follower.js";
+import { userHookRoutes } from "./user/hook.js";
 /** Every /api/v1 operation Kiln implements, static paths before parameterised ones. */
 export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
@@ -69,8 +73,10 @@ import { watchRoutes } from "./user/watch.js";
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,
+  ...userHookRoutes,
   ...adminUserRoutes,
   ...adminCronRoutes,
+  ...adminHookRoutes,
   ...followerRoutes,
   ...starRoutes,
   ...watchRoutes,
@@ -79,6 +85,7 @@ import { watchRoutes } from "./user/watch.js";
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
+  ...orgHookRoutes,
   ...userQuotaRoutes,
   ...orgQuotaRoutes,
   ...adminQuotaRoutes,
@@ -90,6 +97,7 @@ import { watchRoutes } from "./user/watch.js";
   ...repoRoutes,
   ...migrateRoutes,
   ...collaboratorRoutes,
+  ...repoHookRoutes,
   ...transferRoutes,
   ...artifactRoutes,
   ...commitRoutes,

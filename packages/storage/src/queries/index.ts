@@ -56,3 +56,5 @@ export * as trackedTimes from "./tracked-times.js";
 export * as twoFactor from "./two-factor.js";
 export type { UserFilter, UserOrder } from "./users.js";
 export * as users from "./users.js";
+export type { HookScope, NewHookTask, NewWebhook, WebhookChanges } from "./webhooks.js";
+export * as webhooks from "./webhooks.js";

@@ -1,0 +1,327 @@
+import { createHmac } from "node:crypto";
+import type { ForgeEvent } from "@kiln/service";
+import { DIALECTS } from "@kiln/storage/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HookReceiver, type Received, startReceiver } from "../../../test/hook-receiver.js";
+import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+
+const sign = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("hex");
+
+describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
+  let t: TestApp;
+  let owner: TestUser;
+  let outsider: TestUser;
+  let receiver: HookReceiver;
+  let failing: HookReceiver;
+  let repoId: number;
+  const repo = "hooked";
+  const secret = "s3cret";
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect, { webhook: { allowedHostList: "loopback", retryBackoff: 1 } });
+    owner = await t.user();
+    outsider = await t.user();
+    // Fails twice, then accepts.
+    failing = await startReceiver((n) => (n <= 2 ? 500 : 200));
+    receiver = await startReceiver();
+    const made = await t.call("POST", "/user/repos", {
+      token: owner.token,
+      body: { name: repo, auto_init: true, private: true },
+    });
+    expect(made.status).toBe(201);
+    repoId = made.json.id;
+    t.services.webhooks.worker.start();
+  });
+
+  afterAll(async () => {
+    await t.services.webhooks.worker.stop();
+    await receiver.close();
+    await failing.close();
+    await t.close();
+  });
+
+  const hooks = () => `/repos/${owner.name}/${repo}/hooks`;
+  const create = (body: unknown, token = owner.token) => t.call("POST", hooks(), { token, body });
+  const record = (event: ForgeEvent) =>
+    t.services.ctx.db.transaction().execute((trx) => t.services.ctx.events.record(trx, event));
+  const base = () => ({ repoId, ownerId: owner.id, actorId: owner.id, at: new Date() });
+
+  it("validates hooks as Forgejo (422 with its messages)", async () => {
+    const cases: [unknown, string][] = [
+      [{ type: "nope", config: { url: receiver.url, content_type: "json" } }, "Invalid hook type: nope"],
+      [{ type: "forgejo", config: { content_type: "json" } }, "Missing config option: url"],
+      [{ type: "forgejo", config: { url: receiver.url } }, "Missing config option: content_type"],
+      [{ type: "forgejo", config: { url: receiver.url, content_type: "xml" } }, "Invalid content type"],
+      [{ type: "forgejo", config: { url: "ftp://x", content_type: "json" } }, "Invalid url"],
+      [
+        { type: "forgejo", config: { url: receiver.url, content_type: "json" }, events: ["bogus"] },
+        "Invalid event: bogus",
+      ],
+      [
+        { type: "slack", config: { url: receiver.url, content_type: "json" } },
+        "Missing config option: channel",
+      ],
+      [
+        { type: "forgejo", config: { url: receiver.url, content_type: "json" }, branch_filter: "{a,b" },
+        "Invalid branch filter: {a,b",
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await create(body);
+      expect(res.status, message).toBe(422);
+      expect(res.json.message).toBe(message);
+    }
+  });
+
+  it("creates, shows, edits and deletes a hook in Forgejo's shape, never showing the secret", async () => {
+    const res = await create({
+      type: "gitea",
+      config: { url: receiver.url, content_type: "json", secret },
+      events: ["issues"],
+      authorization_header: "Bearer xyz",
+      active: true,
+    });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({
+      type: "gitea",
+      active: true,
+      branch_filter: "",
+      config: { url: receiver.url, content_type: "json", http_method: "POST" },
+      authorization_header: "Bearer xyz",
+      events: ["issues", "issue_assign", "issue_label", "issue_milestone", "issue_comment"],
+    });
+    expect(JSON.stringify(res.json)).not.toContain(secret);
+    const id = res.json.id;
+    const got = await t.call("GET", `${hooks()}/${id}`, { token: owner.token });
+    expect(got.json).toEqual(res.json);
+    const edited = await t.call("PATCH", `${hooks()}/${id}`, {
+      token: owner.token,
+      body: { events: ["push"], branch_filter: "main", active: false },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.json).toMatchObject({
+      events: ["push"],
+      branch_filter: "main",
+      active: false,
+      authorization_header: "",
+    });
+    const list = await t.call("GET", hooks(), { token: owner.token });
+    expect(list.json.map((h: { id: number }) => h.id)).toContain(id);
+    expect((await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token })).status).toBe(204);
+    expect((await t.call("GET", `${hooks()}/${id}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it("hides a private repository's hooks (404) from outsiders and public-only tokens", async () => {
+    expect((await t.call("GET", hooks(), { token: outsider.token })).status).toBe(404);
+    expect(
+      (await create({ type: "forgejo", config: { url: receiver.url, content_type: "json" } }, outsider.token))
+        .status,
+    ).toBe(404);
+    const { secret: publicOnly } = await t.services.tokens.create(
+      (await t.services.users.findById(owner.id))!,
+      "public-only",
+      ["all", "public-only"],
+    );
+    expect((await t.call("GET", hooks(), { token: publicOnly })).status).toBe(404);
+    // Anonymous callers are asked to sign in first (the route needs a signed-in user).
+    expect((await t.call("GET", hooks())).status).toBe(401);
+  });
+
+  it("delivers signed payloads with Forgejo's headers, by granular event and branch filter", async () => {
+    const mk = async (events: string[], extra: Record<string, unknown> = {}) => {
+      const res = await create({
+        type: "forgejo",
+        config: { url: `${receiver.url}?h=${events.join("+")}`, content_type: "json", secret },
+        events,
+        active: true,
+        ...extra,
+      });
+      expect(res.status).toBe(201);
+      return res.json.id as number;
+    };
+    const issuesHook = await mk(["issues_only"]);
+    const commentHook = await mk(["issue_comment"]);
+    const pushHook = await mk(["push", "create"], { branch_filter: "release/*" });
+    const before = receiver.received.length;
+    // An issue through the API fires `issues` (opened); the comment hook does not get it.
+    const issue = await t.call("POST", `/repos/${owner.name}/${repo}/issues`, {
+      token: owner.token,
+      body: { title: "Broken" },
+    });
+    expect(issue.status).toBe(201);
+    const [opened] = await receiver.waitFor(1, (r) => r.headers["x-forgejo-event-type"] === "issues");
+    const got = opened as Received;
+    expect(got.url).toBe("/hook?h=issues_only");
+    expect(got.headers["x-forgejo-event"]).toBe("issues");
+    expect(got.headers["content-type"]).toBe("application/json");
+    expect(got.headers["x-forgejo-signature"]).toBe(sign(secret, got.body));
+    expect(got.headers["x-gitea-signature"]).toBe(sign(secret, got.body));
+    expect(got.headers["x-gogs-signature"]).toBe(sign(secret, got.body));
+    expect(got.headers["x-hub-signature-256"]).toBe(`sha256=${sign(secret, got.body)}`);
+    expect(got.headers["x-forgejo-delivery"]).toBe(got.headers["x-gitea-delivery"]);
+    const payload = JSON.parse(got.body);
+    expect(payload).toMatchObject({
+      action: "opened",
+      number: issue.json.number,
+      issue: { id: issue.json.id, title: "Broken", state: "open" },
+      repository: { id: repoId, full_name: `${owner.name}/${repo}`, private: true },
+      sender: { login: owner.name },
+    });
+    // A comment recorded straight through the recorder reaches only the comment hook.
+    const comment = await t.call(
+      "POST",
+      `/repos/${owner.name}/${repo}/issues/${issue.json.number}/comments`,
+      {
+        token: owner.token,
+        body: { body: "me too" },
+      },
+    );
+    expect(comment.status).toBe(201);
+    const [commented] = await receiver.waitFor(
+      1,
+      (r) => r.headers["x-forgejo-event-type"] === "issue_comment",
+    );
+    expect((commented as Received).url).toBe("/hook?h=issue_comment");
+    expect(JSON.parse((commented as Received).body)).toMatchObject({
+      action: "created",
+      is_pull: false,
+      comment: { id: comment.json.id, body: "me too" },
+      issue: { number: issue.json.number },
+    });
+    // Branch filter: a branch outside `release/*` is not delivered, one inside is.
+    await record({ ...base(), type: "create", refType: "branch", ref: "feature/x", sha: "a".repeat(40) });
+    await record({ ...base(), type: "create", refType: "branch", ref: "release/1.0", sha: "b".repeat(40) });
+    const [created] = await receiver.waitFor(1, (r) => r.headers["x-forgejo-event-type"] === "create");
+    expect(JSON.parse((created as Received).body)).toMatchObject({
+      ref: "release/1.0",
+      ref_type: "branch",
+      sha: "b".repeat(40),
+      repository: { id: repoId },
+    });
+    // The test delivery: a push payload of the default branch's last commit, to that hook only.
+    expect((await t.call("POST", `${hooks()}/${pushHook}/tests`, { token: owner.token })).status).toBe(204);
+    const [pushed] = await receiver.waitFor(1, (r) => r.headers["x-forgejo-event-type"] === "push");
+    const push = JSON.parse((pushed as Received).body);
+    expect(push).toMatchObject({ ref: "refs/heads/main", total_commits: 1, pusher: { login: owner.name } });
+    expect(push.commits).toHaveLength(1);
+    expect(push.head_commit.id).toBe(push.after);
+    expect(push.commits[0]).toMatchObject({
+      id: push.after,
+      message: expect.any(String),
+      url: expect.any(String),
+    });
+    const deliveredEvents = receiver.received
+      .slice(before)
+      .map((r) => `${r.url} ${r.headers["x-forgejo-event-type"]}`);
+    expect(deliveredEvents.sort()).toEqual(
+      [
+        "/hook?h=issues_only issues",
+        "/hook?h=issue_comment issue_comment",
+        "/hook?h=push+create create",
+        "/hook?h=push+create push",
+      ].sort(),
+    );
+    expect(issuesHook && commentHook).toBeTruthy();
+    // Delivery history (Kiln's extension) shows the attempt and the receiver's answer.
+    const history = await t.call("GET", `${hooks()}/${issuesHook}/deliveries`, { token: owner.token });
+    expect(history.status).toBe(200);
+    expect(history.json[0]).toMatchObject({
+      event: "issues",
+      delivered: true,
+      succeeded: true,
+      attempts: 1,
+      response: { status: 200, body: "thanks" },
+    });
+    await Promise.all(
+      [issuesHook, commentHook, pushHook].map((id) =>
+        t.call("DELETE", `${hooks()}/${id}`, { token: owner.token }),
+      ),
+    );
+  });
+
+  it("renders release payloads, form-encoded, signed over the JSON", async () => {
+    const id = (
+      await create({
+        type: "forgejo",
+        config: { url: `${receiver.url}?h=release`, content_type: "form", secret },
+        events: ["release", "repository"],
+        active: true,
+      })
+    ).json.id;
+    const release = await t.call("POST", `/repos/${owner.name}/${repo}/releases`, {
+      token: owner.token,
+      body: { tag_name: "v1", name: "One" },
+    });
+    expect(release.status).toBe(201);
+    await record({ ...base(), type: "release", action: "updated", releaseId: release.json.id });
+    const actionOf = (r: Received) => JSON.parse(new URLSearchParams(r.body).get("payload") ?? "{}").action;
+    const got = await receiver.waitFor(1, (r) => r.url === "/hook?h=release" && actionOf(r) === "updated");
+    const r = got[0] as Received;
+    expect(r.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    const raw = new URLSearchParams(r.body).get("payload") as string;
+    // Forgejo signs the payload, not the form encoding.
+    expect(r.headers["x-forgejo-signature"]).toBe(sign(secret, raw));
+    expect(JSON.parse(raw)).toMatchObject({
+      action: "updated",
+      release: { id: release.json.id, tag_name: "v1", name: "One" },
+      repository: { id: repoId },
+      sender: { login: owner.name },
+    });
+    await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
+  });
+
+  it("retries a failed delivery with the same delivery id and keeps the hook active", async () => {
+    const res = await create({
+      type: "forgejo",
+      config: { url: failing.url, content_type: "json" },
+      events: ["create"],
+      active: true,
+    });
+    const id = res.json.id;
+    await record({ ...base(), type: "create", refType: "tag", ref: "v9", sha: "c".repeat(40) });
+    const attempts = await failing.waitFor(3);
+    const ids = new Set(attempts.map((a) => a.headers["x-forgejo-delivery"]));
+    expect(ids.size).toBe(1);
+    expect(attempts.map((a) => a.body)).toEqual([attempts[0]?.body, attempts[0]?.body, attempts[0]?.body]);
+    let history = await t.call("GET", `${hooks()}/${id}/deliveries`, { token: owner.token });
+    while (!history.json[0].delivered) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      history = await t.call("GET", `${hooks()}/${id}/deliveries`, { token: owner.token });
+    }
+    expect(history.json).toHaveLength(1);
+    expect(history.json[0]).toMatchObject({ attempts: 3, succeeded: true, response: { status: 200 } });
+    expect((await t.call("GET", `${hooks()}/${id}`, { token: owner.token })).json.active).toBe(true);
+  });
+});
+
+describe("webhook allow list by default", () => {
+  it("refuses a loopback receiver: no request arrives, the history shows the refusal", async () => {
+    const t = await openTestApp("pglite");
+    const receiver = await startReceiver();
+    try {
+      const owner = await t.user();
+      await t.call("POST", "/user/repos", { token: owner.token, body: { name: "r", auto_init: true } });
+      const hook = await t.call("POST", `/repos/${owner.name}/r/hooks`, {
+        token: owner.token,
+        body: { type: "forgejo", config: { url: receiver.url, content_type: "json" }, active: true },
+      });
+      expect(hook.status).toBe(201);
+      expect(
+        (await t.call("POST", `/repos/${owner.name}/r/hooks/${hook.json.id}/tests`, { token: owner.token }))
+          .status,
+      ).toBe(204);
+      await t.services.webhooks.worker.runOnce();
+      const history = await t.call("GET", `/repos/${owner.name}/r/hooks/${hook.json.id}/deliveries`, {
+        token: owner.token,
+      });
+      expect(history.json[0]).toMatchObject({ delivered: true, succeeded: false, attempts: 1 });
+      expect(history.json[0].response.body).toBe(
+        "webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting), deny '127.0.0.1(127.0.0.1)'",
+      );
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      await t.close();
+    }
+  });
+});
