@@ -95,7 +95,8 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
       created.json.repo_id ?? (await repoId()),
       10,
     );
-    expect(feed).toEqual([
+    // (Beside the repository's creation and the new tag's push, as Forgejo records them.)
+    expect(feed.filter((a) => a.opType === 24)).toEqual([
       expect.objectContaining({ opType: 24, refName: "v1.0", content: "First", isPrivate: true }),
     ]);
   });
