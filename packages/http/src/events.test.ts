@@ -203,6 +203,17 @@ describe.each(DIALECTS)("events recorded by changes on %s", (dialect) => {
     expect(names(await during(() => ok("PATCH", pull, { title: "Topic!" }, writer.token)))).toEqual([
       "pull_request:edited",
     ]);
+    // A head moved (here by the contents API) is synchronized when the pull request is next checked.
+    const synced = await during(async () => {
+      await ok(
+        "POST",
+        `${repo.path}/contents/more.txt`,
+        { content: b64("more\n"), branch: "topic" },
+        writer.token,
+      );
+      await ok("GET", pull);
+    });
+    expect(names(synced)).toEqual(["push:refs/heads/topic", "pull_request_sync:synchronized"]);
     const merged = await during(() => ok("POST", `${pull}/merge`, { Do: "merge" }));
     expect(names(merged)).toEqual(["push:refs/heads/main", "pull_request:closed"]);
     expect(merged[0]).toMatchObject({ actorId: owner.id });
