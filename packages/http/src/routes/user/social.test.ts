@@ -43,6 +43,31 @@ describe.each(DIALECTS)("watching, stars and following on %s", (dialect) => {
       expect(shown.json.watchers_count).toBe(1);
     });
 
+    it("makes the members of an organization's all-repository teams watch its new repository", async () => {
+      const member = await t.user();
+      const org = `org-${owner.name}`;
+      expect((await t.call("POST", "/orgs", { token: owner.token, body: { username: org } })).status).toBe(
+        201,
+      );
+      const teams = await t.call("GET", `/orgs/${org}/teams`, { token: owner.token });
+      const owners = teams.json.find((team: { name: string }) => team.name === "Owners");
+      expect(
+        (await t.call("PUT", `/teams/${owners.id}/members/${member.name}`, { token: owner.token })).status,
+      ).toBe(204);
+      const made = await t.call("POST", `/orgs/${org}/repos`, {
+        token: owner.token,
+        body: { name: "team-made" },
+      });
+      expect(made.status).toBe(201);
+      expect((await t.call("GET", `/repos/${org}/team-made`)).json.watchers_count).toBe(2);
+      const watchers = await t.call("GET", `/repos/${org}/team-made/subscribers`, { token: owner.token });
+      expect(names(watchers.json).sort()).toEqual([owner.name, member.name].sort());
+      // An automatic watch undone stays undone.
+      const path = `/repos/${org}/team-made/subscription`;
+      expect((await t.call("DELETE", path, { token: member.token })).status).toBe(204);
+      expect((await t.call("GET", path, { token: member.token })).status).toBe(404);
+    });
+
     it("watches and unwatches, with the watchers' list and count", async () => {
       const path = `${repo.path}/subscription`;
       expect((await t.call("GET", path, { token: fan.token })).status).toBe(404);
@@ -79,7 +104,8 @@ describe.each(DIALECTS)("watching, stars and following on %s", (dialect) => {
       expect(seen.json).toEqual([]);
       expect(seen.headers.get("X-Total-Count")).toBe("0");
       const ownersList = await t.call("GET", `/users/${owner.name}/subscriptions`);
-      expect(names(ownersList.json)).toEqual([`${owner.name}/shiny`]);
+      expect(names(ownersList.json)).toContain(`${owner.name}/shiny`);
+      expect(names(ownersList.json)).not.toContain(`${owner.name}/vault`);
     });
   });
 
