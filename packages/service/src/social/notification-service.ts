@@ -24,7 +24,10 @@ export function notificationStatusOf(name: string): number | undefined {
   return key === "unread" || key === "read" || key === "pinned" ? NotificationStatus[key] : undefined;
 }
 
-/** Forgejo's subject types (`issue`, `pull`, `commit`, `repository`); others are ignored. */
+/**
+ * Forgejo's subject types (`issue`, `pull`, `commit`, `repository`); others are ignored, and when
+ * none is known there is no filter (Forgejo's subjectToSource).
+ */
 export function notificationSourceOf(name: string): number | undefined {
   const key = name.toLowerCase();
   return key === "issue" || key === "pull" || key === "commit" || key === "repository"
@@ -74,7 +77,6 @@ export class NotificationService {
       ...(query.since ? { since: query.since } : {}),
       ...(query.before ? { before: query.before } : {}),
     };
-    if (filter.sources?.length === 0) return Promise.resolve({ items: [], total: 0 });
     return notifications.listNotificationThreads(this.ctx.db, filter, viewer, page);
   }
 
@@ -157,7 +159,10 @@ function known(values: readonly (number | undefined)[]): number[] {
   return values.filter((value): value is number => value !== undefined);
 }
 
-/** Forgejo's statusStringsToNotificationStatuses: the given names, or the defaults when none. */
+/**
+ * Forgejo's statusStringsToNotificationStatuses: the given names, or the defaults when none are
+ * given; when none of those given is known, no status filter at all (as Forgejo).
+ */
 function statuses(given: readonly string[] | undefined, defaults: readonly string[]): number[] {
   return known((given && given.length > 0 ? given : defaults).map(notificationStatusOf));
 }

@@ -71,8 +71,9 @@ export async function notifyIssueChange(
 export interface NotificationFilter {
   readonly userId: number;
   readonly repoId?: number;
-  /** Statuses to take (all when absent). */
+  /** Statuses to take (all when absent or empty, as Forgejo's FindNotificationOptions). */
   readonly statuses?: readonly number[];
+  /** Subjects to take (all when absent or empty). */
   readonly sources?: readonly number[];
   /** Updated at or after (to the second, as Forgejo's unix times). */
   readonly since?: Date;
@@ -105,10 +106,8 @@ function matching(filter: NotificationFilter) {
   return (eb: NotificationExpressions): Expression<SqlBool> => {
     const conds: Expression<SqlBool>[] = [eb("notification.userId", "=", filter.userId)];
     if (filter.repoId !== undefined) conds.push(eb("notification.repoId", "=", filter.repoId));
-    if (filter.statuses !== undefined) {
-      if (filter.statuses.length === 0) return eb.lit(false);
+    if (filter.statuses !== undefined && filter.statuses.length > 0)
       conds.push(eb("notification.status", "in", [...filter.statuses]));
-    }
     if (filter.sources !== undefined && filter.sources.length > 0)
       conds.push(eb("notification.source", "in", [...filter.sources]));
     if (filter.since)

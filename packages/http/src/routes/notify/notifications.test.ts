@@ -211,6 +211,11 @@ describe.each(DIALECTS)("notifications on %s", (dialect) => {
     expect(bad.status).toBe(400);
     const badSince = await t.call("GET", "/notifications?since=yesterday", { token: watcher.token });
     expect(badSince.status).toBe(422);
+    // Unknown statuses or subject types filter nothing, as Forgejo's.
+    const everything = await threads(watcher, "all=true");
+    expect(everything.length).toBeGreaterThan(1);
+    expect(await threads(watcher, "status-types=bogus")).toEqual(everything);
+    expect(await threads(watcher, "all=true&subject-type=bogus")).toEqual(everything);
     const toPinned = await t.call("PUT", "/notifications?status-types=unread&to-status=pinned", {
       token: watcher.token,
     });
