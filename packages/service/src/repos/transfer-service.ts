@@ -9,6 +9,7 @@ import {
 } from "@kiln/domain";
 import {
   collaborations,
+  notifications,
   type RepoTransferRow,
   repositories,
   repoTransfers,
@@ -90,6 +91,12 @@ export class TransferService {
         doerId: doer.id,
         recipientId: newOwner.id,
         teamIds: teams.map((t) => t.id),
+      });
+      await notifications.notifyRepoTransfer(trx, {
+        repoId: repo.id,
+        recipientId: newOwner.id,
+        actorId: doer.id,
+        at: new Date(),
       });
     });
     return "pending";

@@ -231,3 +231,30 @@ export async function setNotificationStatus(
     .where("id", "in", [...ids])
     .execute();
 }
+
+/**
+ * Tells the recipient of a pending repository transfer (Forgejo's CreateRepoTransferNotification):
+ * the user, or for an organization everyone who may create its repositories (its owners and
+ * teams that may create repositories), in the transaction that records the transfer. The thread's
+ * subject is the repository.
+ */
+export async function notifyRepoTransfer(
+  db: Db,
+  transfer: {
+    readonly repoId: number;
+    readonly recipientId: number;
+    readonly actorId: number;
+    readonly at: Date;
+  },
+): Promise<void> {
+  const { repoId, recipientId, actorId, at } = transfer;
+  await sql`
+    insert into notification (user_id, repo_id, status, source, updated_by, created_at, updated_at)
+    select recipient.user_id, ${repoId}, 1, 4, ${actorId}, ${at}, ${at}
+    from (
+      select id as user_id from users where id = ${recipientId} and type = 'individual'
+      union select team_user.user_id from team_user join team on team.id = team_user.team_id
+        where team.org_id = ${recipientId} and (team.access_mode = 'owner' or team.can_create_org_repo)
+    ) as recipient
+    where recipient.user_id <> ${actorId}`.execute(db);
+}

@@ -302,6 +302,30 @@ describe.each(DIALECTS)("notifications on %s", (dialect) => {
     }
   });
 
+  it("tells the recipient of a pending repository transfer, with the repository as subject", async () => {
+    const gift = await createRepo(t, writer, "gift", { private: true });
+    const res = await t.call("POST", `${gift.path}/transfer`, {
+      token: writer.token,
+      body: { new_owner: bystander.name },
+    });
+    expect(res.status).toBe(201);
+    const mine = (await threads(bystander)).filter((th) => th.subject.type === "Repository");
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      unread: true,
+      repository: { full_name: `${writer.name}/gift` },
+      subject: {
+        title: `${writer.name}/gift`,
+        url: `/${writer.name}/gift`,
+        html_url: `http://kiln.test/${writer.name}/gift`,
+        state: "",
+      },
+    });
+    const only = await t.call("GET", "/notifications?subject-type=repository", { token: bystander.token });
+    expect(only.json).toHaveLength(1);
+    expect((await threads(writer)).filter((th) => th.subject.type === "Repository")).toEqual([]);
+  });
+
   it("needs the notification scope", async () => {
     const user = await t.services.users.getByName(watcher.name);
     const repoOnly = await t.services.tokens.create(user, "repo-only", ["read:repository"]);
