@@ -325,3 +325,102 @@ describe("webhook allow list by default", () => {
     }
   });
 });
+
+describe.each(DIALECTS)("organization, user and admin webhooks on %s", (dialect) => {
+  let t: TestApp;
+  let admin: TestUser;
+  let alice: TestUser;
+  let bob: TestUser;
+  let receiver: HookReceiver;
+  const org = "hookorg";
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect, { webhook: { allowedHostList: "loopback", retryBackoff: 1 } });
+    admin = await t.user({ admin: true });
+    alice = await t.user();
+    bob = await t.user();
+    receiver = await startReceiver();
+    expect(
+      (await t.call("POST", "/orgs", { token: alice.token, body: { username: org, visibility: "private" } }))
+        .status,
+    ).toBe(201);
+    t.services.webhooks.worker.start();
+  });
+
+  afterAll(async () => {
+    await t.services.webhooks.worker.stop();
+    await receiver.close();
+    await t.close();
+  });
+
+  const hookBody = (tag: string, extra: Record<string, unknown> = {}) => ({
+    type: "forgejo",
+    config: { url: `${receiver.url}?h=${tag}`, content_type: "json" },
+    events: ["create"],
+    active: true,
+    ...extra,
+  });
+  const createEvent = async (ownerId: number, repoId: number, ref: string) =>
+    t.services.ctx.db.transaction().execute((trx) =>
+      t.services.ctx.events.record(trx, {
+        repoId,
+        ownerId,
+        actorId: alice.id,
+        at: new Date(),
+        type: "create",
+        refType: "tag",
+        ref,
+        sha: "d".repeat(40),
+      }),
+    );
+
+  it("keeps each scope's hooks to those who may manage them, and fires org, system and default hooks", async () => {
+    const orgHook = await t.call("POST", `/orgs/${org}/hooks`, { token: alice.token, body: hookBody("org") });
+    expect(orgHook.status).toBe(201);
+    expect((await t.call("GET", `/orgs/${org}/hooks`, { token: bob.token })).status).toBe(404);
+    expect(
+      (await t.call("GET", `/orgs/${org}/hooks/${orgHook.json.id}`, { token: alice.token })).json.id,
+    ).toBe(orgHook.json.id);
+    const bobHook = await t.call("POST", "/user/hooks", { token: bob.token, body: hookBody("bob") });
+    expect(bobHook.status).toBe(201);
+    expect((await t.call("GET", `/user/hooks/${bobHook.json.id}`, { token: alice.token })).status).toBe(404);
+    expect((await t.call("GET", "/user/hooks", { token: bob.token })).json).toHaveLength(1);
+    expect((await t.call("POST", "/admin/hooks", { token: alice.token, body: hookBody("x") })).status).toBe(
+      403,
+    );
+    const system = await t.call("POST", "/admin/hooks", {
+      token: admin.token,
+      body: hookBody("system", { is_system_webhook: true }),
+    });
+    expect(system.status).toBe(201);
+    const before = await t.call("POST", `/orgs/${org}/repos`, { token: alice.token, body: { name: "old" } });
+    expect(before.status).toBe(201);
+    const dflt = await t.call("POST", "/admin/hooks", { token: admin.token, body: hookBody("default") });
+    expect(dflt.status).toBe(201);
+    const ids = async (type: string) =>
+      (await t.call("GET", `/admin/hooks?type=${type}`, { token: admin.token })).json.map(
+        (h: { id: number }) => h.id,
+      );
+    expect(await ids("system")).toEqual([system.json.id]);
+    expect(await ids("default")).toEqual([dflt.json.id]);
+    expect(await ids("all")).toEqual([system.json.id, dflt.json.id]);
+    const after = await t.call("POST", `/orgs/${org}/repos`, { token: alice.token, body: { name: "new" } });
+    expect(after.status).toBe(201);
+    const orgId = after.json.owner.id;
+
+    // A tag in the repository made before the default hook: the org and system hooks fire.
+    await createEvent(orgId, before.json.id, "v-old");
+    // One made after it: the default hook fires too (Forgejo copies default hooks into new repositories).
+    await createEvent(orgId, after.json.id, "v-new");
+    const tagOf = (r: Received) => `${r.url.split("=")[1]}:${JSON.parse(r.body).ref}`;
+    const got = await receiver.waitFor(5, (r) => r.headers["x-forgejo-event"] === "create");
+    expect(got.map(tagOf).sort()).toEqual(
+      ["default:v-new", "org:v-new", "org:v-old", "system:v-new", "system:v-old"].sort(),
+    );
+    // The queue holds exactly these: the default hook has one delivery (the new repository's).
+    const history = await t.call("GET", `/admin/hooks/${dflt.json.id}/deliveries`, { token: admin.token });
+    expect(history.json).toHaveLength(1);
+    expect(JSON.parse(history.json[0].payload).ref).toBe("v-new");
+    expect(got.every((r) => JSON.parse(r.body).repository.owner.login === org)).toBe(true);
+  });
+});
