@@ -12,6 +12,17 @@ export interface PutOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Which records refer to which of these keys (a query of the kind's table). */
+export type ReferencedKeys = (keys: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/** Options of {@link BlobStore.release}. */
+export interface ReleaseOptions {
+  /** The blob was recorded (its row committed): keep it. */
+  readonly keep: boolean;
+  /** Asked before removing a blob that is not kept. */
+  readonly referenced: ReferencedKeys;
+}
+
 /** A byte range of a blob, both ends included (HTTP's `Range: bytes=start-end`). */
 export interface ByteRange {
   readonly start: number;
@@ -30,6 +41,13 @@ export interface BlobStore {
    * upload that fails, is aborted or runs past `maxBytes` leaves nothing visible.
    */
   put(body: AsyncIterable<Uint8Array>, options: PutOptions): Promise<StoredBlob>;
+  /**
+   * Ends what `put` started: the blob stays held (the sweep and other releases leave it alone)
+   * from `put` until its caller releases it. With `keep` false (the upload was refused, nothing
+   * recorded) the blob is removed unless a record refers to it (`referenced`) or another upload of
+   * the same bytes still holds it, so a refusal leaves no file. Use {@link withStoredBlob}.
+   */
+  release(key: string, options: ReleaseOptions): Promise<void>;
   /** The blob's bytes (or a range of them) as a stream read on demand; {@link BlobNotFoundError} when absent. */
   open(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
   /** The blob's size, or undefined when absent. */
@@ -39,10 +57,33 @@ export interface BlobStore {
    * unfinished uploads, both only when older than `graceMs` (0 at start-up, when no upload can be
    * running). Resolves with how many files went.
    */
-  sweep(
-    referenced: (keys: readonly string[]) => Promise<ReadonlySet<string>>,
-    graceMs: number,
-  ): Promise<number>;
+  sweep(referenced: ReferencedKeys, graceMs: number): Promise<number>;
+}
+
+/**
+ * Stores `body`, then runs `record` with the stored blob (it inserts the row that refers to it).
+ * If `record` throws, the blob is removed unless something else refers to it, and the error goes
+ * on: an upload refused after its bytes arrived (a bad checksum, a name taken meanwhile, a quota
+ * limit) leaves no file behind. A crash in between leaves one unreferenced file, which the sweep
+ * at start-up removes.
+ */
+export async function withStoredBlob<T>(
+  store: BlobStore,
+  body: AsyncIterable<Uint8Array>,
+  options: PutOptions & { readonly referenced: ReferencedKeys },
+  record: (blob: StoredBlob) => Promise<T>,
+): Promise<T> {
+  const { referenced, ...putOptions } = options;
+  const blob = await store.put(body, putOptions);
+  let keep = false;
+  try {
+    const result = await record(blob);
+    keep = true;
+    return result;
+  } finally {
+    // A failure to remove must not hide why the upload failed: the sweep is the backstop.
+    await store.release(blob.key, { keep, referenced }).catch(() => {});
+  }
 }
 
 /** An upload ran past its limit. */

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BlobNotFoundError, BlobTooLargeError } from "./blob-store.js";
+import { BlobNotFoundError, BlobTooLargeError, withStoredBlob } from "./blob-store.js";
 import { FsBlobStore } from "./fs-blob-store.js";
 
 async function* chunks(...parts: string[]): AsyncIterable<Uint8Array> {
@@ -45,6 +45,59 @@ describe("FsBlobStore", () => {
     expect(await files(root)).toHaveLength(1);
   });
 
+  it("removes the blob of an upload refused after storing, and keeps a recorded one", async () => {
+    const nothing = async () => new Set<string>();
+    const kept = await withStoredBlob(
+      store,
+      chunks("kept"),
+      { maxBytes: 10, referenced: nothing },
+      async (b) => b,
+    );
+    await expect(
+      withStoredBlob(store, chunks("refused"), { maxBytes: 10, referenced: nothing }, async () => {
+        throw new Error("bad checksum");
+      }),
+    ).rejects.toThrow("bad checksum");
+    expect(await files(root)).toEqual([`${kept.key.slice(0, 2)}/${kept.key.slice(2, 4)}/${kept.key}`]);
+  });
+
+  it("keeps refused bytes that a record or another upload still holds", async () => {
+    const recorded = new Set<string>();
+    const referenced = async (keys: readonly string[]) => new Set(keys.filter((k) => recorded.has(k)));
+    // A row refers to these bytes already: a refused upload of the same bytes leaves them.
+    const first = await withStoredBlob(store, chunks("shared"), { maxBytes: 10, referenced }, async (b) => {
+      recorded.add(b.key);
+      return b;
+    });
+    await expect(
+      withStoredBlob(store, chunks("shared"), { maxBytes: 10, referenced }, async () => {
+        throw new Error("taken");
+      }),
+    ).rejects.toThrow("taken");
+    expect(await store.size(first.key)).toBe(6);
+
+    // Two uploads of the same new bytes at once: the refused one ends first, while the other,
+    // which will record them, has not yet; the bytes stay for it.
+    let recordSecond!: () => void;
+    const secondMayRecord = new Promise<void>((r) => {
+      recordSecond = r;
+    });
+    const second = withStoredBlob(store, chunks("twice"), { maxBytes: 10, referenced }, async (b) => {
+      await secondMayRecord;
+      recorded.add(b.key);
+      return b;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(
+      withStoredBlob(store, chunks("twice"), { maxBytes: 10, referenced }, async () => {
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(await store.size(sha("twice"))).toBe(5);
+    recordSecond();
+    expect(await read(await store.open((await second).key))).toBe("twice");
+  });
+
   it("keeps nothing of an upload past its limit or aborted", async () => {
     await expect(store.put(chunks("12345", "6"), { maxBytes: 5 })).rejects.toBeInstanceOf(BlobTooLargeError);
     const controller = new AbortController();
@@ -72,8 +125,13 @@ describe("FsBlobStore", () => {
   it("sweeps blobs nobody refers to and unfinished uploads, once older than the grace period", async () => {
     const kept = await store.put(chunks("kept"), { maxBytes: 10 });
     const dropped = await store.put(chunks("dropped"), { maxBytes: 10 });
-    await writeFile(join(root, ".tmp", "crashed-upload"), "half");
     const referenced = async (keys: readonly string[]) => new Set(keys.filter((key) => key === kept.key));
+    // Both were recorded; the record of `dropped` went later.
+    await store.release(kept.key, { keep: true, referenced });
+    await store.release(dropped.key, { keep: true, referenced });
+    // Still being recorded: held by its upload, however old.
+    const held = await store.put(chunks("held"), { maxBytes: 10 });
+    await writeFile(join(root, ".tmp", "crashed-upload"), "half");
     // Young files stay: an upload may be about to be recorded.
     expect(await store.sweep(referenced, 60_000)).toBe(0);
     const past = new Date(Date.now() - 120_000);
@@ -81,6 +139,8 @@ describe("FsBlobStore", () => {
     expect(await store.sweep(referenced, 60_000)).toBe(2);
     expect(await store.size(kept.key)).toBe(4);
     expect(await store.size(dropped.key)).toBeUndefined();
+    expect(await store.size(held.key)).toBe(4);
+    await store.release(held.key, { keep: false, referenced });
     expect(await files(root)).toEqual([`${kept.key.slice(0, 2)}/${kept.key.slice(2, 4)}/${kept.key}`]);
   });
 });

@@ -9,6 +9,8 @@ import {
   BlobTooLargeError,
   type ByteRange,
   type PutOptions,
+  type ReferencedKeys,
+  type ReleaseOptions,
   type StoredBlob,
 } from "./blob-store.js";
 
@@ -27,7 +29,35 @@ const SWEEP_BATCH = 500;
  * the sweep removes), never a half blob under a key.
  */
 export class FsBlobStore implements BlobStore {
+  /** Keys stored by a `put` whose caller has not released them yet, with how many such puts. */
+  readonly #held = new Map<string, number>();
+  /** The tail of each key's queue of file operations (renaming in, removing). */
+  readonly #queues = new Map<string, Promise<unknown>>();
+
   constructor(readonly root: string) {}
+
+  /**
+   * Runs `operation` after every earlier one on the same key, so that a blob renamed into place
+   * by one upload is never removed by the release of another upload of the same bytes (this
+   * process only: several processes sharing one directory rely on the sweep's grace time).
+   */
+  async #exclusive<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    const before = this.#queues.get(key) ?? Promise.resolve();
+    const run = before.then(operation, operation);
+    const tail = run.catch(() => {});
+    this.#queues.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.#queues.get(key) === tail) this.#queues.delete(key);
+    }
+  }
+
+  #hold(key: string, by: number): void {
+    const count = (this.#held.get(key) ?? 0) + by;
+    if (count > 0) this.#held.set(key, count);
+    else this.#held.delete(key);
+  }
 
   /** Where a blob lives on disk. */
   path(key: string): string {
@@ -60,13 +90,30 @@ export class FsBlobStore implements BlobStore {
     await file.close();
     const key = hash.digest("hex");
     const target = this.path(key);
-    await mkdir(join(target, ".."), { recursive: true });
-    // The same bytes may be stored already: renaming over them changes nothing but the time,
-    // which tells the sweep that the blob was just wanted again.
-    await rename(temp, target);
-    const now = new Date();
-    await utimes(target, now, now).catch(() => {});
+    await this.#exclusive(key, async () => {
+      try {
+        await mkdir(join(target, ".."), { recursive: true });
+        // The same bytes may be stored already: renaming over them changes nothing but the time,
+        // which tells the sweep that the blob was just wanted again.
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+      this.#hold(key, 1);
+      const now = new Date();
+      await utimes(target, now, now).catch(() => {});
+    });
     return { key, size };
+  }
+
+  async release(key: string, options: ReleaseOptions): Promise<void> {
+    await this.#exclusive(key, async () => {
+      this.#hold(key, -1);
+      if (options.keep || this.#held.has(key)) return;
+      if ((await options.referenced([key])).has(key)) return;
+      await rm(this.path(key), { force: true });
+    });
   }
 
   async open(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
@@ -94,10 +141,7 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async sweep(
-    referenced: (keys: readonly string[]) => Promise<ReadonlySet<string>>,
-    graceMs: number,
-  ): Promise<number> {
+  async sweep(referenced: ReferencedKeys, graceMs: number): Promise<number> {
     const cutoff = Date.now() - graceMs;
     let removed = 0;
     const old = async (path: string) => {
@@ -119,12 +163,14 @@ export class FsBlobStore implements BlobStore {
       if (batch.length === 0) return;
       const wanted = await referenced(batch);
       for (const key of batch) {
-        if (wanted.has(key)) continue;
+        if (wanted.has(key) || this.#held.has(key)) continue;
         const path = this.path(key);
-        if (await old(path)) {
+        const gone = await this.#exclusive(key, async () => {
+          if (this.#held.has(key) || !(await old(path))) return false;
           await rm(path, { force: true });
-          removed++;
-        }
+          return true;
+        });
+        if (gone) removed++;
       }
       batch = [];
     };

@@ -89,14 +89,16 @@ async function upload(
   });
   if (!upload.file) throw new BadRequestError('the form has no "file" part');
   const length = isMultipart(c) ? undefined : c.req.header("Content-Length")?.trim();
-  const blob = await uploads.storeBlob(owner, TYPE, upload.file.body, {
+  const options = {
     signal: upload.signal,
     ...(length && /^\d+$/.test(length) ? { declaredSize: Number(length) } : {}),
-  });
-  await uploads.addFile(
-    owner,
-    { type: TYPE, name, version, filename, isLead: true, addToExistingVersion: true },
-    blob,
+  };
+  await uploads.storeBlob(owner, TYPE, upload.file.body, options, (blob) =>
+    uploads.addFile(
+      owner,
+      { type: TYPE, name, version, filename, isLead: true, addToExistingVersion: true },
+      blob,
+    ),
   );
   return new Response(null, { status: 201 });
 }

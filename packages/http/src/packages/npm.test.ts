@@ -1,10 +1,22 @@
 import { createHash, randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { quotaRecount, quotaUsage } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApp, readResult, type TestApp, type TestUser } from "../../test/support.js";
 
 /** The document `npm publish` sends for one version, its tarball inline in base64. */
+/** Every file under the packages' blob store (unfinished uploads included). */
+function storedFiles(t: TestApp): string[] {
+  try {
+    return readdirSync(t.settings.packages.path, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
 function publishDocument(
   name: string,
   version: string,
@@ -169,6 +181,7 @@ describe.each(DIALECTS)("the npm registry on %s", (dialect) => {
   it("refuses a wrong integrity, a name that is not the path's, invalid names and writes by others", async () => {
     const base = `/${alice.name}/npm`;
     const data = randomBytes(100);
+    const filesBefore = storedFiles(t);
     const wrong = await npm("PUT", `${base}/plain`, {
       token: alice.token,
       body: publishDocument("plain", "1.0.0", data, ["latest"], "sha512-AAAA"),
@@ -206,6 +219,8 @@ describe.each(DIALECTS)("the npm registry on %s", (dialect) => {
       (await npm("PUT", `${base}/plain`, { body: publishDocument("plain", "1.0.0", data) })).status,
     ).toBe(401);
     expect(await usage(alice.id)).toBe(0);
+    // Each refusal came after the tarball was stored: nothing of it is left.
+    expect(storedFiles(t)).toEqual(filesBefore);
     expect((await t.call("GET", `/packages/${alice.name}?type=npm`)).json).toEqual([]);
   });
 

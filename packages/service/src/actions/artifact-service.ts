@@ -1,4 +1,4 @@
-import { type BlobStore, BlobTooLargeError } from "@kiln/blobs";
+import { type BlobStore, BlobTooLargeError, type StoredBlob, withStoredBlob } from "@kiln/blobs";
 import {
   type ActionArtifact,
   AlreadyExistsError,
@@ -56,8 +56,8 @@ export class ArtifactService {
   /**
    * Stores an uploaded zip as an artifact of `repo`'s run: 422 for a bad name or retention or a
    * body that is not a zip, 409 when the run has an artifact of that name, 413 past
-   * `[actions] ARTIFACT_MAX_SIZE`. A refused or broken upload leaves no row and no usage (its
-   * bytes, if any were stored, are swept as unreferenced).
+   * `[actions] ARTIFACT_MAX_SIZE`. A refused or broken upload leaves no row, no usage and no
+   * file (bytes stored before a refusal are removed unless another record holds the same bytes).
    */
   async upload(
     repo: Repository,
@@ -75,12 +75,16 @@ export class ArtifactService {
     const taken = { name: input.name, runId: input.runId };
     if ((await artifacts.listArtifacts(this.ctx.db, repo.id, taken, { page: 1, limit: 1 }, now)).total > 0)
       throw exists(input.name);
-    let stored: { key: string; size: number };
+    const options = {
+      maxBytes: artifactMaxSize,
+      referenced: (keys: readonly string[]) => artifacts.referencedArtifactBlobs(this.ctx.db, keys),
+      ...(signal ? { signal } : {}),
+    };
     try {
-      stored = await this.blobs.put(zipOnly(body), {
-        maxBytes: artifactMaxSize,
-        ...(signal ? { signal } : {}),
-      });
+      // A refusal after the bytes arrived (the name taken meanwhile) removes them again.
+      return await withStoredBlob(this.blobs, zipOnly(body), options, (stored) =>
+        this.record(repo, input, uploader, stored, days, headSha),
+      );
     } catch (err) {
       if (err instanceof BlobTooLargeError)
         throw new PayloadTooLargeError(
@@ -88,6 +92,16 @@ export class ArtifactService {
         );
       throw err;
     }
+  }
+
+  private record(
+    repo: Repository,
+    input: ArtifactUpload,
+    uploader: User,
+    stored: StoredBlob,
+    days: number,
+    headSha: string,
+  ): Promise<ActionArtifact> {
     return this.ctx.db.transaction().execute(async (trx) => {
       // Locked so that a transfer moving this repository's usage sees this artifact or none of it.
       const locked = await repositories.lockRepository(trx, repo.id);

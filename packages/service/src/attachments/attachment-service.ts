@@ -5,6 +5,7 @@ import {
   BlobTooLargeError,
   type ByteRange,
   FsBlobStore,
+  withStoredBlob,
 } from "@kiln/blobs";
 import {
   BadRequestError,
@@ -120,9 +121,16 @@ export class AttachmentService {
   async upload(ctx: RepoAccess, target: AttachmentTarget, file: FileUpload): Promise<AttachmentRow> {
     const name = checkName(file.name);
     const maxBytes = this.maxBytes();
-    let blob: { key: string; size: number };
+    const options = {
+      maxBytes,
+      referenced: (keys: readonly string[]) => attachments.referencedBlobs(this.ctx.db, keys),
+      ...(file.signal ? { signal: file.signal } : {}),
+    };
     try {
-      blob = await this.store.put(file.body, { maxBytes, ...(file.signal ? { signal: file.signal } : {}) });
+      // A refusal after the bytes arrived (the target gone meanwhile) removes them again.
+      return await withStoredBlob(this.store, file.body, options, (blob) =>
+        this.record(ctx, target, { name, blobKey: blob.key, size: blob.size, externalUrl: null }),
+      );
     } catch (error) {
       if (error instanceof BlobTooLargeError)
         throw new PayloadTooLargeError(
@@ -130,7 +138,6 @@ export class AttachmentService {
         );
       throw error;
     }
-    return this.record(ctx, target, { name, blobKey: blob.key, size: blob.size, externalUrl: null });
   }
 
   /** Links a release to a file elsewhere (Forgejo's external attachments): no bytes, no usage. */

@@ -1,4 +1,4 @@
-import { type BlobStore, BlobTooLargeError } from "@kiln/blobs";
+import { type BlobStore, BlobTooLargeError, withStoredBlob } from "@kiln/blobs";
 import {
   AlreadyExistsError,
   NotFoundError,
@@ -62,15 +62,18 @@ export class PackageUploads {
 
   /**
    * Streams `body` into the blob store under the type's size limit (413 beyond it, keeping
-   * nothing), hashing it on the way. A declared size over the limit, or over what
-   * `LIMIT_TOTAL_OWNER_SIZE` leaves the owner, is refused before reading.
+   * nothing), hashing it on the way, then runs `record` with the stored blob (which adds it with
+   * {@link addFile}). A declared size over the limit, or over what `LIMIT_TOTAL_OWNER_SIZE` leaves
+   * the owner, is refused before reading. When `record` throws (a bad checksum, a version taken
+   * meanwhile, a limit), the stored bytes are removed again unless another file holds them.
    */
-  async storeBlob(
+  async storeBlob<T>(
     oa: PackageOwnerAccess,
     type: string,
     body: AsyncIterable<Uint8Array>,
-    options: { readonly declaredSize?: number; readonly signal?: AbortSignal } = {},
-  ): Promise<StoredBlob> {
+    options: { readonly declaredSize?: number; readonly signal?: AbortSignal },
+    record: (blob: StoredBlob) => Promise<T>,
+  ): Promise<T> {
     const maxBytes = this.sizeLimit(oa, type);
     const declared = options.declaredSize;
     if (declared !== undefined && declared > maxBytes) throw typeTooLarge(maxBytes);
@@ -83,12 +86,15 @@ export class PackageUploads {
         throw new PayloadTooLargeError(PACKAGE_ERRORS.totalSize);
     }
     const hashed = hashedBody(body);
+    const putOptions = {
+      maxBytes,
+      referenced: (keys: readonly string[]) => packages.referencedBlobKeys(this.ctx.db, keys),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
     try {
-      const stored = await this.blobs.put(hashed.body, {
-        maxBytes,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      return { key: stored.key, size: stored.size, hashes: hashed.digest() };
+      return await withStoredBlob(this.blobs, hashed.body, putOptions, (stored) =>
+        record({ key: stored.key, size: stored.size, hashes: hashed.digest() }),
+      );
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw typeTooLarge(maxBytes);
       throw err;
@@ -99,8 +105,8 @@ export class PackageUploads {
    * Records a stored blob as a file of a version, creating the package and the version when
    * missing, with the owner's usage, in one transaction: 409 when the version (`addToExistingVersion`
    * false) or the file exists, 403/413 past `LIMIT_TOTAL_OWNER_COUNT`/`LIMIT_TOTAL_OWNER_SIZE`.
-   * On any refusal nothing is recorded; the blob is left for the sweep (another file may hold the
-   * same bytes). `properties` are added to a new version.
+   * On any refusal nothing is recorded (and {@link storeBlob} removes the blob unless another file
+   * holds the same bytes). `properties` are added to a new version.
    */
   async addFile(
     oa: PackageOwnerAccess,

@@ -328,6 +328,7 @@ describe.each(DIALECTS)("packages over HTTP on %s", (dialect) => {
   it("keeps the ledger equal to the stored files under concurrent uploads and deletions", async () => {
     const base = `/${alice.name}/generic/busy/1.0.0`;
     const sizes = Array.from({ length: 12 }, (_, i) => 1000 + i);
+    const blobsBefore = storedBlobs(t).length;
     const puts = await Promise.all([
       ...sizes.map((n, i) =>
         registry(t, "PUT", `${base}/f${i}`, { token: alice.token, body: randomBytes(n) }),
@@ -344,6 +345,8 @@ describe.each(DIALECTS)("packages over HTTP on %s", (dialect) => {
         .sort(),
     ).toEqual([201, 409, 409, 409, 409, 409]);
     expect(await usage(alice.id)).toBe(sizes.reduce((a, b) => a + b, 0) + 7);
+    // The five refused `dup` uploads (other bytes each) left no file.
+    expect(storedBlobs(t)).toHaveLength(blobsBefore + 13);
     // Deletions of files, twice each, racing with uploads of new ones.
     await Promise.all([
       ...[0, 1, 2, 3, 0, 1].map((i) => registry(t, "DELETE", `${base}/f${i}`, { token: alice.token })),
@@ -459,6 +462,9 @@ describe.each(DIALECTS)("package limits on %s", (dialect) => {
           yield randomBytes(60);
         })(),
         { declaredSize: 60 },
+        async () => {
+          throw new Error("not reached: refused before storing");
+        },
       ),
     ).rejects.toMatchObject({ kind: "payload_too_large" });
     expect(storedBlobs(t)).toHaveLength(before);
@@ -474,6 +480,8 @@ describe.each(DIALECTS)("package limits on %s", (dialect) => {
       duplex: "half",
     } as RequestInit);
     expect(overStreamed.status).toBe(413);
+    // Refused once its bytes were stored (no length was declared): they are gone again.
+    expect(storedBlobs(t)).toHaveLength(before);
     expect((await quotaUsage.getUsage(t.services.ctx.db, user.id)).packages).toBe(100);
     expect((await t.call("GET", `/packages/${user.name}/generic/p/1/files`)).json).toHaveLength(1);
   });

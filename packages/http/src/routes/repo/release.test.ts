@@ -488,6 +488,51 @@ describe.each(DIALECTS)("releases and release assets on %s", (dialect) => {
           .json,
       ).toHaveLength(1);
       expect(stored().map((e) => e.name)).toHaveLength(1);
+      // A release deleted while an asset streams in: the upload is refused (404) once its bytes
+      // arrived, and they do not stay behind.
+      const doomed = await small.call("POST", `/repos/${u.name}/r/releases`, {
+        token: u.token,
+        body: { tag_name: "v2" },
+      });
+      const boundary = "kiln-test-boundary";
+      let finish!: () => void;
+      const finished = new Promise<void>((r) => {
+        finish = r;
+      });
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(
+            encoder.encode(
+              `--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="late.bin"\r\n` +
+                "Content-Type: application/octet-stream\r\n\r\n",
+            ),
+          );
+          controller.enqueue(bytesOf(1000));
+          await finished;
+          controller.enqueue(bytesOf(1000));
+          controller.enqueue(encoder.encode(`\r\n--${boundary}--\r\n`));
+          controller.close();
+        },
+      });
+      const late = fetch(`${srv.url}/api/v1/repos/${u.name}/r/releases/${doomed.json.id}/assets`, {
+        method: "POST",
+        headers: {
+          Authorization: `token ${u.token}`,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      // The upload is being stored (its unfinished file exists) before the release goes.
+      while (stored().length < 2) await new Promise((r) => setTimeout(r, 10));
+      expect(
+        (await small.call("DELETE", `/repos/${u.name}/r/releases/${doomed.json.id}`, { token: u.token }))
+          .status,
+      ).toBe(204);
+      finish();
+      expect((await late).status).toBe(404);
+      expect(stored().map((e) => e.name)).toHaveLength(1);
       // Forgejo's EditReleaseAttachment checks the new name as an upload's (422), so an allowed
       // .bin cannot be renamed into a type the list refuses.
       const asset = `/repos/${u.name}/r/releases/${rel.json.id}/assets/${exact.json.id}`;

@@ -43,24 +43,25 @@ export class NpmService {
   ): Promise<void> {
     this.packageAccess.requireWrite(oa);
     const split = splitPublishBody(body, NPM_DOCUMENT_LIMIT);
-    const blob = await this.uploads.storeBlob(oa, TYPE, split.tarball, options);
-    const pub = readNpmPublish(split.document(), blob);
-    if (pub.name !== pathName) throw new BadRequestError("package name is invalid");
-    for (const tag of pub.distTags) if (!validTag(tag)) throw new BadRequestError(INVALID_TAG);
-    await this.uploads.addFile(
-      oa,
-      {
-        type: TYPE,
-        name: pub.name,
-        version: pub.version,
-        filename: pub.filename,
-        isLead: true,
-        addToExistingVersion: false,
-        metadata: pub.metadata,
-      },
-      blob,
-      pub.distTags.map((value) => ({ name: NPM_TAG, value, unique: true })),
-    );
+    await this.uploads.storeBlob(oa, TYPE, split.tarball, options, async (blob) => {
+      const pub = readNpmPublish(split.document(), blob);
+      if (pub.name !== pathName) throw new BadRequestError("package name is invalid");
+      for (const tag of pub.distTags) if (!validTag(tag)) throw new BadRequestError(INVALID_TAG);
+      await this.uploads.addFile(
+        oa,
+        {
+          type: TYPE,
+          name: pub.name,
+          version: pub.version,
+          filename: pub.filename,
+          isLead: true,
+          addToExistingVersion: false,
+          metadata: pub.metadata,
+        },
+        blob,
+        pub.distTags.map((value) => ({ name: NPM_TAG, value, unique: true })),
+      );
+    });
   }
 
   /** The package document of `name` (404 when it has no version the caller may see). */
