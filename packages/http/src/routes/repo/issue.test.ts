@@ -315,7 +315,8 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
         .select(["notification.userId", "notification.status"])
         .where("issue.id", "=", issue.json.id)
         .execute();
-      expect(rows.map((row) => row.userId).sort()).toEqual([reader.id, writer.id].sort());
+      // The owner watches the repository it created (AUTO_WATCH_NEW_REPOS): told of the new issue.
+      expect(rows.map((row) => row.userId).sort()).toEqual([owner.id, reader.id, writer.id].sort());
       expect(rows.every((row) => row.status === 1)).toBe(true);
     });
   });
