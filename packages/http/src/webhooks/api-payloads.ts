@@ -29,7 +29,7 @@ export class ApiWebhookPayloads implements WebhookPayloads {
     const repository = subject.repo && subject.repoOwner ? this.repo(subject.repo, subject.repoOwner) : null;
     switch (event.type) {
       case "push": {
-        const push = subject.push ?? { commits: [], total: 0, accounts: new Map() };
+        const push = subject.push ?? { commits: [], total: 0, accounts: new Map(), files: new Map() };
         const repo = subject.repo as Repository;
         const links = repoLinks(repo, settings);
         const accounts: CommitUsers = new Map(
@@ -40,7 +40,10 @@ export class ApiWebhookPayloads implements WebhookPayloads {
             }),
           ),
         );
-        const commits = push.commits.map((c) => toPayloadCommit(c, accounts, links));
+        const commits = push.commits.map((c) => ({
+          ...toPayloadCommit(c, accounts, links),
+          ...(push.files.get(c.sha) ?? { added: [], removed: [], modified: [] }),
+        }));
         return {
           ref: event.ref,
           before: event.before,

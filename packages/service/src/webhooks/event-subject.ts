@@ -1,5 +1,5 @@
 import type { Comment, Repository, Review, User } from "@kiln/domain";
-import { type CommitInfo, listCommits, rangeCommits } from "@kiln/git";
+import { type CommitInfo, getCommit, listCommits, rangeCommits } from "@kiln/git";
 import {
   type AttachmentRow,
   attachments,
@@ -56,6 +56,8 @@ export interface EventSubject {
     readonly total: number;
     /** Accounts of the commits' authors and committers, by lower-cased e-mail address. */
     readonly accounts: ReadonlyMap<string, User>;
+    /** Files each listed commit added, removed and modified (against its first parent), by sha. */
+    readonly files: ReadonlyMap<string, { added: string[]; removed: string[]; modified: string[] }>;
   };
 }
 
@@ -140,7 +142,7 @@ export async function pushCommits(
   before: string,
   after: string,
 ): Promise<NonNullable<EventSubject["push"]>> {
-  if (after === ZERO) return { commits: [], total: 0, accounts: new Map() };
+  if (after === ZERO) return { commits: [], total: 0, accounts: new Map(), files: new Map() };
   const git = await repos.git(repo);
   let found: { commits: readonly CommitInfo[]; total: number };
   if (before === ZERO) {
@@ -162,9 +164,17 @@ export async function pushCommits(
     trx,
     found.commits.flatMap((c) => [c.author.email, c.committer.email]),
   );
+  const files = new Map<string, { added: string[]; removed: string[]; modified: string[] }>();
+  for (const commit of found.commits) {
+    const detail = await getCommit(git, commit.sha).catch(() => undefined);
+    const of = (status: string) =>
+      (detail?.files ?? []).filter((f) => f.status === status).map((f) => f.filename);
+    files.set(commit.sha, { added: of("added"), removed: of("removed"), modified: of("modified") });
+  }
   return {
     commits: found.commits,
     total: found.total,
     accounts,
+    files,
   };
 }

@@ -270,6 +270,53 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
     await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
   });
 
+  it("sends Forgejo's push payload for a file written through the API, its commits read from git", async () => {
+    const id = (
+      await create({
+        type: "forgejo",
+        config: { url: `${receiver.url}?h=push`, content_type: "json", secret },
+        events: ["push"],
+        branch_filter: "main",
+        active: true,
+      })
+    ).json.id;
+    const written = await t.call("POST", `/repos/${owner.name}/${repo}/contents/docs/new.md`, {
+      token: owner.token,
+      body: { content: Buffer.from("hello\n").toString("base64"), message: "Add docs/new.md" },
+    });
+    expect(written.status).toBe(201);
+    const [got] = await receiver.waitFor(1, (r) => r.url === "/hook?h=push");
+    const r = got as Received;
+    expect(r.headers["x-forgejo-event"]).toBe("push");
+    expect(r.headers["x-forgejo-signature"]).toBe(sign(secret, r.body));
+    const push = JSON.parse(r.body);
+    const sha = written.json.commit.sha;
+    expect(push).toMatchObject({
+      ref: "refs/heads/main",
+      after: sha,
+      total_commits: 1,
+      compare_url: `http://kiln.test/${owner.name}/${repo}/compare/${push.before}...${sha}`,
+      repository: { id: repoId },
+      pusher: { login: owner.name },
+      sender: { login: owner.name },
+      head_commit: { id: sha, message: "Add docs/new.md\n" },
+    });
+    expect(push.before).toMatch(/^[0-9a-f]{40}$/);
+    expect(push.commits).toEqual([
+      expect.objectContaining({
+        id: sha,
+        url: `http://kiln.test/${owner.name}/${repo}/commit/${sha}`,
+        author: expect.objectContaining({ name: expect.any(String), email: expect.any(String) }),
+        committer: expect.objectContaining({ name: expect.any(String) }),
+        timestamp: expect.any(String),
+        added: ["docs/new.md"],
+        removed: [],
+        modified: [],
+      }),
+    ]);
+    await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
+  });
+
   it("retries a failed delivery with the same delivery id and keeps the hook active", async () => {
     const res = await create({
       type: "forgejo",
