@@ -49,21 +49,23 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       owner: r.owner,
       repo: r.name,
       org: r.owner,
-      id: route.path.includes("/releases/{id}")
-        ? r.releaseId
-        : route.path.includes("/reviews/{id}")
-          ? r.reviewId
-          : route.path.includes("/teams/{id}")
-            ? r.teamId
-            : route.path.includes("/labels/{id}")
-              ? r.labelId
-              : route.path.includes("/milestones/{id}")
-                ? r.milestoneId
-                : route.path.includes("/comments/{id}")
-                  ? r.commentId
-                  : route.path.includes("/times/{id}")
-                    ? r.timeId
-                    : r.id,
+      id: route.path.includes("/hooks/{id}")
+        ? world.hooks.repo[r.id]
+        : route.path.includes("/releases/{id}")
+          ? r.releaseId
+          : route.path.includes("/reviews/{id}")
+            ? r.reviewId
+            : route.path.includes("/teams/{id}")
+              ? r.teamId
+              : route.path.includes("/labels/{id}")
+                ? r.labelId
+                : route.path.includes("/milestones/{id}")
+                  ? r.milestoneId
+                  : route.path.includes("/comments/{id}")
+                    ? r.commentId
+                    : route.path.includes("/times/{id}")
+                      ? r.timeId
+                      : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
       comment: r.reviewCommentId,
@@ -108,7 +110,11 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
     return world.orgs.map((o) => ({
       values: {
         org: o.name,
-        id: route.path.includes("/labels/{id}") ? o.labelId : o.teamId,
+        id: route.path.includes("/hooks/{id}")
+          ? world.hooks.org[o.name]
+          : route.path.includes("/labels/{id}")
+            ? o.labelId
+            : o.teamId,
         repo: teamRepo(o.teamId)?.name,
         username: victim,
       },
@@ -116,6 +122,17 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       owner: { name: o.name, id: o.id },
       teamId: o.teamId,
     }));
+  // The site admin's own hook and a system hook: nobody else may see or change either.
+  if (route.path.startsWith("/user/hooks/{id}") || route.path.startsWith("/admin/hooks/{id}")) {
+    const hook = route.path.startsWith("/user/") ? world.hooks.user : world.hooks.admin;
+    return [
+      {
+        values: { id: hook.id },
+        targets: [hook.target],
+        owner: { name: world.admin.name, id: world.admin.id },
+      },
+    ];
+  }
   if (has("id"))
     return world.repos.map((r) => ({
       values: { id: route.path.startsWith("/notifications/threads/") ? r.notificationId : r.id },

@@ -94,4 +94,14 @@ export interface World {
   readonly quotaGroup: string;
   readonly secrets: readonly Secret[];
   readonly actors: Readonly<Record<ActorName, { credential: Credential; name?: string }>>;
+  /** Webhooks of the fixture (hook-fixture.ts). */
+  readonly hooks: WorldHooks;
+}
+
+/** Hook ids by repository id and organization name, the site admin's own hook and a system hook. */
+export interface WorldHooks {
+  readonly repo: Readonly<Record<number, number>>;
+  readonly org: Readonly<Record<string, number>>;
+  readonly user: { readonly id: number; readonly target: string };
+  readonly admin: { readonly id: number; readonly target: string };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
+import { seedHooks } from "./hook-fixture.js";
 import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
 import { seedSocial } from "./social-fixture.js";
 import {
@@ -472,6 +473,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
   );
 
   const socialRepos = await seedSocial(t, admin, victim, repos, [privOrg, limOrg, privateUser, victim]);
+  const hooks = await seedHooks(t, admin, repos, [privOrg, limOrg]);
 
   return {
     admin,
@@ -494,5 +496,6 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       collaborator: { credential: { token: collaborator.token }, name: collaborator.name },
       restricted: { credential: { token: restricted.token }, name: restricted.name },
     },
+    hooks,
   };
 }
