@@ -173,6 +173,11 @@ describe.each(DIALECTS)("events recorded by changes on %s", (dialect) => {
     expect(pushed).toMatchObject([
       { type: "push", ref: "refs/heads/main", before, after, actorId: writer.id },
     ]);
+    // The commits it brought, read from git before the transaction.
+    expect(pushed[0]).toMatchObject({
+      totalCommits: 1,
+      commits: [{ sha: after, message: expect.stringContaining("notes.txt"), authorName: writer.name }],
+    });
   });
 
   it("records a pull request's opening, review, review request and merge (a push, then closed)", async () => {

@@ -58,6 +58,17 @@ export interface EventChanges {
   readonly ref?: { readonly from: string };
 }
 
+/** A commit a push brought, as Forgejo's PushCommit names its parts. */
+export interface PushedCommit {
+  readonly sha: string;
+  readonly message: string;
+  readonly authorName: string;
+  readonly authorEmail: string;
+  readonly committerName: string;
+  readonly committerEmail: string;
+  readonly timestamp: Date;
+}
+
 export type ForgeEvent = EventBase &
   (
     | {
@@ -69,6 +80,14 @@ export type ForgeEvent = EventBase &
         readonly before: string;
         /** 40 zeros when the ref was deleted. */
         readonly after: string;
+        /**
+         * The newest commits the push brought, newest first (at most 5, Forgejo's
+         * `[ui] FEED_MAX_COMMIT_NUM`), read from git before the transaction; absent when unknown
+         * (a tag, a deletion, git could not tell).
+         */
+        readonly commits?: readonly PushedCommit[];
+        /** How many commits the push brought in all (with `commits`). */
+        readonly totalCommits?: number;
       }
     | {
         readonly type: "create" | "delete";

@@ -4,5 +4,6 @@ export {
   type ForgeEvent,
   HOOK_EVENT_TYPES,
   type HookEventType,
+  type PushedCommit,
 } from "./event.js";
 export { type EventConsumer, EventRecorder } from "./recorder.js";

@@ -1,4 +1,4 @@
-import { CommentType, ReviewType } from "@kiln/domain";
+import { CommentType, formatTime, ReviewType } from "@kiln/domain";
 import { actions, comments, type Db, issues, type NewAction, pulls, releases, reviews } from "@kiln/storage";
 import type { ForgeEvent } from "../events/event.js";
 import type { EventConsumer } from "../events/recorder.js";
@@ -59,7 +59,12 @@ async function entryOf(trx: Db, event: ForgeEvent): Promise<Entry | undefined> {
       const tag = event.ref.startsWith("refs/tags/");
       const deleted = ZERO.test(event.after);
       const opType = tag ? (deleted ? T.delete_tag : T.push_tag) : deleted ? T.delete_branch : T.commit_repo;
-      return { opType, refName: event.ref, content: pushContent(event.before, event.after) };
+      const repo = await actions.feedRepository(trx, event.repoId ?? 0);
+      return {
+        opType,
+        refName: event.ref,
+        content: pushContent(event, repo ? `${repo.ownerName}/${repo.name}` : ""),
+      };
     }
     case "create":
       // A tag's entry comes with its push, as Forgejo's CreateRef skips tags.
@@ -169,10 +174,27 @@ function truncate(content: string): string {
 }
 
 /**
- * A push's content, in the shape of Forgejo's PushCommits JSON. Kiln does not read git inside
- * the transaction, so the commit list is empty; `CompareURL` names the range.
+ * A push's content: Forgejo's PushCommits JSON (`Commits`, `HeadCommit`, `CompareURL`, `Len`)
+ * from the commits the event carries (the newest few, read from git before the transaction).
  */
-function pushContent(before: string, after: string): string {
-  const range = ZERO.test(before) || ZERO.test(after) ? "" : `${before}...${after}`;
-  return JSON.stringify({ Commits: [], HeadCommit: null, CompareURL: range, Len: 0 });
+function pushContent(event: Extract<ForgeEvent, { type: "push" }>, fullName: string): string {
+  const commits = (event.commits ?? []).map((c) => ({
+    Sha1: c.sha,
+    Message: c.message,
+    AuthorEmail: c.authorEmail,
+    AuthorName: c.authorName,
+    CommitterEmail: c.committerEmail,
+    CommitterName: c.committerName,
+    Timestamp: formatTime(c.timestamp),
+  }));
+  const compare =
+    ZERO.test(event.before) || ZERO.test(event.after) || fullName === ""
+      ? ""
+      : `${fullName}/compare/${event.before}...${event.after}`;
+  return JSON.stringify({
+    Commits: commits,
+    HeadCommit: commits[0] ?? null,
+    CompareURL: compare,
+    Len: event.totalCommits ?? commits.length,
+  });
 }

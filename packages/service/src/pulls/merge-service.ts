@@ -33,7 +33,7 @@ import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import { recordRefUpdates } from "../events/ref-events.js";
+import { describePushes, type PushedCommits, recordRefUpdates } from "../events/ref-events.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
@@ -268,10 +268,10 @@ export class MergeService {
       if (error instanceof GitConflictError) throw new ConflictError("merge push out of date");
       throw error;
     }
+    const push = { ref: `refs/heads/${pull.baseBranch}`, oldSha: baseSha, newSha: merged };
     await this.recordMerged(ctx, doer, pull, merged, new Date(), PullStatus.mergeable, {
-      ref: `refs/heads/${pull.baseBranch}`,
-      oldSha: baseSha,
-      newSha: merged,
+      update: push,
+      commits: await describePushes(git, [push]),
     });
     await this.repos.refreshSize(ctx.repo.id);
     if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, git, pull);
@@ -284,13 +284,13 @@ export class MergeService {
     commitId: string,
     at: Date,
     status: PullRequest["status"],
-    push?: RefUpdate,
+    push?: { readonly update: RefUpdate; readonly commits: ReadonlyMap<string, PushedCommits> },
   ): Promise<void> {
     const now = new Date();
     await this.ctx.db.transaction().execute(async (trx) => {
       // The base branch moved in git just before: its push is recorded with the merge.
       const base = inRepo(ctx.repo, doer.id, now);
-      if (push) await recordRefUpdates(this.ctx.events, trx, base, [push]);
+      if (push) await recordRefUpdates(this.ctx.events, trx, base, [push.update], push.commits);
       await pulls.updatePull(trx, pull.id, { merged: { commitId, mergerId: doer.id, at, status } });
       await pulls.deleteAutoMerge(trx, pull.id);
       await issues.updateIssue(trx, pull.issueId, { isClosed: true, closedAt: now, updatedAt: now });

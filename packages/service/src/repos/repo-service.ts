@@ -20,7 +20,7 @@ import {
 import { type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import { recordRefUpdates } from "../events/ref-events.js";
+import { describePushes, recordRefUpdates } from "../events/ref-events.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
@@ -145,12 +145,13 @@ export class RepoService {
       await setDefaultBranch(git, nextDefault);
     }
     const recording = pusherId !== undefined && pusherId !== null && updates.length > 0;
+    const pushed = recording ? await describePushes(git, updates) : new Map();
     if (nextDefault !== undefined || recording) {
       await this.ctx.db.transaction().execute(async (trx) => {
         if (nextDefault !== undefined) {
           await repositories.updateRepository(trx, repo.id, { defaultBranch: nextDefault });
         }
-        if (recording) await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates);
+        if (recording) await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates, pushed);
       });
     }
     // The history index is brought up to date before the size is measured (it is part of the

@@ -58,7 +58,14 @@ export async function feedRepository(db: Db, repoId: number) {
   return db
     .selectFrom("repository")
     .innerJoin("users as owner", "owner.id", "repository.ownerId")
-    .select(["repository.id", "repository.isPrivate", "repository.ownerId", "owner.type as ownerType"])
+    .select([
+      "repository.id",
+      "repository.isPrivate",
+      "repository.ownerId",
+      "repository.ownerName",
+      "repository.name",
+      "owner.type as ownerType",
+    ])
     .where("repository.id", "=", repoId)
     .executeTakeFirst();
 }

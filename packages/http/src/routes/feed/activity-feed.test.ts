@@ -130,6 +130,17 @@ describe.each(DIALECTS)("activity feeds on %s", (dialect) => {
     expect(byOp("publish_release")).toMatchObject({ content: "First", ref_name: "v1" });
     expect(entries[1]).toMatchObject({ ref_name: "refs/tags/v1" });
     expect(entries[3]).toMatchObject({ op_type: "commit_repo", ref_name: "refs/heads/main" });
+    // Forgejo's PushCommits JSON: the merge brought the merge commit and the topic's commit.
+    const pushed = JSON.parse((entries[3] as Activity).content);
+    expect(pushed).toMatchObject({
+      Len: 2,
+      CompareURL: expect.stringMatching(`^${alice.name}/feed-pub/compare/`),
+    });
+    expect(pushed.Commits.map((commit: { Message: string }) => commit.Message.trim())).toEqual([
+      expect.stringContaining("Merge pull request"),
+      "Add topic.txt",
+    ]);
+    expect(pushed.HeadCommit.Sha1).toBe(pushed.Commits[0].Sha1);
     expect(entries.slice(5, 7).map((a) => a.ref_name)).toEqual(["refs/heads/topic", "refs/heads/topic"]);
   });
 
