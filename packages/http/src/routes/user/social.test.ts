@@ -133,6 +133,16 @@ describe.each(DIALECTS)("watching, stars and following on %s", (dialect) => {
       expect((await t.call("GET", `/users/${fan.name}`)).json.starred_repos_count).toBe(0);
     });
 
+    it("needs the user and repository scopes on /user/starred, as Forgejo's groups", async () => {
+      const user = await t.services.users.getByName(fan.name);
+      const userOnly = await t.services.tokens.create(user, "user-only", ["write:user"]);
+      const both = await t.services.tokens.create(user, "both", ["read:user", "read:repository"]);
+      expect((await t.call("GET", "/user/starred", { token: userOnly.secret })).status).toBe(403);
+      expect((await t.call("GET", "/user/starred", { token: both.secret })).status).toBe(200);
+      const path = `/user/starred/${owner.name}/shiny`;
+      expect((await t.call("PUT", path, { token: both.secret })).status).toBe(403);
+    });
+
     it("never shows a private repository to someone who cannot read it", async () => {
       const path = `/user/starred/${owner.name}/vault`;
       expect((await t.call("PUT", path, { token: outsider.token })).status).toBe(404);

@@ -7,8 +7,10 @@ import { pagedRepos, repoParams } from "../repo/context.js";
 import { empty, forbidden, notFound } from "../responses.js";
 
 /**
- * Forgejo's routers/api/v1/user/star.go: starring repositories. The caller's own list shows their
- * private repositories too; another user's shows only public ones the caller may see.
+ * Forgejo's routers/api/v1/user/star.go: starring repositories. `/user/starred…` sits in Forgejo's
+ * `/user` group (user scope) and in its own (repository scope): a token needs both. The caller's
+ * own list shows their private repositories too; another user's shows only public ones the caller
+ * may see.
  */
 
 const repoList = { description: "RepositoryList", schema: v.array(api.Repository) };
@@ -20,7 +22,7 @@ export const userCurrentListStarred = route({
   tags: ["user"],
   summary: "The repos that the authenticated user has starred",
   access: "signed-in",
-  scopes: ["repository"],
+  scopes: ["user", "repository"],
   query: v.object(pageQuery),
   responses: { 200: repoList, ...forbidden },
   async handler(c, { query, principal }) {
@@ -55,7 +57,7 @@ export const userCurrentCheckStarring = route({
   summary: "Whether the authenticated is starring the repo",
   access: "signed-in",
   repo: "read",
-  scopes: ["repository"],
+  scopes: ["user", "repository"],
   params: v.object(repoParams),
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { repo }) {
@@ -73,7 +75,7 @@ export const userCurrentPutStar = route({
   access: "signed-in",
   repo: "read",
   readersMayWrite: true,
-  scopes: ["repository"],
+  scopes: ["user", "repository"],
   params: v.object(repoParams),
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { repo }) {
@@ -91,7 +93,7 @@ export const userCurrentDeleteStar = route({
   access: "signed-in",
   repo: "read",
   readersMayWrite: true,
-  scopes: ["repository"],
+  scopes: ["user", "repository"],
   params: v.object(repoParams),
   responses: { ...empty, ...forbidden, ...notFound },
   async handler(c, { repo }) {
