@@ -317,6 +317,52 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
     await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
   });
 
+  it("sends Forgejo's pull_request payload for a pull request opened through the API", async () => {
+    const id = (
+      await create({
+        type: "gitea",
+        config: { url: `${receiver.url}?h=pull`, content_type: "json", secret },
+        events: ["pull_request_only"],
+        active: true,
+      })
+    ).json.id;
+    const base = `/repos/${owner.name}/${repo}`;
+    expect(
+      (await t.call("POST", `${base}/branches`, { token: owner.token, body: { new_branch_name: "feat" } }))
+        .status,
+    ).toBe(201);
+    const written = await t.call("POST", `${base}/contents/feat.txt`, {
+      token: owner.token,
+      body: { content: Buffer.from("feat\n").toString("base64"), message: "feat", branch: "feat" },
+    });
+    expect(written.status).toBe(201);
+    const pull = await t.call("POST", `${base}/pulls`, {
+      token: owner.token,
+      body: { head: "feat", base: "main", title: "Add feat" },
+    });
+    expect(pull.status).toBe(201);
+    const [got] = await receiver.waitFor(1, (r) => r.url === "/hook?h=pull");
+    const r = got as Received;
+    expect(r.headers["x-gitea-event"]).toBe("pull_request");
+    expect(r.headers["x-gitea-event-type"]).toBe("pull_request");
+    expect(r.headers["x-gitea-signature"]).toBe(sign(secret, r.body));
+    expect(JSON.parse(r.body)).toMatchObject({
+      action: "opened",
+      number: pull.json.number,
+      pull_request: {
+        id: pull.json.id,
+        number: pull.json.number,
+        title: "Add feat",
+        state: "open",
+        head: { ref: "feat", sha: written.json.commit.sha },
+        base: { ref: "main" },
+      },
+      repository: { id: repoId },
+      sender: { login: owner.name },
+    });
+    await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
+  });
+
   it("retries a failed delivery with the same delivery id and keeps the hook active", async () => {
     const res = await create({
       type: "forgejo",
@@ -364,6 +410,25 @@ describe("webhook allow list by default", () => {
       expect(history.json[0]).toMatchObject({ delivered: true, succeeded: false, attempts: 1 });
       expect(history.json[0].response.body).toBe(
         "webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting), deny '127.0.0.1(127.0.0.1)'",
+      );
+      // A name is judged by the address it resolves to: localhost is loopback, refused as well.
+      const byName = await t.call("POST", `/repos/${owner.name}/r/hooks`, {
+        token: owner.token,
+        body: {
+          type: "forgejo",
+          config: { url: receiver.url.replace("127.0.0.1", "localhost"), content_type: "json" },
+          active: true,
+        },
+      });
+      expect(byName.status).toBe(201);
+      await t.call("POST", `/repos/${owner.name}/r/hooks/${byName.json.id}/tests`, { token: owner.token });
+      await t.services.webhooks.worker.runOnce();
+      const named = await t.call("GET", `/repos/${owner.name}/r/hooks/${byName.json.id}/deliveries`, {
+        token: owner.token,
+      });
+      expect(named.json[0]).toMatchObject({ delivered: true, succeeded: false });
+      expect(named.json[0].response.body).toMatch(
+        /^webhook can only call allowed HTTP servers .* deny 'localhost\((127\.0\.0\.1|::1)\)'$/,
       );
       expect(receiver.received).toHaveLength(0);
     } finally {
