@@ -360,7 +360,43 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
       repository: { id: repoId },
       sender: { login: owner.name },
     });
-    await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
+    // A review (a comment review of one's own pull request) fires pull_request_review_comment.
+    const reviewHook = (
+      await create({
+        type: "forgejo",
+        config: { url: `${receiver.url}?h=review`, content_type: "json" },
+        events: ["pull_request_review"],
+        active: true,
+      })
+    ).json.id;
+    const chat = (
+      await create({
+        type: "discord",
+        config: { url: `${receiver.url}?h=discord`, content_type: "json", username: "kiln" },
+        events: ["pull_request_review"],
+        active: true,
+      })
+    ).json.id;
+    const review = await t.call("POST", `${base}/pulls/${pull.json.number}/reviews`, {
+      token: owner.token,
+      body: { event: "COMMENT", body: "Looks fine" },
+    });
+    expect(review.status).toBe(200);
+    const [reviewed] = await receiver.waitFor(1, (x) => x.url === "/hook?h=review");
+    expect((reviewed as Received).headers["x-forgejo-event"]).toBe("pull_request_comment");
+    expect((reviewed as Received).headers["x-forgejo-event-type"]).toBe("pull_request_review_comment");
+    expect(JSON.parse((reviewed as Received).body)).toMatchObject({
+      action: "reviewed",
+      pull_request: { number: pull.json.number },
+      review: { type: "pull_request_review_comment", content: "Looks fine" },
+    });
+    const [discord] = await receiver.waitFor(1, (x) => x.url === "/hook?h=discord");
+    expect(JSON.parse((discord as Received).body)).toMatchObject({
+      username: "kiln",
+      embeds: [{ title: `[${owner.name}/${repo}] #${pull.json.number} reviewed: Add feat by ${owner.name}` }],
+    });
+    for (const hook of [id, reviewHook, chat])
+      await t.call("DELETE", `${hooks()}/${hook}`, { token: owner.token });
   });
 
   it("retries a failed delivery with the same delivery id and keeps the hook active", async () => {
