@@ -399,6 +399,62 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
       await t.call("DELETE", `${hooks()}/${hook}`, { token: owner.token });
   });
 
+  it("fires issue_label, issue_assign and issue_milestone for changes made through the API", async () => {
+    const id = (
+      await create({
+        type: "forgejo",
+        config: { url: `${receiver.url}?h=issue-parts`, content_type: "json" },
+        events: ["issue_label", "issue_assign", "issue_milestone"],
+        active: true,
+      })
+    ).json.id;
+    const base = `/repos/${owner.name}/${repo}`;
+    const issue = await t.call("POST", `${base}/issues`, { token: owner.token, body: { title: "Parts" } });
+    const label = await t.call("POST", `${base}/labels`, {
+      token: owner.token,
+      body: { name: "bug", color: "#ff0000" },
+    });
+    const milestone = await t.call("POST", `${base}/milestones`, {
+      token: owner.token,
+      body: { title: "1.0" },
+    });
+    expect([issue.status, label.status, milestone.status]).toEqual([201, 201, 201]);
+    const n = issue.json.number;
+    expect(
+      (
+        await t.call("POST", `${base}/issues/${n}/labels`, {
+          token: owner.token,
+          body: { labels: [label.json.id] },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.call("PATCH", `${base}/issues/${n}`, {
+          token: owner.token,
+          body: { assignees: [owner.name], milestone: milestone.json.id },
+        })
+      ).status,
+    ).toBe(201);
+    const got = await receiver.waitFor(3, (r) => r.url === "/hook?h=issue-parts");
+    const byType = new Map(got.map((r) => [r.headers["x-forgejo-event-type"], JSON.parse(r.body)]));
+    expect(got.every((r) => r.headers["x-forgejo-event"] === "issues")).toBe(true);
+    expect(byType.get("issue_label")).toMatchObject({
+      action: "label_updated",
+      number: n,
+      issue: { labels: [expect.objectContaining({ name: "bug" })] },
+    });
+    expect(byType.get("issue_assign")).toMatchObject({
+      action: "assigned",
+      issue: { assignees: [{ login: owner.name }] },
+    });
+    expect(byType.get("issue_milestone")).toMatchObject({
+      action: "milestoned",
+      issue: { milestone: { title: "1.0" } },
+    });
+    await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
+  });
+
   it("retries a failed delivery with the same delivery id and keeps the hook active", async () => {
     const res = await create({
       type: "forgejo",
