@@ -627,4 +627,42 @@ describe.each(DIALECTS)("organization, user and admin webhooks on %s", (dialect)
     expect(JSON.parse(history.json[0].payload).ref).toBe("v-new");
     expect(got.every((r) => JSON.parse(r.body).repository.owner.login === org)).toBe(true);
   });
+  it("sends repository events to the owner's hooks and package events to the package owner's user hooks", async () => {
+    const repoHook = await t.call("POST", `/orgs/${org}/hooks`, {
+      token: alice.token,
+      body: hookBody("repository", { events: ["repository"] }),
+    });
+    expect(repoHook.status).toBe(201);
+    const made = await t.call("POST", `/orgs/${org}/repos`, {
+      token: alice.token,
+      body: { name: "announced" },
+    });
+    expect(made.status).toBe(201);
+    const [created] = await receiver.waitFor(1, (r) => r.url === "/hook?h=repository");
+    expect((created as Received).headers["x-forgejo-event"]).toBe("repository");
+    expect(JSON.parse((created as Received).body)).toMatchObject({
+      action: "created",
+      repository: { id: made.json.id, full_name: `${org}/announced` },
+      organization: { login: org },
+      sender: { login: alice.name },
+    });
+    const pkgHook = await t.call("POST", "/user/hooks", {
+      token: bob.token,
+      body: hookBody("package", { events: ["package"] }),
+    });
+    expect(pkgHook.status).toBe(201);
+    const put = await t.app.request(`http://kiln.test/api/packages/${bob.name}/generic/tool/1.0.0/tool.bin`, {
+      method: "PUT",
+      headers: { Authorization: `token ${bob.token}` },
+      body: "bytes",
+    });
+    expect(put.status).toBe(201);
+    const [pkg] = await receiver.waitFor(1, (r) => r.url === "/hook?h=package");
+    expect((pkg as Received).headers["x-forgejo-event"]).toBe("package");
+    expect(JSON.parse((pkg as Received).body)).toMatchObject({
+      action: "created",
+      package: { type: "generic", name: "tool", version: "1.0.0", owner: { login: bob.name } },
+      sender: { login: bob.name },
+    });
+  });
 });
