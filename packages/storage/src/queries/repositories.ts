@@ -3,6 +3,7 @@ import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
 import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
 import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
+import { releaseRepositoryCounters } from "./social-counters.js";
 
 export const REPO_COLUMNS = [
   "repository.id",
@@ -83,6 +84,7 @@ export async function updateRepository(
 }
 
 export async function deleteRepository(db: Db, id: number): Promise<boolean> {
+  await releaseRepositoryCounters(db, id);
   const r = await db.deleteFrom("repository").where("id", "=", id).executeTakeFirst();
   return r.numDeletedRows > 0n;
 }

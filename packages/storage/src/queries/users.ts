@@ -4,6 +4,7 @@ import type { Db, NewUserRow, UserUpdate } from "../database.js";
 import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
 import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
+import { releaseUserCounters } from "./social-counters.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Inserts an account and returns it. A taken name violates the unique index on lower_name. */
@@ -174,6 +175,7 @@ export async function updateUser(db: Db, id: number, patch: UserUpdate): Promise
 
 /** Deletes an account; rows that belong only to it (e-mails, tokens, 2FA) go with it. */
 export async function deleteUser(db: Db, id: number): Promise<boolean> {
+  await releaseUserCounters(db, id);
   const result = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -206,4 +206,48 @@ describe.each(DIALECTS)("watching, stars and following on %s", (dialect) => {
       expect((await t.call("GET", "/user/followers")).status).toBe(401);
     });
   });
+  describe("counters when things go", () => {
+    it("recounts stars, watchers and follows when a repository or an account is deleted", async () => {
+      const admin = await t.user({ admin: true });
+      const leaving = await t.user();
+      const doomed = await createRepo(t, owner, "doomed");
+      const byLeaving = await createRepo(t, leaving, "left-behind");
+      expect(
+        (await t.call("PUT", `/user/starred/${owner.name}/doomed`, { token: leaving.token })).status,
+      ).toBe(204);
+      expect(
+        (await t.call("PUT", `/user/starred/${leaving.name}/left-behind`, { token: fan.token })).status,
+      ).toBe(204);
+      expect(
+        (await t.call("PUT", `/user/starred/${owner.name}/shiny`, { token: leaving.token })).status,
+      ).toBe(204);
+      expect((await t.call("PUT", `${repo.path}/subscription`, { token: leaving.token })).status).toBe(200);
+      expect((await t.call("PUT", `/user/following/${owner.name}`, { token: leaving.token })).status).toBe(
+        204,
+      );
+      expect((await t.call("PUT", `/user/following/${leaving.name}`, { token: fan.token })).status).toBe(204);
+      const count = async (path: string, field: string) =>
+        (await t.call("GET", path, { token: admin.token })).json[field];
+      const fanStars = await count(`/users/${fan.name}`, "starred_repos_count");
+      const shinyStars = await count(repo.path, "stars_count");
+      const shinyWatchers = await count(repo.path, "watchers_count");
+      const ownerFollowers = await count(`/users/${owner.name}`, "followers_count");
+      const fanFollowing = await count(`/users/${fan.name}`, "following_count");
+      expect(await count(`/users/${leaving.name}`, "starred_repos_count")).toBe(2);
+
+      expect((await t.call("DELETE", doomed.path, { token: owner.token })).status).toBe(204);
+      expect(await count(`/users/${leaving.name}`, "starred_repos_count")).toBe(1);
+
+      // The account goes with its repository (purge).
+      expect(
+        (await t.call("DELETE", `/admin/users/${leaving.name}?purge=true`, { token: admin.token })).status,
+      ).toBe(204);
+      expect(byLeaving.id).toBeGreaterThan(0);
+      expect(await count(`/users/${fan.name}`, "starred_repos_count")).toBe(fanStars - 1);
+      expect(await count(repo.path, "stars_count")).toBe(shinyStars - 1);
+      expect(await count(repo.path, "watchers_count")).toBe(shinyWatchers - 1);
+      expect(await count(`/users/${owner.name}`, "followers_count")).toBe(ownerFollowers - 1);
+      expect(await count(`/users/${fan.name}`, "following_count")).toBe(fanFollowing - 1);
+    });
+  });
 });
