@@ -1,4 +1,6 @@
+import { existsSync, readdirSync } from "node:fs";
 import { crc32 } from "node:zlib";
+import { FsBlobStore } from "@kiln/blobs";
 import type { Repository, User } from "@kiln/domain";
 import { artifacts as artifactQueries, quotaRecount, quotaUsage, repositories } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
@@ -139,6 +141,32 @@ describe.each(DIALECTS)("Actions artifacts on %s", (dialect) => {
     // The same name in another run is another artifact.
     await s.artifacts.upload(repo, owner, { runId: 2, name: "dist" }, chunks(zip));
     expect(await artifactsUsage(owner)).toBe(2 * zip.length);
+  });
+
+  it("keeps one file when uploads of one name race: the refused ones' bytes go again", async () => {
+    const owner = await user();
+    const repo = await repoOf(owner);
+    const root = s.artifacts.blobs instanceof FsBlobStore ? s.artifacts.blobs.root : "";
+    const files = () =>
+      existsSync(root)
+        ? readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+        : [];
+    const before = files().length;
+    // Different bytes each, so each stored its own blob before the name was found taken.
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        s.artifacts.upload(
+          repo,
+          owner,
+          { runId: 9, name: "race" },
+          chunks(zipOf(`r${i}.txt`, Buffer.from(`run ${i}\n`.repeat(30)))),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === "rejected"))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ kind: "already_exists" });
+    expect(files()).toHaveLength(before + 1);
   });
 
   it("deletes an artifact with its usage; an unknown or foreign id is 404", async () => {
