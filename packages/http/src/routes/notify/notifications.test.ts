@@ -140,6 +140,19 @@ describe.each(DIALECTS)("notifications on %s", (dialect) => {
     );
   });
 
+  it("does not tell the repository's watchers of a work-in-progress pull request, as Forgejo", async () => {
+    await commitWithGit(repo.gitdir, "draft", { "draft.txt": "soon\n" }, "Draft work");
+    const created = await t.call("POST", `${repo.path}/pulls`, {
+      token: writer.token,
+      body: { title: "WIP: not yet", head: "draft", base: "main", assignees: [assignee.name] },
+    });
+    expect(created.status).toBe(201);
+    const url = `http://kiln.test/api/v1${repo.path}/issues/${created.json.number}`;
+    expect(about(await threads(watcher), url)).toHaveLength(0);
+    expect(about(await threads(owner), url)).toHaveLength(0);
+    expect(about(await threads(assignee), url)).toHaveLength(1);
+  });
+
   it("brings a thread back to unread when an issue is edited through the API", async () => {
     const created = await t.call("POST", `${repo.path}/issues`, {
       token: writer.token,
