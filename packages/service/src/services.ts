@@ -62,14 +62,15 @@ import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoService } from "./repos/repo-service.js";
 import { TransferService } from "./repos/transfer-service.js";
-import { AccessTokenService } from "./users/access-token-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
 import { FollowService } from "./social/follow-service.js";
 import { NotificationService } from "./social/notification-service.js";
 import { StarService } from "./social/star-service.js";
 import { WatchService } from "./social/watch-service.js";
+import { AccessTokenService } from "./users/access-token-service.js";
 import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
+import { hookTaskCleanupTask } from "./webhooks/hook-task-cleanup.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
 
 /** Every service of a Kiln instance, built over one context. */
@@ -136,17 +137,17 @@ export interface Services {
   readonly npm: NpmService;
   /** Actions artifacts: uploads, lists, downloads, deletions and their expiry. */
   readonly artifacts: ArtifactService;
-  /** Webhooks: hook CRUD, the delivery queue (an event consumer once the HTTP layer gives it payloads) and its worker. */
-  readonly webhooks: WebhookService;
   /** Activity feeds of users, organizations, teams and repositories. */
   readonly feeds: FeedService;
-}
-
+  /** Webhooks: hook CRUD, the delivery queue (an event consumer once the HTTP layer gives it payloads) and its worker. */
+  readonly webhooks: WebhookService;
   /** Watching, stars, following and the notification threads they and issue changes produce. */
   readonly watches: WatchService;
   readonly stars: StarService;
   readonly follows: FollowService;
   readonly notifications: NotificationService;
+}
+
 /** Builds the services of an instance. */
 export function createServices(init: ServiceContextInit): Services {
   const ctx: ServiceContext = { ...init, events: new EventRecorder() };
@@ -156,13 +157,13 @@ export function createServices(init: ServiceContextInit): Services {
   // anything is written through this process, or for at most the TTL (other processes' writes).
   enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });
   const access = new AccessService(ctx);
+  ctx.events.register(autoWatchConsumer(ctx));
   const cron = new CronRegistry(ctx.settings.cron, ctx.logger);
   const permissions = new PermissionService(ctx, access);
   const ledger = new QuotaLedger();
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
-  ctx.events.register(autoWatchConsumer(ctx));
   const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
@@ -193,6 +194,7 @@ export function createServices(init: ServiceContextInit): Services {
   quota.registerUsedItems("artifacts", (ownerId, page, scope) => artifacts.usedItems(ownerId, page, scope));
   cron.registerBlobKind(artifacts.blobKind());
   cron.register(artifactExpiryTask(artifacts));
+  cron.register(hookTaskCleanupTask(ctx));
   const attachmentService = new AttachmentService(ctx, access);
   cron.registerBlobKind(attachmentService.blobKind());
   // A repository's attachments move with it to a new owner and go with it.
@@ -255,15 +257,15 @@ export function createServices(init: ServiceContextInit): Services {
     packageUploads,
     npm: new NpmService(ctx, packages, packageUploads, packageAccess),
     artifacts,
-    webhooks: new WebhookService(ctx, repos),
     feeds: new FeedService(ctx),
+    webhooks: new WebhookService(ctx, repos),
+    watches: new WatchService(ctx),
+    stars: new StarService(ctx),
+    follows: new FollowService(ctx),
+    notifications: new NotificationService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),
   );
   return services;
 }
-    watches: new WatchService(ctx),
-    stars: new StarService(ctx),
-    follows: new FollowService(ctx),
-    notifications: new NotificationService(ctx),

@@ -10,6 +10,7 @@ export {
   type HookView,
   hookScope,
 } from "./hook-service.js";
+export { HOOK_TASK_KEEP_MS, hookTaskCleanupTask } from "./hook-task-cleanup.js";
 export { HostMatcher } from "./host-matcher.js";
 export { HOOK_TYPES, type HookType, renderBody } from "./render.js";
 export type { HookPayload, WebhookPayloads } from "./webhook-payloads.js";

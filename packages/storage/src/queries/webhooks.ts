@@ -183,3 +183,13 @@ export async function packageVersionById(
     .executeTakeFirst();
   return row ? { packageId: row.packageId, versionRowId: row.id } : undefined;
 }
+
+/** Deletes deliveries done (delivered or given up) before `before`; returns how many went. */
+export async function deleteFinishedTasks(db: Db, before: Date): Promise<number> {
+  const done = await db
+    .deleteFrom("hook_task")
+    .where("isDelivered", "=", true)
+    .where("createdAt", "<", before)
+    .executeTakeFirst();
+  return Number(done.numDeletedRows);
+}

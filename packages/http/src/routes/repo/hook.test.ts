@@ -476,6 +476,16 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
     expect(history.json).toHaveLength(1);
     expect(history.json[0]).toMatchObject({ attempts: 3, succeeded: true, response: { status: 200 } });
     expect((await t.call("GET", `${hooks()}/${id}`, { token: owner.token })).json.active).toBe(true);
+    // cleanup_hook_task_table removes finished deliveries older than a week, and only those.
+    await t.services.cron.run("cleanup_hook_task_table");
+    expect((await t.call("GET", `${hooks()}/${id}/deliveries`, { token: owner.token })).json).toHaveLength(1);
+    await t.services.ctx.db
+      .updateTable("hook_task")
+      .set({ createdAt: new Date(Date.now() - 8 * 24 * 3600 * 1000) } as never)
+      .where("hookId", "=", id)
+      .execute();
+    await t.services.cron.run("cleanup_hook_task_table");
+    expect((await t.call("GET", `${hooks()}/${id}/deliveries`, { token: owner.token })).json).toHaveLength(0);
   });
 });
 
