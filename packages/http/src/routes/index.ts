@@ -7,12 +7,12 @@ import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
 import { miscRoutes } from "./misc/version.js";
-import { orgHookRoutes } from "./org/hook.js";
-import { orgLabelRoutes } from "./org/label.js";
-import { memberRoutes } from "./org/member.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
 import { notifyUserRoutes } from "./notify/user.js";
+import { orgHookRoutes } from "./org/hook.js";
+import { orgLabelRoutes } from "./org/label.js";
+import { memberRoutes } from "./org/member.js";
 import { orgRoutes } from "./org/org.js";
 import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
@@ -26,8 +26,8 @@ import { collaboratorRoutes } from "./repo/collaborators.js";
 import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
-import { repoHookRoutes } from "./repo/hook.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
+import { repoHookRoutes } from "./repo/hook.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
 import { issueAttachmentRoutes, issueCommentAttachmentRoutes } from "./repo/issue-attachment.js";
 import { issueCommentRoutes } from "./repo/issue-comment.js";
@@ -48,28 +48,33 @@ import { pullReviewRoutes } from "./repo/pull-review.js";
 import { releaseRoutes } from "./repo/release.js";
 import { releaseAttachmentRoutes } from "./repo/release-attachment.js";
 import { repoRoutes } from "./repo/repo.js";
+import { repoStarRoutes } from "./repo/star.js";
+import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tagRoutes } from "./repo/tag.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
-import { repoStarRoutes } from "./repo/star.js";
-import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
-import { userQuotaRoutes } from "./user/quota.js";
-import { userSettingsRoutes } from "./user/settings.js";
-import { userRoutes } from "./user/user.js";
-
 import { followerRoutes } from "./user/follower.js";
 import { userHookRoutes } from "./user/hook.js";
+import { userQuotaRoutes } from "./user/quota.js";
+import { userSettingsRoutes } from "./user/settings.js";
+import { starRoutes } from "./user/star.js";
+import { userRoutes } from "./user/user.js";
+import { watchRoutes } from "./user/watch.js";
+
 /** Every /api/v1 operation Kiln implements, static paths before parameterised ones. */
 export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
-import { starRoutes } from "./user/star.js";
   ...settingsRoutes,
-import { watchRoutes } from "./user/watch.js";
   ...userRoutes,
   ...activityFeedRoutes,
+  ...followerRoutes,
+  ...starRoutes,
+  ...watchRoutes,
+  ...notifyUserRoutes,
+  ...notifyThreadRoutes,
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,
@@ -77,11 +82,6 @@ import { watchRoutes } from "./user/watch.js";
   ...adminUserRoutes,
   ...adminCronRoutes,
   ...adminHookRoutes,
-  ...followerRoutes,
-  ...starRoutes,
-  ...watchRoutes,
-  ...notifyUserRoutes,
-  ...notifyThreadRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
@@ -95,6 +95,9 @@ import { watchRoutes } from "./user/watch.js";
   // Before /repos/{owner}/{repo}, which would take `issues` for an owner (Forgejo's order too).
   issueSearchIssues,
   ...repoRoutes,
+  ...repoStarRoutes,
+  ...repoSubscriberRoutes,
+  ...notifyRepoRoutes,
   ...migrateRoutes,
   ...collaboratorRoutes,
   ...repoHookRoutes,
@@ -105,9 +108,6 @@ import { watchRoutes } from "./user/watch.js";
   ...treeRoutes,
   ...blobRoutes,
   ...fileReadRoutes,
-  ...repoStarRoutes,
-  ...repoSubscriberRoutes,
-  ...notifyRepoRoutes,
   ...archiveRoutes,
   // Before `/issues/{index}`, which would take `comments` for an index.
   ...issueCommentRoutes,
