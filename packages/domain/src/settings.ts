@@ -223,6 +223,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       enableTimetracking: true,
       enableDependencies: true,
       allowCrossRepositoryDependencies: true,
+      autoWatchNewRepos: true,
     },
     repository: {
       root: `${appDataPath}/repositories`,
@@ -248,7 +249,6 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       artifactMaxSize: 2 * 1024 ** 3,
     },
     cron: { enabled: true, tasks: {} },
-      autoWatchNewRepos: true,
     packages: {
       enabled: true,
       path: `${appDataPath}/packages`,

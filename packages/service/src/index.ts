@@ -144,8 +144,8 @@ export { checkRepoName } from "./repos/repo-names.js";
 export { type EditRepoInput, RepoService } from "./repos/repo-service.js";
 export { type PendingTransfer, TransferService } from "./repos/transfer-service.js";
 export { createServices, type Services } from "./services.js";
-export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export * from "./social/index.js";
+export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export { EmailService } from "./users/email-service.js";
 export {
   type AdminEditUserInput,
