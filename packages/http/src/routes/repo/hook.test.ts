@@ -399,6 +399,101 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
       await t.call("DELETE", `${hooks()}/${hook}`, { token: owner.token });
   });
 
+  it("fires review requests, approvals, rejections and pull_request_sync for changes made through the API", async () => {
+    const base = `/repos/${owner.name}/${repo}`;
+    const reviewer = await t.user();
+    expect(
+      (
+        await t.call("PUT", `${base}/collaborators/${reviewer.name}`, {
+          token: owner.token,
+          body: { permission: "write" },
+        })
+      ).status,
+    ).toBe(204);
+    const id = (
+      await create({
+        type: "forgejo",
+        config: { url: `${receiver.url}?h=reviews`, content_type: "json", secret },
+        events: ["pull_request_review_request", "pull_request_review", "pull_request_sync"],
+        active: true,
+      })
+    ).json.id;
+    // Each delivery in turn (the receiver keeps every request it got).
+    let seen = 0;
+    const next = async (): Promise<Received | undefined> => {
+      seen++;
+      return (await receiver.waitFor(seen, (r) => r.url === "/hook?h=reviews"))[seen - 1];
+    };
+    expect(
+      (await t.call("POST", `${base}/branches`, { token: owner.token, body: { new_branch_name: "rev" } }))
+        .status,
+    ).toBe(201);
+    const write = (name: string) =>
+      t.call("POST", `${base}/contents/${name}`, {
+        token: owner.token,
+        body: { content: Buffer.from(`${name}\n`).toString("base64"), message: name, branch: "rev" },
+      });
+    expect((await write("rev1.txt")).status).toBe(201);
+    const pull = await t.call("POST", `${base}/pulls`, {
+      token: owner.token,
+      body: { head: "rev", base: "main", title: "Reviewed change" },
+    });
+    expect(pull.status).toBe(201);
+    const number = pull.json.number;
+    const asked = await t.call("POST", `${base}/pulls/${number}/requested_reviewers`, {
+      token: owner.token,
+      body: { reviewers: [reviewer.name] },
+    });
+    expect(asked.status).toBe(201);
+    const request = await next();
+    expect(request?.headers["x-forgejo-event"]).toBe("pull_request");
+    expect(request?.headers["x-forgejo-event-type"]).toBe("pull_request_review_request");
+    expect(request?.headers["x-forgejo-signature"]).toBe(sign(secret, request?.body ?? ""));
+    expect(JSON.parse(request?.body ?? "")).toMatchObject({
+      action: "review_requested",
+      number,
+      pull_request: { number, title: "Reviewed change" },
+      requested_reviewer: { login: reviewer.name },
+      sender: { login: owner.name },
+    });
+
+    for (const [event, type, header, body] of [
+      ["REQUEST_CHANGES", "pull_request_review_rejected", "pull_request_rejected", "Needs a test"],
+      ["APPROVED", "pull_request_review_approved", "pull_request_approved", "Good now"],
+    ] as const) {
+      const review = await t.call("POST", `${base}/pulls/${number}/reviews`, {
+        token: reviewer.token,
+        body: { event, body },
+      });
+      expect(review.status).toBe(200);
+      const got = await next();
+      expect([got?.headers["x-forgejo-event"], got?.headers["x-forgejo-event-type"]]).toEqual([header, type]);
+      expect(JSON.parse(got?.body ?? "")).toMatchObject({
+        action: "reviewed",
+        pull_request: { number },
+        review: { type, content: body },
+        sender: { login: reviewer.name },
+      });
+    }
+
+    // A new commit on the head branch synchronizes the pull request (seen when it is next read).
+    const moved = await write("rev2.txt");
+    expect(moved.status).toBe(201);
+    expect((await t.call("GET", `${base}/pulls/${number}`, { token: owner.token })).json.head.sha).toBe(
+      moved.json.commit.sha,
+    );
+    const sync = await next();
+    expect([sync?.headers["x-forgejo-event"], sync?.headers["x-forgejo-event-type"]]).toEqual([
+      "pull_request",
+      "pull_request_sync",
+    ]);
+    expect(JSON.parse(sync?.body ?? "")).toMatchObject({
+      action: "synchronized",
+      pull_request: { number, head: { ref: "rev", sha: moved.json.commit.sha } },
+    });
+    await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
+  });
+
   it("fires issue_label, issue_assign and issue_milestone for changes made through the API", async () => {
     const id = (
       await create({
