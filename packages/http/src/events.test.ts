@@ -208,7 +208,7 @@ describe.each(DIALECTS)("events recorded by changes on %s", (dialect) => {
     expect(names(await during(() => ok("PATCH", pull, { title: "Topic!" }, writer.token)))).toEqual([
       "pull_request:edited",
     ]);
-    // A head moved (here by the contents API) is synchronized when the pull request is next checked.
+    // A head moved (here by the contents API) is synchronized by the check the write starts.
     const synced = await during(async () => {
       await ok(
         "POST",
@@ -219,6 +219,8 @@ describe.each(DIALECTS)("events recorded by changes on %s", (dialect) => {
       await ok("GET", pull);
     });
     expect(names(synced)).toEqual(["push:refs/heads/topic", "pull_request_sync:synchronized"]);
+    // Credited to the writer, as a git push is to its pusher.
+    expect(synced[1]).toMatchObject({ actorId: writer.id });
     const merged = await during(() => ok("POST", `${pull}/merge`, { Do: "merge" }));
     expect(names(merged)).toEqual(["push:refs/heads/main", "pull_request:closed"]);
     expect(merged[0]).toMatchObject({ actorId: owner.id });

@@ -226,7 +226,7 @@ export function createServices(init: ServiceContextInit): Services {
     gitObjects: new GitObjectService(repos),
     contents,
     archives: new ArchiveService(repos),
-    files: new FileService(ctx, repos, protections, contents),
+    files: new FileService(ctx, repos, protections, contents, pullChecks),
     branches: new BranchService(repos, users, protections),
     branchProtections: protections,
     tags: tagService,

@@ -7,6 +7,7 @@ import {
 } from "@kiln/domain";
 import { type ChangeFilesResult, changeFiles, type FileChange, parseFilePatterns, ZERO_SHA } from "@kiln/git";
 import type { ServiceContext } from "../context.js";
+import type { PullChecker } from "../pulls/pull-check.js";
 import { type GitErrorOverrides, withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { BranchProtectionService } from "./branch-protection-service.js";
@@ -66,6 +67,8 @@ export class FileService {
     private readonly repos: RepoService,
     private readonly protections: BranchProtectionService,
     private readonly contents: ContentService,
+    /** Pull requests whose head or base a write moves are checked again, credited to the doer. */
+    private readonly pullChecks?: PullChecker,
   ) {}
 
   /** Creates one file; 422 when it exists, 404 when the branch does not. */
@@ -117,6 +120,35 @@ export class FileService {
     if (!newBranch) await this.checkProtection(repo, doer, base, ops);
     const { author, committer } = commitSignatures(doer, this.ctx.settings, input);
     const git = await this.repos.git(repo);
+    // The write is a push by the doer: a pull request it moves is synchronized in their name.
+    const endPush = this.pullChecks?.pushes.begin(repo.id, doer.id);
+    try {
+      return await this.writeAndRead(repo, doer, git, ops, input, overrides, {
+        base,
+        newBranch,
+        author,
+        committer,
+      });
+    } finally {
+      endPush?.();
+    }
+  }
+
+  private async writeAndRead(
+    repo: Repository,
+    doer: User,
+    git: Awaited<ReturnType<RepoService["git"]>>,
+    ops: readonly FileOperation[],
+    input: FileCommitInput,
+    overrides: Overrides,
+    how: {
+      readonly base: string;
+      readonly newBranch: string | undefined;
+      readonly author: ReturnType<typeof commitSignatures>["author"];
+      readonly committer: ReturnType<typeof commitSignatures>["committer"];
+    },
+  ): Promise<FileCommitResult> {
+    const { base, newBranch, author, committer } = how;
     const result = await withGitErrors(
       () =>
         changeFiles(git, {
@@ -137,6 +169,7 @@ export class FileService {
       [{ oldSha, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` }],
       doer.id,
     );
+    await this.pullChecks?.pushed(after, [result.branch]);
     const files: (ContentItem | null)[] = [];
     let ref: ContentsRef = { name: result.branch, kind: "branch", path: result.branch };
     for (const [index, op] of ops.entries()) {

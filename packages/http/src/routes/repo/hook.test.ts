@@ -476,7 +476,7 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
       });
     }
 
-    // A new commit on the head branch synchronizes the pull request (seen when it is next read).
+    // A new commit on the head branch synchronizes the pull request.
     const moved = await write("rev2.txt");
     expect(moved.status).toBe(201);
     expect((await t.call("GET", `${base}/pulls/${number}`, { token: owner.token })).json.head.sha).toBe(
