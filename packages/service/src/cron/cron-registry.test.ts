@@ -140,6 +140,9 @@ describe("CronRegistry", () => {
         store,
         referenced: async (keys: readonly string[]) => new Set(keys.filter((k) => k === kept.key)),
       };
+      // Both uploads were recorded; the record of `orphan` went later.
+      for (const key of [kept.key, orphan.key])
+        await store.release(key, { keep: true, referenced: kind.referenced });
       cron.registerBlobKind(kind);
       expect(cron.list().map((t) => t.name)).toEqual(["sweep_things"]);
       expect(await countUnreferenced(kind)).toBe(1);
