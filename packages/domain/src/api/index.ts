@@ -1,6 +1,6 @@
 export * from "./access-token.js";
-export * from "./activity.js";
 export * from "./action.js";
+export * from "./activity.js";
 export * from "./branch.js";
 export * from "./contents.js";
 export * from "./cron.js";
