@@ -33,6 +33,7 @@ import { MilestoneService } from "./issues/milestone-service.js";
 import { ReactionService } from "./issues/reaction-service.js";
 import { TimeService } from "./issues/time-service.js";
 import { TimelineService } from "./issues/timeline-service.js";
+import { MarkupService } from "./markup/markup-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -146,6 +147,8 @@ export interface Services {
   readonly stars: StarService;
   readonly follows: FollowService;
   readonly notifications: NotificationService;
+  /** Markdown rendering for `/markdown` and `/markup` (mentions resolved for the caller, sanitized). */
+  readonly markup: MarkupService;
 }
 
 /** Builds the services of an instance. */
@@ -263,6 +266,7 @@ export function createServices(init: ServiceContextInit): Services {
     stars: new StarService(ctx),
     follows: new FollowService(ctx),
     notifications: new NotificationService(ctx),
+    markup: new MarkupService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

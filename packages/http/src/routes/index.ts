@@ -6,6 +6,7 @@ import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
+import { markupRoutes } from "./misc/markup.js";
 import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
@@ -67,6 +68,7 @@ import { watchRoutes } from "./user/watch.js";
 /** Every /api/v1 operation Kiln implements, static paths before parameterised ones. */
 export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
+  ...markupRoutes,
   ...settingsRoutes,
   ...userRoutes,
   ...activityFeedRoutes,

@@ -73,6 +73,28 @@ export async function findUsersByNames(db: Db, names: readonly string[]): Promis
   return db.selectFrom("users").select(USER_COLUMNS).where("lowerName", "in", lowered).execute();
 }
 
+/**
+ * Which of these names (case-insensitive) are accounts the viewer may see, lower-cased: a
+ * rendered mention links only those, so that it never tells that a hidden account exists.
+ */
+export async function visibleAccountNames(
+  db: Db,
+  names: readonly string[],
+  viewer: RepoViewer,
+): Promise<Set<string>> {
+  const lowered = [...new Set(names.map((name) => name.toLowerCase()))].filter(
+    (name) => !name.includes("\0"),
+  );
+  if (lowered.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("users")
+    .select("users.lowerName")
+    .where("users.lowerName", "in", lowered)
+    .where(accountVisibleTo(viewer, "users"))
+    .execute();
+  return new Set(rows.map((row) => row.lowerName));
+}
+
 /** The stored password hash of an account ("" when it has none). */
 export async function getPasswordHash(db: Db, id: number): Promise<string> {
   const row = await db.selectFrom("users").select("passwd").where("id", "=", id).executeTakeFirst();
