@@ -145,6 +145,7 @@ export { type EditRepoInput, RepoService } from "./repos/repo-service.js";
 export { type PendingTransfer, TransferService } from "./repos/transfer-service.js";
 export { createServices, type Services } from "./services.js";
 export * from "./social/index.js";
+export { type LicenseEntry, type LicenseTemplate, licenseTemplates } from "./templates/license-templates.js";
 export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export { EmailService } from "./users/email-service.js";
 export {

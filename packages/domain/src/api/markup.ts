@@ -24,3 +24,15 @@ export const MarkupOption = v.object({
   Text: text(MAX_TEXT),
   Wiki: v.optional(v.boolean(), false),
 });
+
+/** One entry of `GET /licenses`. */
+export const LicensesTemplateListEntry = v.object({ key: v.string(), name: v.string(), url: v.string() });
+
+/** `GET /licenses/{name}`: a license with its text. */
+export const LicenseTemplateInfo = v.object({
+  key: v.string(),
+  name: v.string(),
+  url: v.string(),
+  implementation: v.string(),
+  body: v.string(),
+});

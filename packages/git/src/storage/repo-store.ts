@@ -34,6 +34,8 @@ export interface CreateRepositoryOptions {
     readonly readme?: string;
     readonly description?: string;
     readonly message?: string;
+    /** More files of the initial commit (e.g. `LICENSE`). */
+    readonly files?: readonly { readonly path: string; readonly content: string }[];
   };
 }
 
@@ -130,7 +132,14 @@ export class RepoStore {
             branch,
             message: init.message ?? "Initial commit",
             author: init.author,
-            files: [{ operation: "create", path: "README.md", content: Buffer.from(readme) }],
+            files: [
+              { operation: "create", path: "README.md", content: Buffer.from(readme) },
+              ...(init.files ?? []).map((file) => ({
+                operation: "create" as const,
+                path: file.path,
+                content: Buffer.from(file.content),
+              })),
+            ],
           });
         }
         await mkdir(dirname(handle.gitdir), { recursive: true });

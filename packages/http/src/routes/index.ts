@@ -6,6 +6,7 @@ import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
+import { licenseRoutes } from "./misc/licenses.js";
 import { markupRoutes } from "./misc/markup.js";
 import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
@@ -69,6 +70,7 @@ import { watchRoutes } from "./user/watch.js";
 export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
   ...markupRoutes,
+  ...licenseRoutes,
   ...settingsRoutes,
   ...userRoutes,
   ...activityFeedRoutes,

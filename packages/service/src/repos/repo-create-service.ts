@@ -1,6 +1,7 @@
 import {
   AlreadyExistsError,
   InvalidArgumentError,
+  NotFoundError,
   PermissionDeniedError,
   type Repository,
   type User,
@@ -11,6 +12,7 @@ import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import { fillLicense, licenseTemplates } from "../templates/license-templates.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoSizeService } from "./repo-size-service.js";
@@ -24,6 +26,8 @@ export interface CreateRepoInput {
   readonly defaultBranch?: string;
   readonly template?: boolean;
   readonly readme?: string;
+  /** A license of the catalogue (SPDX identifier) committed as `LICENSE` with `autoInit`. */
+  readonly license?: string;
 }
 
 /** The row values of a new repository besides its owner and name. */
@@ -66,6 +70,7 @@ export class RepoCreateService {
     const defaultBranch = input.defaultBranch || "main";
     if (!isValidRefName(`refs/heads/${defaultBranch}`))
       throw new InvalidArgumentError(`invalid default branch name: ${defaultBranch}`);
+    const license = input.autoInit && input.license ? await licenseFile(input.license, owner) : undefined;
     return this.createWith(
       owner,
       input.name,
@@ -89,6 +94,7 @@ export class RepoCreateService {
                     },
                     description: input.description ?? "",
                     ...(input.readme ? { readme: input.readme } : {}),
+                    ...(license ? { files: [license] } : {}),
                   },
                 }
               : {}),
@@ -175,4 +181,16 @@ export class RepoCreateService {
       throw new PermissionDeniedError(`You have already reached your limit of ${limit} repositories.`);
     }
   }
+}
+
+/** The `LICENSE` file of a new repository; InvalidArgumentError (422) for a license not in the catalogue. */
+async function licenseFile(key: string, owner: User): Promise<{ path: string; content: string }> {
+  const template = await licenseTemplates.get(key).catch((error: unknown) => {
+    if (error instanceof NotFoundError) throw new InvalidArgumentError(`invalid license: ${key}`);
+    throw error;
+  });
+  return {
+    path: "LICENSE",
+    content: fillLicense(template.body, owner.fullName || owner.name, new Date().getFullYear()),
+  };
 }

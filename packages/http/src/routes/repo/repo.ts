@@ -21,6 +21,7 @@ function createInput(body: v.InferOutput<typeof api.CreateRepoOption>) {
     defaultBranch: body.default_branch,
     template: body.template,
     readme: body.readme,
+    license: body.license,
   };
 }
 
