@@ -50,7 +50,11 @@ export class PermissionDeniedError extends KilnError {
 /** Input that is well-formed but not acceptable (422). */
 export class InvalidArgumentError extends KilnError {
   readonly kind = "invalid_argument";
-  constructor(message: string) {
+  /** Fields Forgejo adds to this answer's body beside `message` (e.g. `invalidTopics`). */
+  constructor(
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
     super(message);
     this.name = "InvalidArgumentError";
   }

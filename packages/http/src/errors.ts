@@ -35,7 +35,7 @@ export function errorBody(c: Context<AppEnv>, status: number, message: string, e
 export function onError(err: Error, c: Context<AppEnv>): Response {
   if (isKilnError(err)) {
     const status = statusOf(err.kind);
-    const extra = err.kind === "payload_too_large" ? (err as unknown as { details: object }).details : {};
+    const extra = (err as { details?: object }).details ?? {};
     return c.json(errorBody(c, status, err.message, extra), status);
   }
   if (err instanceof HTTPException) {

@@ -62,6 +62,7 @@ import { CollaboratorService } from "./repos/collaborator-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoService } from "./repos/repo-service.js";
+import { TopicService } from "./repos/topic-service.js";
 import { TransferService } from "./repos/transfer-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
 import { FollowService } from "./social/follow-service.js";
@@ -149,6 +150,7 @@ export interface Services {
   readonly notifications: NotificationService;
   /** Markdown rendering for `/markdown` and `/markup` (mentions resolved for the caller, sanitized). */
   readonly markup: MarkupService;
+  readonly topics: TopicService;
 }
 
 /** Builds the services of an instance. */
@@ -267,6 +269,7 @@ export function createServices(init: ServiceContextInit): Services {
     follows: new FollowService(ctx),
     notifications: new NotificationService(ctx),
     markup: new MarkupService(ctx),
+    topics: new TopicService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -159,8 +159,24 @@ export interface RepositoryTable {
   numStars: Generated<number>;
   /** Pull request settings (allowed merge styles and defaults), every key present. */
   pullsConfig: ColumnType<PullsConfig, string | undefined, string>;
+  /** The repository's topics in the order they were set (migration 0022). */
+  topics: ColumnType<string[], string | undefined, string>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
+}
+
+/** A topic name used by at least one repository once (migration 0022). */
+export interface TopicTable {
+  id: Generated<number>;
+  name: string;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+/** A repository carrying a topic. */
+export interface RepoTopicTable {
+  repoId: number;
+  topicId: number;
 }
 
 /** An LFS object a repository references (objects themselves are content-addressed on disk). */
@@ -266,6 +282,8 @@ export interface Database
   lfsMetaObject: LfsMetaObjectTable;
   protectedBranch: ProtectedBranchTable;
   repoTransfer: RepoTransferTable;
+  topic: TopicTable;
+  repoTopic: RepoTopicTable;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */

@@ -19,4 +19,5 @@ export * from "./quota.js";
 export * from "./release.js";
 export * from "./repository.js";
 export * from "./settings.js";
+export * from "./topic.js";
 export * from "./user.js";

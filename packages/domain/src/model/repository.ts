@@ -33,6 +33,8 @@ export interface Repository {
   readonly numStars: number;
   /** Pull request settings: allowed merge styles and their defaults. */
   readonly pullsConfig: PullsConfig;
+  /** Topics, in the order they were set (lower-case, validated as Forgejo does). */
+  readonly topics: readonly string[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

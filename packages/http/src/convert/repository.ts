@@ -92,6 +92,6 @@ export function toApiRepository(
     mirror_interval: "",
     object_format_name: "sha1",
     mirror_updated: formatTime(new Date(0)),
-    topics: [],
+    topics: [...repo.topics],
   };
 }

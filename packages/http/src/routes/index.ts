@@ -53,6 +53,7 @@ import { repoRoutes } from "./repo/repo.js";
 import { repoStarRoutes } from "./repo/star.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tagRoutes } from "./repo/tag.js";
+import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
@@ -132,6 +133,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchRoutes,
   ...branchProtectionRoutes,
   ...tagRoutes,
+  ...topicRoutes,
   ...releaseRoutes,
   ...releaseAttachmentRoutes,
   ...languageRoutes,

@@ -51,6 +51,8 @@ export * as reviews from "./reviews.js";
 export * as social from "./social.js";
 export type { TeamValues } from "./teams.js";
 export * as teams from "./teams.js";
+export type { TopicRow } from "./topics.js";
+export * as topics from "./topics.js";
 export type { StopwatchEntry, TimeFilter, TrackedTimeEntry } from "./tracked-times.js";
 export * as trackedTimes from "./tracked-times.js";
 export * as twoFactor from "./two-factor.js";

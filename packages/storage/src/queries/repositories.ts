@@ -4,6 +4,7 @@ import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
 import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 import { releaseRepositoryCounters } from "./social-counters.js";
+import { repoHasTopic, repoTopicLike } from "./topics.js";
 
 export const REPO_COLUMNS = [
   "repository.id",
@@ -31,6 +32,7 @@ export const REPO_COLUMNS = [
   "repository.numWatches",
   "repository.numStars",
   "repository.pullsConfig",
+  "repository.topics",
   "repository.createdAt",
   "repository.updatedAt",
 ] as const;
@@ -140,6 +142,8 @@ export interface RepositoryFilter {
   /** Matches the name (and the description when `includeDescription`). */
   readonly keyword?: string;
   readonly includeDescription?: boolean;
+  /** The keyword is a topic: only repositories carrying exactly that topic (Forgejo's `topic=true`). */
+  readonly topicOnly?: boolean;
   readonly isPrivate?: boolean;
   readonly isTemplate?: boolean;
   readonly isArchived?: boolean;
@@ -181,11 +185,14 @@ async function loadVisibleRepositories(
   if (filter.isMirror !== undefined) q = q.where("repository.isMirror", "=", filter.isMirror);
   if (filter.isFork !== undefined) q = q.where("repository.isFork", "=", filter.isFork);
   if (filter.accessibleBy !== undefined) q = q.where(repoAccessibleBy(filter.accessibleBy));
-  if (filter.keyword) {
+  if (filter.keyword && filter.topicOnly) {
+    q = q.where(repoHasTopic(filter.keyword.toLowerCase()));
+  } else if (filter.keyword) {
     const pattern = `%${filter.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where((eb) =>
       eb.or([
         eb("repository.lowerName", "like", pattern),
+        repoTopicLike(pattern)(eb),
         ...(filter.includeDescription
           ? [eb(eb.fn("lower", ["repository.description"]), "like", pattern)]
           : []),

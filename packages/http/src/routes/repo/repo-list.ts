@@ -107,6 +107,7 @@ export const repoSearch = route({
   scopes: ["repository"],
   query: v.object({
     q: v.optional(qs.string("keyword")),
+    topic: v.optional(qs.bool("Limit search to repositories with keyword as topic")),
     includeDesc: v.optional(qs.bool("include search of keyword within repository description")),
     uid: v.optional(qs.int("search only for repos that the user with the given id owns or contributes to")),
     private: v.optional(qs.bool("include private repositories this user has access to (defaults to true)")),
@@ -147,6 +148,7 @@ export const repoSearch = route({
       {
         keyword: query.q,
         includeDescription: query.includeDesc,
+        topicOnly: query.topic,
         ...(owner ? (query.exclusive ? { ownerId: owner.id } : { accessibleBy: owner.id }) : {}),
         ...(query.is_private !== undefined
           ? { isPrivate: query.is_private }
