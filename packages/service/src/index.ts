@@ -27,6 +27,11 @@ export {
   type CommitsView,
   type ListCommitsInput,
 } from "./git/commit-service.js";
+export {
+  COMMIT_STATUS_STATES,
+  type CommitStatusState,
+  type CommitStatusView,
+} from "./git/commit-status-service.js";
 export { type CommitUsers, commitUsers } from "./git/commit-users.js";
 export {
   type ContentItem,

@@ -15,6 +15,7 @@ import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
 import { CommitService } from "./git/commit-service.js";
+import { CommitStatusService } from "./git/commit-status-service.js";
 import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
@@ -151,6 +152,7 @@ export interface Services {
   /** Markdown rendering for `/markdown` and `/markup` (mentions resolved for the caller, sanitized). */
   readonly markup: MarkupService;
   readonly topics: TopicService;
+  readonly commitStatuses: CommitStatusService;
 }
 
 /** Builds the services of an instance. */
@@ -270,6 +272,7 @@ export function createServices(init: ServiceContextInit): Services {
     notifications: new NotificationService(ctx),
     markup: new MarkupService(ctx),
     topics: new TopicService(ctx),
+    commitStatuses: new CommitStatusService(ctx, repos),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -173,6 +173,21 @@ export interface TopicTable {
   updatedAt: UpdatedAt;
 }
 
+/** A status reported on a commit (migration 0023). */
+export interface CommitStatusTable {
+  id: Generated<number>;
+  repoId: number;
+  sha: string;
+  index: number;
+  state: string;
+  targetUrl: Generated<string>;
+  description: Generated<string>;
+  context: Generated<string>;
+  creatorId: number | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
 /** A repository carrying a topic. */
 export interface RepoTopicTable {
   repoId: number;
@@ -284,6 +299,7 @@ export interface Database
   repoTransfer: RepoTransferTable;
   topic: TopicTable;
   repoTopic: RepoTopicTable;
+  commitStatus: CommitStatusTable;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */

@@ -2,6 +2,7 @@ export * from "./access-token.js";
 export * from "./action.js";
 export * from "./activity.js";
 export * from "./branch.js";
+export * from "./commit-status.js";
 export * from "./contents.js";
 export * from "./cron.js";
 export * from "./email.js";

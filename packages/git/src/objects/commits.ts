@@ -191,3 +191,8 @@ export async function getCommit(
     return { ...commit, files: [], stats: { additions: 0, deletions: 0, total: 0 } };
   return { ...commit, ...(await commitChanges(ctx, commit)) };
 }
+
+/** The full sha of the commit a name (sha, short sha, branch, tag, full ref) stands for; not-found otherwise. */
+export async function resolveCommitSha(repo: GitRepository, name: string): Promise<string> {
+  return resolveCommit(isoContext(repo), name);
+}

@@ -51,6 +51,7 @@ import { releaseRoutes } from "./repo/release.js";
 import { releaseAttachmentRoutes } from "./repo/release-attachment.js";
 import { repoRoutes } from "./repo/repo.js";
 import { repoStarRoutes } from "./repo/star.js";
+import { statusRoutes } from "./repo/status.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tagRoutes } from "./repo/tag.js";
 import { topicRoutes } from "./repo/topic.js";
@@ -134,6 +135,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchProtectionRoutes,
   ...tagRoutes,
   ...topicRoutes,
+  ...statusRoutes,
   ...releaseRoutes,
   ...releaseAttachmentRoutes,
   ...languageRoutes,

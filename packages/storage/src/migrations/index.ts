@@ -15,6 +15,7 @@ import * as m0014 from "./2026-11-25-0014-action-artifacts.js";
 import * as m0015 from "./2026-11-26-0015-watches-stars-follows.js";
 import * as m0017 from "./2026-11-26-0017-webhooks.js";
 import * as m0022 from "./2026-11-26-0022-topics.js";
+import * as m0023 from "./2026-11-26-0023-commit-statuses.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -34,4 +35,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0015-watches-stars-follows": m0015,
   "2026-11-26-0017-webhooks": m0017,
   "2026-11-26-0022-topics": m0022,
+  "2026-11-26-0023-commit-statuses": m0023,
 };

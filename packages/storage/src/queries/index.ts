@@ -8,6 +8,8 @@ export * as attachments from "./attachments.js";
 export * as collaborations from "./collaborations.js";
 export type { NewComment, Window } from "./comments.js";
 export * as comments from "./comments.js";
+export type { CommitStatusRow, CommitStatusSort, NewCommitStatus } from "./commit-statuses.js";
+export * as commitStatuses from "./commit-statuses.js";
 export * as emails from "./emails.js";
 export * as issueRelations from "./issue-relations.js";
 export type { IssueFilter, IssueSort } from "./issue-search.js";
