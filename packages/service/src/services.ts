@@ -14,6 +14,7 @@ import { FeedService } from "./feed/feed-service.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchService } from "./git/branch-service.js";
+import { CommitDiffService } from "./git/commit-diff-service.js";
 import { CommitService } from "./git/commit-service.js";
 import { CommitStatusService } from "./git/commit-status-service.js";
 import { ContentService } from "./git/content-service.js";
@@ -153,6 +154,7 @@ export interface Services {
   readonly markup: MarkupService;
   readonly topics: TopicService;
   readonly commitStatuses: CommitStatusService;
+  readonly commitDiffs: CommitDiffService;
 }
 
 /** Builds the services of an instance. */
@@ -273,6 +275,7 @@ export function createServices(init: ServiceContextInit): Services {
     markup: new MarkupService(ctx),
     topics: new TopicService(ctx),
     commitStatuses: new CommitStatusService(ctx, repos),
+    commitDiffs: new CommitDiffService(repos),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

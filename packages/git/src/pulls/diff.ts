@@ -155,3 +155,24 @@ export function diffStream(
 export function diffSignature(repo: Repo, base: string, head: string): Promise<string> {
   return gitOk(repo, ["diff", "--raw", "--no-abbrev", "--no-renames", base, head]);
 }
+
+/**
+ * One commit's change as git prints it, streamed: against its first parent (`git diff -M`), or
+ * `git show` for a root commit; as a patch, `git format-patch` of that one commit. Forgejo's
+ * GetRawDiff for a commit runs the same commands.
+ */
+export function commitDiffStream(
+  repo: Repo,
+  commit: Pick<CommitInfo, "sha" | "parents">,
+  options: { readonly patch?: boolean } = {},
+): ReadableStream<Uint8Array> {
+  const parent = commit.parents[0];
+  const args = options.patch
+    ? parent
+      ? ["format-patch", "--no-color", "--no-signature", "--stdout", `${commit.sha}...${parent}`]
+      : ["format-patch", "--no-color", "--no-signature", "--stdout", "--root", commit.sha]
+    : parent
+      ? ["diff", "--no-color", "--no-ext-diff", "-M", parent, commit.sha]
+      : ["show", "--no-color", "--no-ext-diff", commit.sha];
+  return gitOutputStream(args[0] ?? "diff", ["--git-dir", repo.gitdir, ...args], isolatedEnv(), () => {});
+}

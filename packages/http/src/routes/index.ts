@@ -25,6 +25,7 @@ import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
 import { branchProtectionRoutes } from "./repo/branch-protection.js";
 import { collaboratorRoutes } from "./repo/collaborators.js";
+import { commitDiffRoutes } from "./repo/commit-diff.js";
 import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
@@ -109,6 +110,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...repoHookRoutes,
   ...transferRoutes,
   ...artifactRoutes,
+  // Before commitRoutes: `/git/commits/{sha}` would otherwise take `{sha}.diff` as its sha.
+  ...commitDiffRoutes,
   ...commitRoutes,
   ...gitRefRoutes,
   ...treeRoutes,
