@@ -26,6 +26,7 @@ import { branchRoutes } from "./repo/branch.js";
 import { branchProtectionRoutes } from "./repo/branch-protection.js";
 import { collaboratorRoutes } from "./repo/collaborators.js";
 import { commitDiffRoutes } from "./repo/commit-diff.js";
+import { commitPullRoutes } from "./repo/commit-pull.js";
 import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
@@ -113,6 +114,7 @@ export const allRoutes: readonly AnyRoute[] = [
   // Before commitRoutes: `/git/commits/{sha}` would otherwise take `{sha}.diff` as its sha.
   ...commitDiffRoutes,
   ...commitRoutes,
+  ...commitPullRoutes,
   ...gitRefRoutes,
   ...treeRoutes,
   ...blobRoutes,

@@ -114,6 +114,13 @@ export class PullService {
     return this.refreshed(ctx, issue, pull);
   }
 
+  /** The merged pull request whose merge commit `sha` is (Forgejo's GetPullRequestByMergedCommit); 404 otherwise. */
+  async byMergedCommit(ctx: RepoAccess, sha: string): Promise<PullIssue> {
+    const pull = await pulls.findPullByMergedCommit(this.ctx.db, ctx.repo.id, sha);
+    if (!pull) throw new NotFoundError(`pull request does not exist [merged commit: ${sha}]`);
+    return this.get(ctx, pull.index);
+  }
+
   /** The pull request made current, with its issue read again if checking it closed it (its branch is gone). */
   private async refreshed(ctx: RepoAccess, issue: Issue, pull: PullRequest): Promise<PullIssue> {
     const current = await this.checker.current(ctx.repo, pull, issue.isClosed);

@@ -32,7 +32,8 @@ export async function apiPulls(c: AppContext, ctx: RepoAccess, list: readonly Pu
   return views.map((view) => toApiPullRequest(view, repos, viewer, c.get("settings")));
 }
 
-async function onePull(c: AppContext, ctx: RepoAccess, item: PullIssue) {
+/** One pull request in API shape for the caller. */
+export async function onePull(c: AppContext, ctx: RepoAccess, item: PullIssue) {
   const [json] = await apiPulls(c, ctx, [item]);
   return json;
 }
