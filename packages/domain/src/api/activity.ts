@@ -51,3 +51,6 @@ export const Activity = v.object({
   content: v.string(),
   created: dateTime(),
 });
+
+/** One quarter hour of `GET /users/{username}/heatmap`: its start (Unix seconds) and the count. */
+export const UserHeatmapData = v.object({ timestamp: int64(), contributions: int64() });

@@ -63,6 +63,7 @@ import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
+import { heatmapRoutes } from "./user/heatmap.js";
 import { userHookRoutes } from "./user/hook.js";
 import { userQuotaRoutes } from "./user/quota.js";
 import { userSettingsRoutes } from "./user/settings.js";
@@ -77,6 +78,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...licenseRoutes,
   ...settingsRoutes,
   ...userRoutes,
+  ...heatmapRoutes,
   ...activityFeedRoutes,
   ...followerRoutes,
   ...starRoutes,

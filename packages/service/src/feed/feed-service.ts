@@ -1,5 +1,12 @@
 import type { Comment, Paged, PageRequest, Repository, Team, User } from "@kiln/domain";
-import { type ActionRow, actions, type FeedFilter, repositories, users } from "@kiln/storage";
+import {
+  type ActionRow,
+  actions,
+  type FeedFilter,
+  type HeatmapBucket,
+  repositories,
+  users,
+} from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
@@ -44,6 +51,24 @@ export class FeedService {
         window: dayOf(query.date),
       },
       page,
+    );
+  }
+
+  /**
+   * Forgejo's heatmap of the last year, per quarter hour: what an individual did, or what happened
+   * in an organization's repositories; empty when the account hides its activity from the caller.
+   * Only entries of repositories the caller may see count.
+   */
+  async heatmap(actor: Actor, user: User): Promise<HeatmapBucket[]> {
+    const self = actor.user !== null && (actor.user.isAdmin || actor.user.id === user.id);
+    if (user.hideActivity && !self) return [];
+    const yearAgo = new Date(Date.now() - 365 * 24 * 3600 * 1000);
+    const individual = user.type !== "organization";
+    return actions.heatmap(
+      this.ctx.db,
+      { userId: user.id, onlyPerformedBy: individual, includePrivate: true },
+      viewerOf(actor),
+      yearAgo,
     );
   }
 

@@ -145,10 +145,45 @@ export async function listFeed(
   viewer: RepoViewer,
   page: PageRequest,
 ): Promise<Paged<ActionRow>> {
+  const query = feedQuery(db, filter, viewer).where("action.isDeleted", "=", false);
+  return paged(
+    query.selectAll("action").orderBy("action.createdAt", "desc").orderBy("action.id", "desc"),
+    query.select((eb) => eb.fn.countAll().as("count")),
+    page,
+  );
+}
+
+/** One bucket of a heatmap: the start of a quarter hour (Unix seconds) and the entries in it. */
+export interface HeatmapBucket {
+  readonly timestamp: number;
+  readonly contributions: number;
+}
+
+/**
+ * Forgejo's heatmap: the feed entries since `since` that the viewer may see (deleted ones
+ * included, as Forgejo counts them), counted per quarter hour, oldest first.
+ */
+export async function heatmap(
+  db: Db,
+  filter: FeedFilter,
+  viewer: RepoViewer,
+  since: Date,
+): Promise<HeatmapBucket[]> {
+  const bucket = sql<number>`floor(extract(epoch from action.created_at) / 900) * 900`;
+  const rows = await feedQuery(db, filter, viewer)
+    .where("action.createdAt", ">", since)
+    .select([bucket.as("timestamp"), (eb) => eb.fn.countAll().as("contributions")])
+    .groupBy(bucket)
+    .orderBy(bucket)
+    .execute();
+  return rows.map((row) => ({ timestamp: Number(row.timestamp), contributions: Number(row.contributions) }));
+}
+
+/** The feed entries `filter` selects that `viewer` may see (see {@link listFeed}). */
+function feedQuery(db: Db, filter: FeedFilter, viewer: RepoViewer) {
   let query = db
     .selectFrom("action")
     .innerJoin("repository", "repository.id", "action.repoId")
-    .where("action.isDeleted", "=", false)
     .where(repoVisibleTo(viewer));
   if (!viewer?.isAdmin) {
     const visibilities = viewer ? ["public", "limited"] : ["public"];
@@ -191,11 +226,7 @@ export async function listFeed(
       .where("action.createdAt", ">=", filter.window.from)
       .where("action.createdAt", "<", filter.window.to);
   }
-  return paged(
-    query.selectAll("action").orderBy("action.createdAt", "desc").orderBy("action.id", "desc"),
-    query.select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return query;
 }
 
 /** The entries of a repository's feed as their actors recorded them, newest first (for tests and tools). */

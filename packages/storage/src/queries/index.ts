@@ -1,5 +1,5 @@
 export * as accessTokens from "./access-tokens.js";
-export type { ActionTypeName, FeedFilter, NewAction } from "./actions.js";
+export type { ActionTypeName, FeedFilter, HeatmapBucket, NewAction } from "./actions.js";
 export * as actions from "./actions.js";
 export type { ArtifactFilter, ArtifactRow, NewArtifact, UsedArtifact } from "./artifacts.js";
 export * as artifacts from "./artifacts.js";
