@@ -52,6 +52,7 @@ import { pullReviewRoutes } from "./repo/pull-review.js";
 import { releaseRoutes } from "./repo/release.js";
 import { releaseAttachmentRoutes } from "./repo/release-attachment.js";
 import { repoRoutes } from "./repo/repo.js";
+import { deprecatedRepoRoutes } from "./repo/repo-deprecated.js";
 import { repoStarRoutes } from "./repo/star.js";
 import { statusRoutes } from "./repo/status.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
@@ -117,6 +118,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...commitDiffRoutes,
   ...commitRoutes,
   ...commitPullRoutes,
+  ...deprecatedRepoRoutes,
   ...gitRefRoutes,
   ...treeRoutes,
   ...blobRoutes,
