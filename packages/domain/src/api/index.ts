@@ -10,6 +10,7 @@ export * from "./git.js";
 export * from "./hook.js";
 export * from "./issue.js";
 export * from "./label.js";
+export * from "./mirror.js";
 export * from "./notification.js";
 export * from "./organization.js";
 export * from "./package.js";
