@@ -23,7 +23,9 @@ describe("mirror addresses", () => {
     const sealed = sealCredentials(settings, { username: "u", password: "secret" });
     expect(sealed).not.toContain("secret");
     expect(openCredentials(settings, sealed)).toEqual({ username: "u", password: "secret" });
-    expect(openCredentials(defaultSettings("/srv/kiln", { security: { secretKey: "two" } }), sealed)).toBeUndefined();
+    expect(
+      openCredentials(defaultSettings("/srv/kiln", { security: { secretKey: "two" } }), sealed),
+    ).toBeUndefined();
     expect(sealCredentials(settings, undefined)).toBe("");
     expect(openCredentials(settings, "")).toBeUndefined();
   });

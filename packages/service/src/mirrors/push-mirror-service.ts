@@ -53,6 +53,8 @@ function randomSuffix(length: number): string {
  */
 export class PushMirrorService {
   private readonly running = new Map<number, Promise<PushMirrorRow | undefined>>();
+  /** Syncs on commit started in the background, from the look-up of the mirrors on. */
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -140,13 +142,15 @@ export class PushMirrorService {
 
   /** Waits for every push going on (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+    while (this.running.size > 0 || this.background.size > 0) {
+      await Promise.allSettled([...this.running.values(), ...this.background]);
+    }
   }
 
   /** After a push to `repo`: its `sync_on_commit` mirrors are pushed to in the background. */
   private syncOnCommit(repo: Repository): void {
     if (!this.ctx.settings.mirror.enabled) return;
-    void mirrors
+    const work: Promise<unknown> = mirrors
       .syncOnCommitMirrors(this.ctx.db, repo.id)
       .then((rows) => Promise.all(rows.map((row) => this.sync(row.id))))
       .catch((error: unknown) =>
@@ -154,7 +158,9 @@ export class PushMirrorService {
           { repo: repo.id, err: describeFailure(error) },
           "mirror: sync on commit failed",
         ),
-      );
+      )
+      .finally(() => this.background.delete(work));
+    this.background.add(work);
   }
 
   private checkEnabled(): void {
