@@ -2,6 +2,7 @@ import { mirrors } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchSha, commitFile, type MirrorWorld, mirrorWorld } from "../../../test/mirror-world.js";
+import { usageOf } from "../../../test/repos.js";
 import type { TestUser } from "../../../test/support.js";
 
 describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
@@ -57,9 +58,16 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
       ).status,
     ).toBe(201);
     expect(await branchSha(w.t, bob, "bob/copy", "main")).not.toBe(head);
+    const usedBefore = (await usageOf(w.t, "bob")).reposPublic;
+    const sizeBefore = (await w.t.call("GET", "/repos/bob/copy", { token: bob.token })).json.size;
     const synced = await w.t.call("POST", "/repos/bob/copy/mirror-sync", { token: bob.token });
     expect(synced.status).toBe(200);
     expect(await branchSha(w.t, bob, "bob/copy", "main")).toBe(head);
+    // The fetched objects are measured and counted against the mirror's owner.
+    expect((await usageOf(w.t, "bob")).reposPublic).toBeGreaterThan(usedBefore);
+    expect((await w.t.call("GET", "/repos/bob/copy", { token: bob.token })).json.size).toBeGreaterThanOrEqual(
+      sizeBefore,
+    );
     expect(await branchSha(w.t, bob, "bob/copy", "topic")).toBe(
       await branchSha(w.t, alice, "alice/src", "topic"),
     );
