@@ -1,4 +1,4 @@
-import { mirrors } from "@kiln/storage";
+import { mirrors, webhooks } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchSha, commitFile, type MirrorWorld, mirrorWorld } from "../../../test/mirror-world.js";
@@ -58,6 +58,16 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
       ).status,
     ).toBe(201);
     expect(await branchSha(w.t, bob, "bob/copy", "main")).not.toBe(head);
+    const hook = await w.t.call("POST", "/repos/bob/copy/hooks", {
+      token: bob.token,
+      body: {
+        type: "forgejo",
+        config: { url: "http://hooks.invalid/copy", content_type: "json" },
+        events: ["push", "create", "delete"],
+        active: true,
+      },
+    });
+    expect(hook.status).toBe(201);
     const usedBefore = (await usageOf(w.t, "bob")).reposPublic;
     const sizeBefore = (await w.t.call("GET", "/repos/bob/copy", { token: bob.token })).json.size;
     const synced = await w.t.call("POST", "/repos/bob/copy/mirror-sync", { token: bob.token });
@@ -75,6 +85,16 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
     const after = await w.t.call("GET", "/repos/bob/copy", { token: bob.token });
     expect(Date.parse(after.json.mirror_updated)).toBeGreaterThanOrEqual(
       Date.parse(made.json.mirror_updated),
+    );
+
+    // Webhooks get the sync as pushes and creations by the owner (Forgejo's SyncPushCommits, SyncCreateRef).
+    const tasks = await webhooks.listHookTasks(w.t.services.ctx.db, hook.json.id, { page: 1, limit: 50 });
+    const deliveries = tasks.items.map((task) => {
+      const payload = JSON.parse(task.payload) as { ref: string; after?: string; sender: { login: string } };
+      return `${task.eventType} ${payload.ref} ${payload.sender.login}${payload.after ? ` ${payload.after}` : ""}`;
+    });
+    expect(deliveries).toEqual(
+      expect.arrayContaining([`push refs/heads/main bob ${head}`, "create topic bob", "create v1 bob"]),
     );
 
     // The sync is in the mirror's feed as Forgejo's mirror_sync_* entries, by the owner.
