@@ -59,6 +59,8 @@ export interface Settings {
     /** Whether `POST /repos/migrate` may clone from loopback and private-network addresses. */
     readonly allowLocalNetworks: boolean;
   };
+  /** `[mirror]`: pull and push mirrors (Forgejo's setting.Mirror). */
+  readonly mirror: MirrorSettings;
   readonly lfs: {
     readonly enabled: boolean;
     /** Absolute directory of the content-addressed LFS object store. */
@@ -117,6 +119,21 @@ export interface Settings {
     /** `[quota.default] TOTAL` in bytes; -1 = unlimited. */
     readonly defaultTotal: number;
   };
+}
+
+/**
+ * `[mirror]`, as Forgejo's: `ENABLED = false` refuses new mirrors and stops syncing existing ones
+ * (the mirror routes answer 400); `DISABLE_NEW_PULL` / `DISABLE_NEW_PUSH` refuse only new ones
+ * (as does `[repository] DISABLE_MIRRORS`, for both kinds). Intervals are in milliseconds.
+ */
+export interface MirrorSettings {
+  readonly enabled: boolean;
+  readonly disableNewPull: boolean;
+  readonly disableNewPush: boolean;
+  /** `DEFAULT_INTERVAL` (8h): a new pull mirror's interval when none is given. */
+  readonly defaultInterval: number;
+  /** `MIN_INTERVAL` (10m, at least 1m): the shortest interval other than 0 (no periodic sync). */
+  readonly minInterval: number;
 }
 
 /** A `[cron.<task>]` section: what it sets overrides the task's own default. */
@@ -233,6 +250,13 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxPinned: 3,
     },
     migrations: { allowLocalNetworks: false },
+    mirror: {
+      enabled: true,
+      disableNewPull: false,
+      disableNewPush: false,
+      defaultInterval: 8 * 3_600_000,
+      minInterval: 600_000,
+    },
     lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: {

@@ -11,6 +11,7 @@ export * from "./lfs/lfs-oid.js";
 export * from "./lfs/lfs-pointer.js";
 export * from "./lfs/lfs-store.js";
 export * from "./migrate/clone-remote.js";
+export * from "./migrate/mirror-remote.js";
 export * from "./objects/archive.js";
 export * from "./objects/blobs.js";
 export * from "./objects/branches.js";

@@ -85,6 +85,7 @@ export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/mile
 export { ReactionService, type ReactionView } from "./issues/reaction-service.js";
 export { TimeService, type TimeWindow, type TrackedTimeView } from "./issues/time-service.js";
 export { type TimelineEntry, TimelineService, type TimelineWindow } from "./issues/timeline-service.js";
+export * from "./mirrors/index.js";
 export {
   lastOwner,
   type MembershipAnswer,

@@ -36,6 +36,9 @@ import { ReactionService } from "./issues/reaction-service.js";
 import { TimeService } from "./issues/time-service.js";
 import { TimelineService } from "./issues/timeline-service.js";
 import { MarkupService } from "./markup/markup-service.js";
+import { PullMirrorService } from "./mirrors/pull-mirror-service.js";
+import { PushMirrorService } from "./mirrors/push-mirror-service.js";
+import { updateMirrorsTask } from "./mirrors/update-mirrors-task.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -103,6 +106,9 @@ export interface Services {
   readonly collaborators: CollaboratorService;
   readonly transfers: TransferService;
   readonly migrations: MigrateService;
+  /** Pull mirrors (made by migration) and push mirrors, and their syncs. */
+  readonly pullMirrors: PullMirrorService;
+  readonly pushMirrors: PushMirrorService;
   readonly pushPolicies: PushPolicyService;
   readonly commits: CommitService;
   readonly gitObjects: GitObjectService;
@@ -204,6 +210,9 @@ export function createServices(init: ServiceContextInit): Services {
   cron.registerBlobKind(artifacts.blobKind());
   cron.register(artifactExpiryTask(artifacts));
   cron.register(hookTaskCleanupTask(ctx));
+  const pullMirrors = new PullMirrorService(ctx, repos);
+  const pushMirrors = new PushMirrorService(ctx, repos);
+  cron.register(updateMirrorsTask(ctx, pullMirrors, pushMirrors, quota));
   const attachmentService = new AttachmentService(ctx, access);
   cron.registerBlobKind(attachmentService.blobKind());
   // A repository's attachments move with it to a new owner and go with it.
@@ -229,7 +238,9 @@ export function createServices(init: ServiceContextInit): Services {
     repositories: repos,
     collaborators: new CollaboratorService(ctx, permissions),
     transfers: new TransferService(ctx, permissions, ledger, repos, quota),
-    migrations: new MigrateService(ctx, repos),
+    migrations: new MigrateService(ctx, repos, pullMirrors),
+    pullMirrors,
+    pushMirrors,
     pushPolicies,
     commits: new CommitService(repos, users),
     gitObjects: new GitObjectService(repos),

@@ -92,6 +92,34 @@ TOTAL = 2GiB
     });
   });
 
+  it("reads [mirror] as Forgejo: intervals, ENABLED = false refusing new mirrors, a minimum of 1m", () => {
+    expect(load("").mirror).toEqual({
+      enabled: true,
+      disableNewPull: false,
+      disableNewPush: false,
+      defaultInterval: 8 * 3_600_000,
+      minInterval: 600_000,
+    });
+    expect(
+      load("[mirror]\nDEFAULT_INTERVAL = 1h\nMIN_INTERVAL = 30m\nDISABLE_NEW_PUSH = true").mirror,
+    ).toEqual({
+      enabled: true,
+      disableNewPull: false,
+      disableNewPush: true,
+      defaultInterval: 3_600_000,
+      minInterval: 1_800_000,
+    });
+    expect(load("[mirror]\nENABLED = false").mirror).toMatchObject({
+      disableNewPull: true,
+      disableNewPush: true,
+    });
+    // Below 1m the minimum is 1m; a default under the minimum becomes 8h (or the minimum, when larger).
+    expect(load("[mirror]\nMIN_INTERVAL = 10s\nDEFAULT_INTERVAL = 30s").mirror).toMatchObject({
+      minInterval: 60_000,
+      defaultInterval: 8 * 3_600_000,
+    });
+  });
+
   it("prefers DATABASE_URL and --port", () => {
     const s = load("[server]\nHTTP_PORT = 1\n", { databaseUrl: "postgres://u@h/d", port: 4000 });
     expect(s.database).toEqual({ type: "postgres", url: "postgres://u@h/d" });

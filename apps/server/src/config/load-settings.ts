@@ -82,6 +82,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       maxPinned: get.int("repository.issue", "MAX_PINNED", 3, 0),
     },
     migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
+    mirror: mirrorSettings(get),
     lfs: {
       enabled: get.bool("server", "LFS_START_SERVER", true),
       path: path(get.string("lfs", "PATH", `${appDataPath}/lfs`)),
@@ -148,6 +149,20 @@ export function storagePath(
   if (own) return path(own);
   const shared = get.string("storage", "PATH", "");
   return shared ? `${path(shared)}/${name}` : `${appDataPath}/${name}`;
+}
+
+/** `[mirror]` as Forgejo's loadMirrorFrom: MIN_INTERVAL at least 1m, DEFAULT_INTERVAL at least MIN_INTERVAL. */
+function mirrorSettings(get: ReturnType<typeof reader>): Settings["mirror"] {
+  const enabled = get.bool("mirror", "ENABLED", true);
+  const minInterval = Math.max(60_000, get.duration("mirror", "MIN_INTERVAL", 600_000));
+  const defaultInterval = get.duration("mirror", "DEFAULT_INTERVAL", 8 * 3_600_000);
+  return {
+    enabled,
+    disableNewPull: !enabled || get.bool("mirror", "DISABLE_NEW_PULL", false),
+    disableNewPush: !enabled || get.bool("mirror", "DISABLE_NEW_PUSH", false),
+    minInterval,
+    defaultInterval: defaultInterval >= minInterval ? defaultInterval : Math.max(minInterval, 8 * 3_600_000),
+  };
 }
 
 /** `[cron] ENABLED` and every `[cron.<task>]` section (ENABLED, RUN_AT_START, SCHEDULE). */

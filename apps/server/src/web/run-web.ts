@@ -120,9 +120,14 @@ export async function startWeb(
       }
       await connections.drain();
       await services.cron.stop();
-      // Deliveries in flight end within [webhook] DELIVER_TIMEOUT; the hammer bounds the wait too.
+      // Deliveries in flight end within [webhook] DELIVER_TIMEOUT, mirror syncs (a push mirror's after
+      // a push) within their git timeout; the hammer bounds the wait too.
       await Promise.race([
-        services.webhooks.worker.stop(),
+        Promise.all([
+          services.webhooks.worker.stop(),
+          services.pushMirrors.idle(),
+          services.pullMirrors.idle(),
+        ]),
         new Promise((r) => setTimeout(r, hammerTime).unref()),
       ]);
       await new Promise<void>((resolve) => internal.close(() => resolve()));

@@ -12,6 +12,7 @@ export * from "./hook.js";
 export * from "./issue.js";
 export * from "./label.js";
 export * from "./markup.js";
+export * from "./mirror.js";
 export * from "./notification.js";
 export * from "./organization.js";
 export * from "./package.js";

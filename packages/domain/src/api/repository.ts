@@ -135,6 +135,8 @@ export const EditRepoOption = v.looseObject({
   ),
   default_allow_maintainer_edit: v.nullish(v.boolean()),
   ignore_whitespace_conflicts: v.nullish(v.boolean()),
+  mirror_interval: v.nullish(v.pipe(v.string(), v.maxLength(64))),
+  enable_prune: v.nullish(v.boolean()),
 });
 
 /** Body of `POST /repos/{owner}/{repo}/transfer`. */
@@ -152,7 +154,7 @@ export const MigrateRepoOptions = v.object({
   description: v.optional(v.string()),
   private: v.optional(v.boolean()),
   mirror: v.optional(v.boolean()),
-  mirror_interval: v.optional(v.string()),
+  mirror_interval: v.optional(v.pipe(v.string(), v.maxLength(64))),
   service: v.optional(
     v.picklist(["git", "github", "gitea", "gitlab", "gogs", "onedev", "gitbucket", "codebase", "forgejo"]),
   ),

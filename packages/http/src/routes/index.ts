@@ -45,6 +45,7 @@ import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
 import { milestoneRoutes } from "./repo/milestone.js";
+import { mirrorRoutes } from "./repo/mirror.js";
 import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
 import { pullMergeRoutes } from "./repo/pull-merge.js";
@@ -110,6 +111,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...repoSubscriberRoutes,
   ...notifyRepoRoutes,
   ...migrateRoutes,
+  ...mirrorRoutes,
   ...collaboratorRoutes,
   ...repoHookRoutes,
   ...transferRoutes,

@@ -1,4 +1,5 @@
 import type { AnyRoute } from "../../src/route.js";
+import { FIXTURE_PUSH_MIRROR } from "./mirror-fixture.js";
 import { type FieldHints, freshName, sampleValid } from "./sample-value.js";
 import type { World } from "./world-model.js";
 
@@ -76,6 +77,7 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
           : r.issueAttachmentId,
       artifact_id: r.artifactId,
       run: 1,
+      ...(route.path.includes("/push_mirrors/") ? { name: FIXTURE_PUSH_MIRROR } : {}),
       ...(route.path.includes("/pulls/")
         ? {
             index: route.path.endsWith("/merge") && route.method === "get" ? r.mergedPullIndex : r.pullIndex,

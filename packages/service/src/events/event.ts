@@ -88,6 +88,8 @@ export type ForgeEvent = EventBase &
         readonly commits?: readonly PushedCommit[];
         /** How many commits the push brought in all (with `commits`). */
         readonly totalCommits?: number;
+        /** Set when a pull mirror's sync moved the ref (Forgejo's SyncPushCommits): the actor is the owner. */
+        readonly mirrorSync?: true;
       }
     | {
         readonly type: "create" | "delete";
@@ -95,6 +97,8 @@ export type ForgeEvent = EventBase &
         /** Short name, `main` or `v1`. */
         readonly ref: string;
         readonly sha: string;
+        /** Set when a pull mirror's sync made or removed the ref (Forgejo's SyncCreateRef/SyncDeleteRef). */
+        readonly mirrorSync?: true;
       }
     | {
         readonly type: "issues" | "pull_request";

@@ -50,6 +50,11 @@ export const feedConsumer: EventConsumer = {
 
 const T = actions.ActionType;
 
+/** The full name of the ref a create or delete event names. */
+function refNameOf(event: { readonly refType: "branch" | "tag"; readonly ref: string }): string {
+  return `${event.refType === "tag" ? "refs/tags/" : "refs/heads/"}${event.ref}`;
+}
+
 /** The feed entry an event makes, if any. */
 async function entryOf(trx: Db, event: ForgeEvent): Promise<Entry | undefined> {
   switch (event.type) {
@@ -58,7 +63,15 @@ async function entryOf(trx: Db, event: ForgeEvent): Promise<Entry | undefined> {
     case "push": {
       const tag = event.ref.startsWith("refs/tags/");
       const deleted = ZERO.test(event.after);
-      const opType = tag ? (deleted ? T.delete_tag : T.push_tag) : deleted ? T.delete_branch : T.commit_repo;
+      const opType = event.mirrorSync
+        ? T.mirror_sync_push
+        : tag
+          ? deleted
+            ? T.delete_tag
+            : T.push_tag
+          : deleted
+            ? T.delete_branch
+            : T.commit_repo;
       const repo = await actions.feedRepository(trx, event.repoId ?? 0);
       return {
         opType,
@@ -67,11 +80,13 @@ async function entryOf(trx: Db, event: ForgeEvent): Promise<Entry | undefined> {
       };
     }
     case "create":
+      if (event.mirrorSync) return { opType: T.mirror_sync_create, refName: refNameOf(event) };
       // A tag's entry comes with its push, as Forgejo's CreateRef skips tags.
       return event.refType === "branch"
         ? { opType: T.commit_repo, refName: `refs/heads/${event.ref}` }
         : undefined;
     case "delete":
+      if (event.mirrorSync) return { opType: T.mirror_sync_delete, refName: refNameOf(event) };
       return event.refType === "branch"
         ? { opType: T.delete_branch, refName: `refs/heads/${event.ref}` }
         : undefined;

@@ -8,7 +8,9 @@ import {
   cloneRemote,
   GitMigrationError,
 } from "@kiln/git";
+import { mirrors } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { PULL_MIRRORS_DISABLED, type PullMirrorService } from "../mirrors/pull-mirror-service.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
@@ -20,6 +22,8 @@ export interface MigrateInput {
   readonly description?: string;
   readonly private?: boolean;
   readonly mirror?: boolean;
+  /** A pull mirror's interval (Go duration; default `[mirror] DEFAULT_INTERVAL`, 0: no periodic sync). */
+  readonly mirrorInterval?: string;
   readonly authUsername?: string;
   readonly authPassword?: string;
   readonly authToken?: string;
@@ -37,12 +41,20 @@ export class MigrateService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly pullMirrors?: PullMirrorService,
   ) {}
 
   async migrate(doer: User, owner: User, input: MigrateInput): Promise<Repository> {
-    if (input.mirror && this.ctx.settings.repository.disableMirrors) {
-      throw new PermissionDeniedError("the site administrator has disabled the creation of new pull mirrors");
+    if (input.mirror && (this.ctx.settings.repository.disableMirrors || !this.pullMirrors)) {
+      throw new PermissionDeniedError(PULL_MIRRORS_DISABLED);
     }
+    // A mirror's refusal, address and interval are checked before anything is made.
+    const mirror = input.mirror
+      ? this.pullMirrors?.plan(input.cloneAddr, input.mirrorInterval, {
+          username: input.authUsername || (input.authToken ? "oauth2" : ""),
+          password: input.authToken || input.authPassword || "",
+        })
+      : undefined;
     checkRepoName(input.repoName);
     await this.repos.checkMayCreate(doer, owner);
     const from = await this.checkAddress(doer, input.cloneAddr);
@@ -62,8 +74,18 @@ export class MigrateService {
           description: input.description ?? "",
           defaultBranch: "main",
           isMirror: input.mirror ?? false,
-          originalUrl: input.cloneAddr,
+          originalUrl: redact(input.cloneAddr),
           creatorId: doer.id,
+          ...(mirror && this.pullMirrors
+            ? {
+                withRow: async (trx, row) => {
+                  await mirrors.insertMirror(
+                    trx,
+                    (this.pullMirrors as PullMirrorService).newRow(row.id, mirror),
+                  );
+                },
+              }
+            : {}),
         },
         async () => {
           await withGitErrors(() =>
@@ -121,7 +143,7 @@ export class MigrateService {
   }
 }
 
-/** A source without its password, for the log. */
+/** A source without its password, for the log and the stored original address. */
 function redact(source: string): string {
   try {
     const url = new URL(source);

@@ -7,7 +7,7 @@ import {
   type User,
 } from "@kiln/domain";
 import { isValidRefName, type RepoStore } from "@kiln/git";
-import { isUniqueViolation, repositories } from "@kiln/storage";
+import { type Db, isUniqueViolation, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -40,6 +40,8 @@ export interface NewRepoValues {
   readonly originalUrl?: string;
   /** Who creates it: the `repository` event `created` is recorded for them with the row. */
   readonly creatorId?: number;
+  /** Rows that belong with the new repository (a mirror's), written in the transaction that inserts it. */
+  readonly withRow?: (trx: Db, row: Repository) => Promise<void>;
 }
 
 /** The error of a name already taken in the owner's namespace (409, Forgejo's message). */
@@ -146,6 +148,7 @@ export class RepoCreateService {
           throw err;
         }
         await this.ledger.recordRepositoryChange(trx, undefined, row);
+        await values.withRow?.(trx, row);
         if (values.creatorId !== undefined) {
           await this.ctx.events.record(trx, {
             ...inRepo(row, values.creatorId),

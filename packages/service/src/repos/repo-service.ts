@@ -63,6 +63,7 @@ export class RepoService {
   private readonly sizes: RepoSizeService;
   private readonly lfsRefs: RepoLfsService;
   private readonly creation: RepoCreateService;
+  private readonly pushListeners: ((repo: Repository) => void)[] = [];
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -160,7 +161,17 @@ export class RepoService {
     await writeCommitGraph(git).catch((err: unknown) =>
       this.ctx.logger.warn({ err: (err as Error).message, repo: repo.id }, "commit-graph not updated"),
     );
-    return this.refreshSize(repo.id);
+    const after = await this.refreshSize(repo.id);
+    if (updates.length > 0) for (const listener of this.pushListeners) listener(after);
+    return after;
+  }
+
+  /**
+   * Adds a function told (synchronously, after {@link afterPush} recorded everything) that refs of
+   * a repository changed: it must start its own work in the background and never throw.
+   */
+  onPushed(listener: (repo: Repository) => void): void {
+    this.pushListeners.push(listener);
   }
 
   /** Sizes of the given LFS objects that the repository references. */

@@ -22,6 +22,8 @@ export * as labels from "./labels.js";
 export * as lfsObjects from "./lfs-objects.js";
 export type { MilestoneChanges, MilestoneFilter, NewMilestone } from "./milestones.js";
 export * as milestones from "./milestones.js";
+export type { MirrorChanges, NewMirror, NewPushMirror, PushMirrorChanges } from "./mirrors.js";
+export * as mirrors from "./mirrors.js";
 export * as notifications from "./notifications.js";
 export type { UserOrgFilter } from "./orgs.js";
 export * as orgs from "./orgs.js";

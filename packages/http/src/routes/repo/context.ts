@@ -1,5 +1,6 @@
 import {
   type api,
+  formatTime,
   NotFoundError,
   type Paged,
   type PageRequest,
@@ -7,7 +8,13 @@ import {
   type Settings,
   type User,
 } from "@kiln/domain";
-import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
+import {
+  formatInterval,
+  type PendingTransfer,
+  type PullMirrorView,
+  type RepoAccess,
+  type RepoPermission,
+} from "@kiln/service";
 import * as v from "valibot";
 import { toApiRepository } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
@@ -33,9 +40,12 @@ export async function apiRepos(c: AppContext, repos: readonly Repository[]): Pro
   const actor = c.get("actor");
   const access = await services.access.repoPermissions(actor, repos);
   const transfers = await services.transfers.pendingFor(repos);
+  const mirrors = await services.pullMirrors.viewsOf(repos);
   return repos.flatMap((repo) => {
     const known = access.get(repo.id);
-    return known ? [shape(settings, actor.user, repo, known, transfers.get(repo.id))] : [];
+    return known
+      ? [withMirror(shape(settings, actor.user, repo, known, transfers.get(repo.id)), mirrors.get(repo.id))]
+      : [];
   });
 }
 
@@ -59,12 +69,24 @@ export async function apiRepo(
 ): Promise<ApiRepository> {
   if (known) {
     const transfer = (await c.get("services").transfers.pendingFor([repo])).get(repo.id);
-    return shape(c.get("settings"), c.get("actor").user, repo, known, transfer);
+    const mirror = (await c.get("services").pullMirrors.viewsOf([repo])).get(repo.id);
+    return withMirror(shape(c.get("settings"), c.get("actor").user, repo, known, transfer), mirror);
   }
   const [json] = await apiRepos(c, [repo]);
   // Only when the repository was deleted meanwhile.
   if (!json) throw new NotFoundError(`repository does not exist [id: ${repo.id}]`);
   return json;
+}
+
+/** A pull mirror's interval, last sync and address (Forgejo's ToRepo reads them from its mirror row). */
+function withMirror(json: ApiRepository, mirror: PullMirrorView | undefined): ApiRepository {
+  if (!mirror) return json;
+  return {
+    ...json,
+    mirror_interval: formatInterval(mirror.intervalMs),
+    mirror_updated: formatTime(mirror.updatedAt),
+    original_url: mirror.address,
+  };
 }
 
 function shape(

@@ -40,6 +40,7 @@ export const repoMigrate = route({
       description: body.description,
       private: body.private,
       mirror: body.mirror,
+      mirrorInterval: body.mirror_interval,
       authUsername: body.auth_username,
       authPassword: body.auth_password,
       authToken: body.auth_token,

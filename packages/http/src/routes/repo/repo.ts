@@ -130,6 +130,10 @@ export const repoEdit = route({
     ...validationError,
   },
   async handler(c, { body, repo: ctx }) {
+    const mirrorEdit = await c.get("services").pullMirrors.prepareEdit(ctx.repo, {
+      interval: body.mirror_interval ?? undefined,
+      enablePrune: body.enable_prune ?? undefined,
+    });
     const repo = await c.get("services").repositories.edit(ctx.repo, {
       name: body.name,
       description: body.description,
@@ -140,6 +144,7 @@ export const repoEdit = route({
       defaultBranch: body.default_branch,
       pulls: pullsConfigChanges(body),
     });
+    await mirrorEdit();
     return c.json(await apiRepo(c, repo));
   },
 });

@@ -48,9 +48,9 @@ export const getGeneralRepositorySettings = route({
   access: "public",
   responses: { 200: { description: "GeneralRepoSettings", schema: api.GeneralRepoSettings } },
   handler(c) {
-    const { repository, lfs } = c.get("settings");
+    const { repository, lfs, mirror } = c.get("settings");
     return c.json({
-      mirrors_disabled: repository.disableMirrors,
+      mirrors_disabled: repository.disableMirrors || !mirror.enabled,
       http_git_disabled: repository.disableHttpGit,
       migrations_disabled: false,
       stars_disabled: false,

@@ -1,0 +1,19 @@
+import { type api, formatTime, type Repository } from "@kiln/domain";
+import { formatInterval } from "@kiln/service";
+import type { PushMirrorRow } from "@kiln/storage";
+import type * as v from "valibot";
+
+/** A push mirror as Forgejo's `PushMirror` (convert.ToPushMirror); its credentials are never shown. */
+export function toApiPushMirror(repo: Repository, row: PushMirrorRow): v.InferOutput<typeof api.PushMirror> {
+  return {
+    repo_name: repo.name,
+    remote_name: row.remoteName,
+    remote_address: row.remoteAddress,
+    created: formatTime(row.createdAt),
+    last_update: row.lastUpdateAt ? formatTime(row.lastUpdateAt) : null,
+    last_error: row.lastError,
+    interval: formatInterval(row.intervalMs),
+    sync_on_commit: row.syncOnCommit,
+    public_key: "",
+  };
+}
