@@ -13,7 +13,8 @@ export type ErrorKind =
   | "conflict"
   | "locked"
   | "payload_too_large"
-  | "precondition_failed";
+  | "precondition_failed"
+  | "method_not_allowed";
 
 /** Base class of every error a Kiln service throws on purpose. */
 export abstract class KilnError extends Error {
@@ -117,6 +118,15 @@ export class PreconditionFailedError extends KilnError {
   }
 }
 
+/** An operation that does not apply to this kind of target, e.g. teams of a user's repository (405). */
+export class MethodNotAllowedError extends KilnError {
+  readonly kind = "method_not_allowed";
+  constructor(message: string) {
+    super(message);
+    this.name = "MethodNotAllowedError";
+  }
+}
+
 /** True for errors thrown on purpose by Kiln code (as opposed to bugs and I/O failures). */
 export function isKilnError(err: unknown): err is KilnError {
   // Duck-typed so that errors keep their meaning across duplicated module instances.
@@ -128,6 +138,7 @@ export function isKilnError(err: unknown): err is KilnError {
 }
 
 const KINDS: ReadonlySet<string> = new Set<ErrorKind>([
+  "method_not_allowed",
   "not_found",
   "already_exists",
   "permission_denied",

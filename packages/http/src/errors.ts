@@ -15,6 +15,7 @@ const STATUS: Readonly<Record<ErrorKind, ContentfulStatusCode>> = {
   locked: 423,
   payload_too_large: 413,
   precondition_failed: 412,
+  method_not_allowed: 405,
 };
 
 /** The status code Forgejo answers for an error kind. */

@@ -58,6 +58,7 @@ import { repoStarRoutes } from "./repo/star.js";
 import { statusRoutes } from "./repo/status.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tagRoutes } from "./repo/tag.js";
+import { repoTeamRoutes } from "./repo/teams.js";
 import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
@@ -121,6 +122,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...commitRoutes,
   ...commitPullRoutes,
   ...deprecatedRepoRoutes,
+  ...repoTeamRoutes,
   ...gitRefRoutes,
   ...treeRoutes,
   ...blobRoutes,

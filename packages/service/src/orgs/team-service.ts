@@ -153,6 +153,18 @@ export class TeamService {
     return repositories.listVisibleRepositories(this.ctx.db, { ids }, viewer, page);
   }
 
+  /** The teams of the repository's organization that cover it (Forgejo's GetRepoTeams). */
+  async listForRepo(repo: Repository): Promise<Team[]> {
+    return teams.listTeamsOfRepo(this.ctx.db, repo.ownerId, repo.id);
+  }
+
+  /** The organization's team with this name (case-insensitive); NotFoundError when none. */
+  async byName(orgId: number, name: string): Promise<Team> {
+    const team = await teams.findTeamByName(this.ctx.db, orgId, name);
+    if (!team) throw new NotFoundError(`team does not exist [name: ${name}]`);
+    return team;
+  }
+
   /** Whether the team covers the repository. */
   async hasRepo(team: Team, repo: Repository): Promise<boolean> {
     if (repo.ownerId !== team.orgId) return false;

@@ -95,6 +95,28 @@ export async function listTeams(
   );
 }
 
+/** Every team of the organization that covers the repository (all its repositories, or this one). */
+export async function listTeamsOfRepo(db: Db, orgId: number, repoId: number): Promise<Team[]> {
+  return db
+    .selectFrom("team")
+    .select(TEAM_COLUMNS)
+    .where("team.orgId", "=", orgId)
+    .where((eb) =>
+      eb.or([
+        eb("team.includesAllRepositories", "=", true),
+        eb.exists(
+          eb
+            .selectFrom("teamRepo")
+            .select("teamRepo.repoId")
+            .whereRef("teamRepo.teamId", "=", "team.id")
+            .where("teamRepo.repoId", "=", repoId),
+        ),
+      ]),
+    )
+    .orderBy("team.id")
+    .execute();
+}
+
 export async function deleteTeam(db: Db, id: number): Promise<boolean> {
   const r = await db.deleteFrom("team").where("id", "=", id).executeTakeFirst();
   return r.numDeletedRows > 0n;
