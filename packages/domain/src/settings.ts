@@ -59,6 +59,8 @@ export interface Settings {
     /** Whether `POST /repos/migrate` may clone from loopback and private-network addresses. */
     readonly allowLocalNetworks: boolean;
   };
+  /** `[ssh]`: which SSH keys are accepted (Kiln serves no SSH; keys verify commit signatures). */
+  readonly ssh: SshSettings;
   readonly lfs: {
     readonly enabled: boolean;
     /** Absolute directory of the content-addressed LFS object store. */
@@ -118,6 +120,23 @@ export interface Settings {
     readonly defaultTotal: number;
   };
 }
+
+/** `[ssh] MINIMUM_KEY_SIZE_CHECK` and `[ssh.minimum_key_sizes]`, with Forgejo's defaults. */
+export interface SshSettings {
+  /** Whether keys are checked against {@link SshSettings.minimumKeySizes} (default true). */
+  readonly minimumKeySizeCheck: boolean;
+  /** Smallest size in bits per key type (`ed25519`, `ecdsa`, `rsa`, …); a type absent is refused. */
+  readonly minimumKeySizes: Readonly<Record<string, number>>;
+}
+
+/** Forgejo's default `[ssh.minimum_key_sizes]` (DSA is not accepted). */
+export const DEFAULT_SSH_MINIMUM_KEY_SIZES: Readonly<Record<string, number>> = {
+  ed25519: 256,
+  "ed25519-sk": 256,
+  ecdsa: 256,
+  "ecdsa-sk": 256,
+  rsa: 3071,
+};
 
 /** A `[cron.<task>]` section: what it sets overrides the task's own default. */
 export interface CronTaskSettings {
@@ -233,6 +252,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxPinned: 3,
     },
     migrations: { allowLocalNetworks: false },
+    ssh: { minimumKeySizeCheck: true, minimumKeySizes: { ...DEFAULT_SSH_MINIMUM_KEY_SIZES } },
     lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: {

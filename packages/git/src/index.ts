@@ -17,6 +17,7 @@ export * from "./objects/branches.js";
 export * from "./objects/change-files.js";
 export * from "./objects/commit-graph.js";
 export type { CommitInfo } from "./objects/commit-info.js";
+export * from "./objects/commit-signature.js";
 export * from "./objects/commits.js";
 export * from "./objects/contents.js";
 export type { ChangedFile } from "./objects/diff-trees.js";

@@ -33,6 +33,9 @@ import { MilestoneService } from "./issues/milestone-service.js";
 import { ReactionService } from "./issues/reaction-service.js";
 import { TimeService } from "./issues/time-service.js";
 import { TimelineService } from "./issues/timeline-service.js";
+import { CommitVerifier } from "./keys/commit-verifier.js";
+import { GpgKeyService } from "./keys/gpg-key-service.js";
+import { SshKeyService } from "./keys/ssh-key-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -146,6 +149,12 @@ export interface Services {
   readonly stars: StarService;
   readonly follows: FollowService;
   readonly notifications: NotificationService;
+  /** SSH keys of users and deploy keys of repositories. */
+  readonly sshKeys: SshKeyService;
+  /** GPG keys of users. */
+  readonly gpgKeys: GpgKeyService;
+  /** Commit signature verification against the registered GPG and SSH keys. */
+  readonly commitVerifier: CommitVerifier;
 }
 
 /** Builds the services of an instance. */
@@ -164,6 +173,7 @@ export function createServices(init: ServiceContextInit): Services {
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
+  const commitVerifier = new CommitVerifier(ctx);
   const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
@@ -222,7 +232,7 @@ export function createServices(init: ServiceContextInit): Services {
     transfers: new TransferService(ctx, permissions, ledger, repos, quota),
     migrations: new MigrateService(ctx, repos),
     pushPolicies,
-    commits: new CommitService(repos, users),
+    commits: new CommitService(repos, users, commitVerifier),
     gitObjects: new GitObjectService(repos),
     contents,
     archives: new ArchiveService(repos),
@@ -263,6 +273,9 @@ export function createServices(init: ServiceContextInit): Services {
     stars: new StarService(ctx),
     follows: new FollowService(ctx),
     notifications: new NotificationService(ctx),
+    sshKeys: new SshKeyService(ctx),
+    gpgKeys: new GpgKeyService(ctx),
+    commitVerifier,
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

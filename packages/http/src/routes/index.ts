@@ -5,7 +5,9 @@ import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
+import { adminUserKeyRoutes } from "./admin/user-key.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
+import { signingKeyRoutes } from "./misc/signing.js";
 import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
@@ -37,6 +39,7 @@ import { issuePinnedRoutes, issueRelationRoutes } from "./repo/issue-relation.js
 import { issueSubscriptionRoutes } from "./repo/issue-subscription.js";
 import { issueTemplateRoutes } from "./repo/issue-template.js";
 import { issueTimeRoutes } from "./repo/issue-time.js";
+import { deployKeyRoutes } from "./repo/key.js";
 import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
@@ -57,7 +60,9 @@ import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
+import { gpgKeyRoutes } from "./user/gpg-key.js";
 import { userHookRoutes } from "./user/hook.js";
+import { sshKeyRoutes } from "./user/key.js";
 import { userQuotaRoutes } from "./user/quota.js";
 import { userSettingsRoutes } from "./user/settings.js";
 import { starRoutes } from "./user/star.js";
@@ -67,6 +72,7 @@ import { watchRoutes } from "./user/watch.js";
 /** Every /api/v1 operation Kiln implements, static paths before parameterised ones. */
 export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
+  ...signingKeyRoutes,
   ...settingsRoutes,
   ...userRoutes,
   ...activityFeedRoutes,
@@ -78,8 +84,11 @@ export const allRoutes: readonly AnyRoute[] = [
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,
+  ...gpgKeyRoutes,
+  ...sshKeyRoutes,
   ...userHookRoutes,
   ...adminUserRoutes,
+  ...adminUserKeyRoutes,
   ...adminCronRoutes,
   ...adminHookRoutes,
   ...orgRoutes,
@@ -101,6 +110,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...migrateRoutes,
   ...collaboratorRoutes,
   ...repoHookRoutes,
+  ...deployKeyRoutes,
   ...transferRoutes,
   ...artifactRoutes,
   ...commitRoutes,
