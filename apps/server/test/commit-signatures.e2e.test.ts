@@ -160,7 +160,7 @@ describe("commit signature verification with real git", () => {
     ).toBe(201);
   });
 
-  it("refuses an unsigned push to a branch that requires signed commits, and takes a signed one", async () => {
+  it("refuses unsigned and unverifiable pushes to a branch that requires signed commits, and takes a verified one", async () => {
     const rule = await api(server.url, "POST", "/repos/signer/signed/branch_protections", {
       token,
       body: { rule_name: "main", require_signed_commits: true, enable_push: true },
@@ -170,6 +170,12 @@ describe("commit signature verification with real git", () => {
     const refused = await git(repo, ["push", "origin", "HEAD:main"], env());
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`branch main is protected from unverified commit ${unsigned}`);
+    await gitOk(repo, ["reset", "-q", "--hard", "HEAD~1"], env());
+    // Signed, but by a key no account registered: the server cannot verify it, so it is refused too.
+    const unverifiable = await gpgCommit("late-stranger.txt", strangerKey);
+    const refusedToo = await git(repo, ["push", "origin", "HEAD:main"], env());
+    expect(refusedToo.code).not.toBe(0);
+    expect(refusedToo.stderr).toContain(`branch main is protected from unverified commit ${unverifiable}`);
     await gitOk(repo, ["reset", "-q", "--hard", "HEAD~1"], env());
     const signed = await gpgCommit("late-signed.txt", firstKey);
     await gitOk(repo, ["push", "-q", "origin", "HEAD:main"], env());

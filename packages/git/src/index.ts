@@ -5,6 +5,7 @@ export * from "./hooks/file-patterns.js";
 export { gitRefUpdateFacts } from "./hooks/git-facts.js";
 export { parsePushPolicy, parseRefUpdateLines } from "./hooks/parse-push.js";
 export * from "./hooks/push-policy.js";
+export * from "./hooks/verify-channel.js";
 export * from "./lfs/lfs-batch.js";
 export * from "./lfs/lfs-http.js";
 export * from "./lfs/lfs-oid.js";

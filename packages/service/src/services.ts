@@ -187,7 +187,7 @@ export function createServices(init: ServiceContextInit): Services {
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
   const pushPolicies = new PushPolicyService(protections, quota);
-  const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks);
+  const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
   const packageAccess = new PackageAccess(access);

@@ -1,4 +1,10 @@
-import { type CommitInfo, type CommitSignature, readCommitSignatures } from "@kiln/git";
+import {
+  type CommitInfo,
+  type CommitSignature,
+  type PushedCommit,
+  readCommitSignatures,
+  splitSignedCommit,
+} from "@kiln/git";
 import {
   type ActivatedEmail,
   type GpgKeyForVerification,
@@ -53,6 +59,13 @@ class Bounded<K, V> {
   }
 }
 
+/** A signed commit: its id, committer address and signature with the signed bytes. */
+interface SignedCommit {
+  readonly sha: string;
+  readonly committer: { readonly email: string };
+  readonly raw: CommitSignature;
+}
+
 interface Committer {
   readonly userId: number;
   readonly name: string;
@@ -94,21 +107,46 @@ export class CommitVerifier {
       gitdir,
       signed.map((c) => c.sha),
     );
-    const parsed = new Map<string, { gpg?: openpgp.Signature; ssh?: SshSignature; raw: CommitSignature }>();
-    const keyIds = new Set<string>();
+    const found: SignedCommit[] = [];
     for (const commit of signed) {
       const raw = signatures.get(commit.sha);
-      if (!raw) {
-        result.set(commit.sha, UNSIGNED);
-        continue;
-      }
+      if (raw) found.push({ sha: commit.sha, committer: commit.committer, raw });
+      else result.set(commit.sha, UNSIGNED);
+    }
+    for (const [sha, checked] of await this.verifySigned(found)) result.set(sha, checked);
+    return result;
+  }
+
+  /**
+   * The first of `commits` (raw objects, in order) that is unsigned or whose signature does not
+   * verify: what a branch requiring signed commits refuses at push (Forgejo's pre-receive
+   * verifyCommits). The objects come from the push's quarantine, so nothing is read from disk.
+   */
+  async firstUnverified(commits: readonly PushedCommit[]): Promise<string | undefined> {
+    const found: SignedCommit[] = [];
+    for (const commit of commits) {
+      const raw = splitSignedCommit(commit.object);
+      if (!raw) return commit.sha;
+      const line = /^committer (.*) <([^>]*)> /m.exec(raw.payload.slice(0, raw.payload.indexOf("\n\n")));
+      found.push({ sha: commit.sha, committer: { email: line?.[2] ?? "" }, raw });
+    }
+    const checked = await this.verifySigned(found);
+    return found.find((c) => checked.get(c.sha)?.verified !== true)?.sha;
+  }
+
+  private async verifySigned(signed: readonly SignedCommit[]): Promise<Map<string, CommitVerification>> {
+    const result = new Map<string, CommitVerification>();
+    if (signed.length === 0) return result;
+    const parsed = new Map<string, { gpg?: openpgp.Signature; ssh?: SshSignature; raw: CommitSignature }>();
+    const keyIds = new Set<string>();
+    for (const { sha, raw } of signed) {
       if (raw.signature.startsWith("-----BEGIN SSH SIGNATURE-----")) {
         const ssh = parseSshSignature(raw.signature);
-        parsed.set(commit.sha, { raw, ...(ssh ? { ssh } : {}) });
+        parsed.set(sha, { raw, ...(ssh ? { ssh } : {}) });
       } else {
-        const gpg = await this.gpgSignature(commit.sha, raw.signature);
+        const gpg = await this.gpgSignature(sha, raw.signature);
         if (gpg) for (const id of signingKeyIds(gpg)) keyIds.add(id);
-        parsed.set(commit.sha, { raw, ...(gpg ? { gpg } : {}) });
+        parsed.set(sha, { raw, ...(gpg ? { gpg } : {}) });
       }
     }
     const keyring = await this.keyring(
@@ -170,7 +208,7 @@ export class CommitVerifier {
   }
 
   private checkSsh(
-    commit: CommitInfo,
+    commit: SignedCommit,
     signature: SshSignature,
     payload: string,
     committer: Committer | undefined,
@@ -198,7 +236,7 @@ export class CommitVerifier {
   }
 
   private async checkGpg(
-    commit: CommitInfo,
+    commit: SignedCommit,
     signature: openpgp.Signature,
     payload: string,
     committer: Committer | undefined,
