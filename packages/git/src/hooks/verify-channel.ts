@@ -29,7 +29,8 @@ export async function openVerifyChannel(
   check: CommitSignatureCheck,
 ): Promise<{ path: string; close(): void }> {
   const path = join(tmpdir(), `kiln-verify-${randomUUID()}.sock`);
-  const server = createServer((socket) => {
+  // Half-open: the hook ends its side after the question and still reads the answer.
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
     const chunks: Buffer[] = [];
     let size = 0;
     socket.on("data", (chunk: Buffer) => {
@@ -41,6 +42,7 @@ export async function openVerifyChannel(
     socket.on("end", () => {
       void (async () => {
         let unverified: string | null = null;
+        let first = "(unreadable question)";
         try {
           const question = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
             commits: { sha: string; object: string }[];
@@ -49,9 +51,11 @@ export async function openVerifyChannel(
             sha: c.sha,
             object: Buffer.from(c.object, "base64"),
           }));
+          first = commits[0]?.sha ?? first;
           unverified = (await check(commits)) ?? null;
         } catch {
-          unverified = "invalid";
+          // A check that fails verifies nothing: the first commit is refused.
+          unverified = first;
         }
         socket.end(`${JSON.stringify({ unverified })}\n`);
       })();
