@@ -181,5 +181,6 @@ describe("commit signature verification with real git", () => {
     await gitOk(repo, ["push", "-q", "origin", "HEAD:main"], env());
     const head = await api(server.url, "GET", "/repos/signer/signed/branches/main", { token });
     expect(head.json.commit.id).toBe(signed);
+    expect(head.json.commit.verification).toMatchObject({ verified: true, reason: `signer / ${firstKey}` });
   });
 });

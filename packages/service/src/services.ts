@@ -237,7 +237,7 @@ export function createServices(init: ServiceContextInit): Services {
     contents,
     archives: new ArchiveService(repos),
     files: new FileService(ctx, repos, protections, contents, pullChecks),
-    branches: new BranchService(repos, users, protections),
+    branches: new BranchService(repos, users, protections, commitVerifier),
     branchProtections: protections,
     tags: tagService,
     labels: new LabelService(ctx),

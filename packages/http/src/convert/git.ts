@@ -103,6 +103,7 @@ export function toPayloadCommit(
   commit: CommitInfo,
   users: CommitUsers,
   links: RepoLinks,
+  checked?: CommitVerification,
 ): v.InferOutput<typeof api.PayloadCommit> {
   const person = (sig: GitSignature) => ({
     name: sig.name,
@@ -115,7 +116,7 @@ export function toPayloadCommit(
     url: `${links.html}/commit/${commit.sha}`,
     author: person(commit.author),
     committer: person(commit.committer),
-    verification: toVerification(commit),
+    verification: toVerification(commit, checked),
     timestamp: signatureDate(commit.author),
     added: null,
     removed: null,
