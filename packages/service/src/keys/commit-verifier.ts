@@ -15,49 +15,18 @@ import {
 } from "@kiln/storage";
 import type * as openpgp from "openpgp";
 import type { ServiceContext } from "../context.js";
+import {
+  BAD_SIGNATURE,
+  Bounded,
+  type CommitVerification,
+  EXTRACT_SIGN,
+  emailsOf,
+  NO_COMMITTER_ACCOUNT,
+  NO_KEY_FOUND,
+  UNSIGNED,
+} from "./commit-verification.js";
 import { readArmoredSignature, readStoredKey, signingKeyIds, verifyDetached } from "./gpg-key-parse.js";
 import { parseSshSignature, type SshSignature, verifySshSignature } from "./sshsig.js";
-
-/** Forgejo's verification reasons (models/asymkey). */
-export const NOT_SIGNED = "gpg.error.not_signed_commit";
-export const NO_KEY_FOUND = "gpg.error.no_gpg_keys_found";
-export const BAD_SIGNATURE = "gpg.error.probable_bad_signature";
-export const EXTRACT_SIGN = "gpg.error.extract_sign";
-export const NO_COMMITTER_ACCOUNT = "gpg.error.no_committer_account";
-
-/** The signature check of one commit (Forgejo's CommitVerification as the API shows it). */
-export interface CommitVerification {
-  readonly verified: boolean;
-  /** `<user> / <key id or fingerprint>` when verified, else one of Forgejo's `gpg.error.*` keys. */
-  readonly reason: string;
-  /** The armored signature; empty when unsigned. */
-  readonly signature: string;
-  /** The signed bytes (the commit without its signature header); empty when unsigned. */
-  readonly payload: string;
-  /** The account that signed, and the address the key was accepted for. */
-  readonly signer?: { readonly name: string; readonly email: string };
-}
-
-const UNSIGNED: CommitVerification = { verified: false, reason: NOT_SIGNED, signature: "", payload: "" };
-
-/** A small map that forgets its oldest entry past `limit`. */
-class Bounded<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly limit: number) {}
-  get(key: K): V | undefined {
-    return this.map.get(key);
-  }
-  has(key: K): boolean {
-    return this.map.has(key);
-  }
-  set(key: K, value: V): void {
-    if (this.map.size >= this.limit) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-    this.map.set(key, value);
-  }
-}
 
 /** A signed commit: its id, committer address and signature with the signed bytes. */
 interface SignedCommit {
@@ -312,17 +281,11 @@ export class CommitVerifier {
   }
 }
 
-/** The activated addresses recorded on a key when it was added. */
-function emailsOf(key: GpgKeyForVerification): string[] {
-  try {
-    const parsed: unknown = JSON.parse(key.emails);
-    if (!Array.isArray(parsed)) return [];
-    return parsed
-      .filter(
-        (e): e is { email: string; verified: boolean } => typeof e?.email === "string" && e.verified === true,
-      )
-      .map((e) => e.email);
-  } catch {
-    return [];
-  }
-}
+export {
+  BAD_SIGNATURE,
+  type CommitVerification,
+  EXTRACT_SIGN,
+  NO_COMMITTER_ACCOUNT,
+  NO_KEY_FOUND,
+  NOT_SIGNED,
+} from "./commit-verification.js";
