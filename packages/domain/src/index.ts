@@ -7,6 +7,7 @@ export * from "./model/access-token-scope.js";
 export * from "./model/action-artifact.js";
 export * from "./model/email.js";
 export * from "./model/issue.js";
+export * from "./model/key.js";
 export * from "./model/organization.js";
 export * from "./model/package.js";
 export * from "./model/paging.js";

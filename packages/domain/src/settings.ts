@@ -61,6 +61,8 @@ export interface Settings {
   };
   /** `[mirror]`: pull and push mirrors (Forgejo's setting.Mirror). */
   readonly mirror: MirrorSettings;
+  /** `[ssh]`: which SSH keys are accepted (Kiln serves no SSH; keys verify commit signatures). */
+  readonly ssh: SshSettings;
   readonly lfs: {
     readonly enabled: boolean;
     /** Absolute directory of the content-addressed LFS object store. */
@@ -135,6 +137,23 @@ export interface MirrorSettings {
   /** `MIN_INTERVAL` (10m, at least 1m): the shortest interval other than 0 (no periodic sync). */
   readonly minInterval: number;
 }
+
+/** `[ssh] MINIMUM_KEY_SIZE_CHECK` and `[ssh.minimum_key_sizes]`, with Forgejo's defaults. */
+export interface SshSettings {
+  /** Whether keys are checked against {@link SshSettings.minimumKeySizes} (default true). */
+  readonly minimumKeySizeCheck: boolean;
+  /** Smallest size in bits per key type (`ed25519`, `ecdsa`, `rsa`, …); a type absent is refused. */
+  readonly minimumKeySizes: Readonly<Record<string, number>>;
+}
+
+/** Forgejo's default `[ssh.minimum_key_sizes]` (DSA is not accepted). */
+export const DEFAULT_SSH_MINIMUM_KEY_SIZES: Readonly<Record<string, number>> = {
+  ed25519: 256,
+  "ed25519-sk": 256,
+  ecdsa: 256,
+  "ecdsa-sk": 256,
+  rsa: 3071,
+};
 
 /** A `[cron.<task>]` section: what it sets overrides the task's own default. */
 export interface CronTaskSettings {
@@ -257,6 +276,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       defaultInterval: 8 * 3_600_000,
       minInterval: 600_000,
     },
+    ssh: { minimumKeySizeCheck: true, minimumKeySizes: { ...DEFAULT_SSH_MINIMUM_KEY_SIZES } },
     lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: {

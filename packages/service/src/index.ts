@@ -86,6 +86,9 @@ export { ReactionService, type ReactionView } from "./issues/reaction-service.js
 export { TimeService, type TimeWindow, type TrackedTimeView } from "./issues/time-service.js";
 export { type TimelineEntry, TimelineService, type TimelineWindow } from "./issues/timeline-service.js";
 export * from "./mirrors/index.js";
+export { type CommitVerification, CommitVerifier } from "./keys/commit-verifier.js";
+export { GpgKeyService } from "./keys/gpg-key-service.js";
+export { SshKeyService } from "./keys/ssh-key-service.js";
 export {
   lastOwner,
   type MembershipAnswer,

@@ -39,6 +39,9 @@ import { MarkupService } from "./markup/markup-service.js";
 import { PullMirrorService } from "./mirrors/pull-mirror-service.js";
 import { PushMirrorService } from "./mirrors/push-mirror-service.js";
 import { updateMirrorsTask } from "./mirrors/update-mirrors-task.js";
+import { CommitVerifier } from "./keys/commit-verifier.js";
+import { GpgKeyService } from "./keys/gpg-key-service.js";
+import { SshKeyService } from "./keys/ssh-key-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -161,6 +164,12 @@ export interface Services {
   readonly topics: TopicService;
   readonly commitStatuses: CommitStatusService;
   readonly commitDiffs: CommitDiffService;
+  /** SSH keys of users and deploy keys of repositories. */
+  readonly sshKeys: SshKeyService;
+  /** GPG keys of users. */
+  readonly gpgKeys: GpgKeyService;
+  /** Commit signature verification against the registered GPG and SSH keys. */
+  readonly commitVerifier: CommitVerifier;
 }
 
 /** Builds the services of an instance. */
@@ -179,6 +188,7 @@ export function createServices(init: ServiceContextInit): Services {
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
+  const commitVerifier = new CommitVerifier(ctx);
   const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
   users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
@@ -192,7 +202,7 @@ export function createServices(init: ServiceContextInit): Services {
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
   const pushPolicies = new PushPolicyService(protections, quota);
-  const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks);
+  const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
   const packageAccess = new PackageAccess(access);
@@ -242,12 +252,12 @@ export function createServices(init: ServiceContextInit): Services {
     pullMirrors,
     pushMirrors,
     pushPolicies,
-    commits: new CommitService(repos, users),
+    commits: new CommitService(repos, users, commitVerifier),
     gitObjects: new GitObjectService(repos),
     contents,
     archives: new ArchiveService(repos),
     files: new FileService(ctx, repos, protections, contents, pullChecks),
-    branches: new BranchService(repos, users, protections),
+    branches: new BranchService(repos, users, protections, commitVerifier),
     branchProtections: protections,
     tags: tagService,
     labels: new LabelService(ctx),
@@ -287,6 +297,9 @@ export function createServices(init: ServiceContextInit): Services {
     topics: new TopicService(ctx),
     commitStatuses: new CommitStatusService(ctx, repos),
     commitDiffs: new CommitDiffService(repos),
+    sshKeys: new SshKeyService(ctx),
+    gpgKeys: new GpgKeyService(ctx),
+    commitVerifier,
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -10,6 +10,7 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction
 import type { ActionTables } from "./database-actions.js";
 import type { AttachmentTables } from "./database-attachments.js";
 import type { IssueTables } from "./database-issues.js";
+import type { KeyTables } from "./database-keys.js";
 import type { MirrorTables } from "./database-mirrors.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
@@ -280,7 +281,8 @@ export interface Database
     ActionTables,
     SocialTables,
     WebhookTables,
-    MirrorTables {
+    MirrorTables,
+    KeyTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

@@ -3,6 +3,7 @@ import {
   type DatabaseSettings,
   DEFAULT_ATTACHMENT_TYPES,
   DEFAULT_REACTIONS,
+  DEFAULT_SSH_MINIMUM_KEY_SIZES,
   PACKAGE_TYPES,
   type Settings,
 } from "@kiln/domain";
@@ -83,6 +84,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
     },
     migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
     mirror: mirrorSettings(get),
+    ssh: sshSettings(ini, get),
     lfs: {
       enabled: get.bool("server", "LFS_START_SERVER", true),
       path: path(get.string("lfs", "PATH", `${appDataPath}/lfs`)),
@@ -178,6 +180,17 @@ function cronSettings(ini: IniSections, get: ReturnType<typeof reader>): Setting
     };
   }
   return { enabled: get.bool("cron", "ENABLED", true), tasks };
+}
+
+/** `[ssh.minimum_key_sizes]` over Forgejo's defaults: a type set to -1 is no longer accepted. */
+function sshSettings(ini: IniSections, get: ReturnType<typeof reader>): Settings["ssh"] {
+  const minimumKeySizes: Record<string, number> = { ...DEFAULT_SSH_MINIMUM_KEY_SIZES };
+  for (const key of ini.get("ssh.minimum_key_sizes")?.keys() ?? []) {
+    const size = get.int("ssh.minimum_key_sizes", key, -1, -1);
+    if (size === -1) delete minimumKeySizes[key.toLowerCase()];
+    else minimumKeySizes[key.toLowerCase()] = size;
+  }
+  return { minimumKeySizeCheck: get.bool("ssh", "MINIMUM_KEY_SIZE_CHECK", true), minimumKeySizes };
 }
 
 /**

@@ -10,6 +10,7 @@ export * from "./error.js";
 export * from "./git.js";
 export * from "./hook.js";
 export * from "./issue.js";
+export * from "./key.js";
 export * from "./label.js";
 export * from "./markup.js";
 export * from "./mirror.js";

@@ -2,6 +2,7 @@ import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import type { RefUpdateFacts } from "./evaluate-push.js";
 import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
+import { askUnverified, PUSH_VERIFY_ENV, type PushedCommit } from "./verify-channel.js";
 
 /** The id of git's empty tree, the "before" of a history with no parent. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -73,9 +74,29 @@ export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
         input: `${shas.join("\n")}\n`,
       });
       if (batch.code !== 0) throw new Error(`git cat-file failed: ${batch.stderr}`);
-      return firstUnsignedInBatch(batch.stdout);
+      const unsigned = firstUnsignedInBatch(batch.stdout);
+      if (unsigned) return unsigned;
+      // Every commit is signed; the server, which holds the keys, says whether each signature verifies.
+      const channel = process.env[PUSH_VERIFY_ENV];
+      return channel ? askUnverified(channel, commitsInBatch(batch.stdout)) : undefined;
     },
   };
+}
+
+/** The commits of `git cat-file --batch` output with their raw objects, in order. */
+export function commitsInBatch(output: Buffer): PushedCommit[] {
+  const commits: PushedCommit[] = [];
+  let offset = 0;
+  while (offset < output.length) {
+    const headerEnd = output.indexOf(10, offset);
+    if (headerEnd < 0) break;
+    const [sha = "", type, sizeText] = output.subarray(offset, headerEnd).toString("utf8").split(" ");
+    const size = Number(sizeText);
+    if (type === "commit")
+      commits.push({ sha, object: output.subarray(headerEnd + 1, headerEnd + 1 + size) });
+    offset = headerEnd + 1 + (Number.isFinite(size) ? size + 1 : 0);
+  }
+  return commits;
 }
 
 /** Walks `git cat-file --batch` output and returns the first commit whose headers hold no signature. */

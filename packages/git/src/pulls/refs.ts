@@ -1,4 +1,5 @@
-import { firstUnsignedInBatch } from "../hooks/git-facts.js";
+import { commitsInBatch, firstUnsignedInBatch } from "../hooks/git-facts.js";
+import type { PushedCommit } from "../hooks/verify-channel.js";
 import { isoContext } from "../objects/iso.js";
 import { refsChanged } from "../objects/repo-state.js";
 import { readRef } from "../objects/resolve.js";
@@ -58,6 +59,15 @@ export async function firstUnsignedCommit(
   const batch = await gitIn(repo, ["cat-file", "--batch"], { input: `${listed}\n` });
   if (batch.code !== 0) throw new Error(`git cat-file failed: ${batch.stderr.trim()}`);
   return firstUnsignedInBatch(batch.stdout);
+}
+
+/** The commits of `base..head`, oldest first, with their raw objects (for signature verification). */
+export async function commitObjectsBetween(repo: Repo, base: string, head: string): Promise<PushedCommit[]> {
+  const listed = await gitOk(repo, ["rev-list", "--reverse", `${base}..${head}`]);
+  if (listed === "") return [];
+  const batch = await gitIn(repo, ["cat-file", "--batch"], { input: `${listed}\n` });
+  if (batch.code !== 0) throw new Error(`git cat-file failed: ${batch.stderr.trim()}`);
+  return commitsInBatch(batch.stdout);
 }
 
 /** The names of the files that differ between two commits. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseRefUpdateLines } from "../hooks/parse-push.js";
 import { PUSH_POLICY_ENV, PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
+import { type CommitSignatureCheck, openVerifyChannel, PUSH_VERIFY_ENV } from "../hooks/verify-channel.js";
 import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { withoutMachineConfig } from "../util/git-env.js";
@@ -27,6 +28,12 @@ export interface GitHttpOptions {
   readonly onError?: (error: unknown) => void;
   /** The git binary; `git` from PATH when absent. */
   readonly gitPath?: string;
+  /**
+   * Verifies the signatures of pushed commits for branches whose rule requires signed commits:
+   * the pre-receive hook asks it through a socket for the first commit it cannot verify. Without
+   * it, the hook only checks that every new commit carries a signature.
+   */
+  readonly verifyCommits?: CommitSignatureCheck;
 }
 
 /**
@@ -38,6 +45,7 @@ function baseEnv(request: Request, options: GitHttpOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...withoutMachineConfig(), ...options.env };
   delete env[PUSH_POLICY_ENV];
   delete env[PUSH_REPORT_ENV];
+  delete env[PUSH_VERIFY_ENV];
   const protocol = gitProtocolOf(request.headers);
   if (protocol) env.GIT_PROTOCOL = protocol;
   else delete env.GIT_PROTOCOL;
@@ -128,6 +136,11 @@ export async function handleServiceRpc(
   if (options.pushPolicy) env[PUSH_POLICY_ENV] = JSON.stringify(options.pushPolicy);
   const reportPath = join(tmpdir(), `kiln-push-${randomUUID()}`);
   env[PUSH_REPORT_ENV] = reportPath;
+  const needsVerification =
+    options.pushPolicy?.branchRules.some((rule) => rule.requireSignedCommits) ?? false;
+  const channel =
+    needsVerification && options.verifyCommits ? await openVerifyChannel(options.verifyCommits) : undefined;
+  if (channel) env[PUSH_VERIFY_ENV] = channel.path;
   return new Promise<Response>((resolve, reject) => {
     let finish: () => void = () => {};
     const finished = new Promise<void>((done) => {
@@ -158,7 +171,10 @@ export async function handleServiceRpc(
         options.onError?.(error);
         reject(error);
       })
-      .finally(() => finish());
+      .finally(() => {
+        channel?.close();
+        finish();
+      });
   });
 }
 

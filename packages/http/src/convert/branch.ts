@@ -16,7 +16,7 @@ export function toApiBranch(
   const { rule } = view;
   return {
     name: view.branch.name,
-    commit: toPayloadCommit(view.branch.commit, view.users, links),
+    commit: toPayloadCommit(view.branch.commit, view.users, links, view.verification),
     protected: rule !== undefined,
     required_approvals: rule?.settings.requiredApprovals ?? 0,
     enable_status_check: rule?.settings.enableStatusCheck ?? false,

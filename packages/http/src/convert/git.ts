@@ -1,7 +1,7 @@
 import type { api, Repository, Settings, User } from "@kiln/domain";
 import type { BlobInfo, CommitInfo, GitSignature, RefInfo, TagInfo, TreeListing } from "@kiln/git";
 import { signatureDate } from "@kiln/git";
-import type { CommitEntry, CommitUsers } from "@kiln/service";
+import type { CommitEntry, CommitUsers, CommitVerification } from "@kiln/service";
 import type * as v from "valibot";
 import { toApiUser } from "./user.js";
 
@@ -29,10 +29,24 @@ export function toCommitUser(sig: GitSignature): v.InferOutput<typeof api.Commit
 }
 
 /**
- * Forgejo's verification of a commit. Kiln holds no keys, so nothing is verified: unsigned
- * commits say so, signed ones report that no key matched.
+ * Forgejo's verification of a commit (convert.ToVerification): the service's check when it made
+ * one; otherwise unsigned commits say so and signed ones report that no key matched.
  */
-export function toVerification(commit: CommitInfo): v.InferOutput<typeof api.PayloadCommitVerification> {
+export function toVerification(
+  commit: CommitInfo,
+  checked?: CommitVerification,
+): v.InferOutput<typeof api.PayloadCommitVerification> {
+  if (checked) {
+    return {
+      verified: checked.verified,
+      reason: checked.reason,
+      signature: checked.signature,
+      signer: checked.signer
+        ? { name: checked.signer.name, email: checked.signer.email, username: checked.signer.name }
+        : null,
+      payload: checked.payload,
+    };
+  }
   return {
     verified: false,
     reason: commit.signed ? "gpg.error.no_gpg_keys_found" : "gpg.error.not_signed_commit",
@@ -57,7 +71,7 @@ export function toApiCommit(
   links: RepoLinks,
   viewer: User | null,
   settings: Settings,
-  options: { readonly verification?: boolean } = {},
+  options: { readonly verification?: boolean; readonly checked?: CommitVerification } = {},
 ): v.InferOutput<typeof api.Commit> {
   const account = (email: string) => {
     const user = users.get(email);
@@ -74,7 +88,7 @@ export function toApiCommit(
       committer: toCommitUser(commit.committer),
       message: commit.message,
       tree: commitMeta(links, "trees", commit.tree, commit.committer),
-      verification: options.verification === false ? null : toVerification(commit),
+      verification: options.verification === false ? null : toVerification(commit, options.checked),
     },
     author: account(commit.author.email),
     committer: account(commit.committer.email),
@@ -89,6 +103,7 @@ export function toPayloadCommit(
   commit: CommitInfo,
   users: CommitUsers,
   links: RepoLinks,
+  checked?: CommitVerification,
 ): v.InferOutput<typeof api.PayloadCommit> {
   const person = (sig: GitSignature) => ({
     name: sig.name,
@@ -101,7 +116,7 @@ export function toPayloadCommit(
     url: `${links.html}/commit/${commit.sha}`,
     author: person(commit.author),
     committer: person(commit.committer),
-    verification: toVerification(commit),
+    verification: toVerification(commit, checked),
     timestamp: signatureDate(commit.author),
     added: null,
     removed: null,

@@ -48,6 +48,8 @@ export function mountGit(mount: Mount): void {
     const endPush = pushPolicy && user ? services.pullChecks.pushes.begin(repo.id, user.id) : undefined;
     return handleGitHttp(git, subpath, c.req.raw, {
       ...(pushPolicy ? { pushPolicy } : {}),
+      // Branches requiring signed commits: the hook asks which pushed commit does not verify.
+      verifyCommits: (commits) => services.commitVerifier.firstUnverified(commits),
       onPushed: async (updates) => {
         const after = await services.repositories.afterPush(repo, updates, user?.id ?? null);
         const branches = updates

@@ -5,9 +5,11 @@ import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminUserRoutes } from "./admin/user.js";
+import { adminUserKeyRoutes } from "./admin/user-key.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
 import { licenseRoutes } from "./misc/licenses.js";
 import { markupRoutes } from "./misc/markup.js";
+import { signingKeyRoutes } from "./misc/signing.js";
 import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
@@ -41,6 +43,7 @@ import { issuePinnedRoutes, issueRelationRoutes } from "./repo/issue-relation.js
 import { issueSubscriptionRoutes } from "./repo/issue-subscription.js";
 import { issueTemplateRoutes } from "./repo/issue-template.js";
 import { issueTimeRoutes } from "./repo/issue-time.js";
+import { deployKeyRoutes } from "./repo/key.js";
 import { labelRoutes } from "./repo/label.js";
 import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
@@ -67,7 +70,9 @@ import { tokenRoutes } from "./user/app.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
 import { heatmapRoutes } from "./user/heatmap.js";
+import { gpgKeyRoutes } from "./user/gpg-key.js";
 import { userHookRoutes } from "./user/hook.js";
+import { sshKeyRoutes } from "./user/key.js";
 import { userQuotaRoutes } from "./user/quota.js";
 import { userSettingsRoutes } from "./user/settings.js";
 import { starRoutes } from "./user/star.js";
@@ -79,6 +84,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...miscRoutes,
   ...markupRoutes,
   ...licenseRoutes,
+  ...signingKeyRoutes,
   ...settingsRoutes,
   ...userRoutes,
   ...heatmapRoutes,
@@ -91,8 +97,11 @@ export const allRoutes: readonly AnyRoute[] = [
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,
+  ...gpgKeyRoutes,
+  ...sshKeyRoutes,
   ...userHookRoutes,
   ...adminUserRoutes,
+  ...adminUserKeyRoutes,
   ...adminCronRoutes,
   ...adminHookRoutes,
   ...orgRoutes,
@@ -115,6 +124,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...mirrorRoutes,
   ...collaboratorRoutes,
   ...repoHookRoutes,
+  ...deployKeyRoutes,
   ...transferRoutes,
   ...artifactRoutes,
   // Before commitRoutes: `/git/commits/{sha}` would otherwise take `{sha}.diff` as its sha.

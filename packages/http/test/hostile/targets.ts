@@ -52,21 +52,23 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       org: r.owner,
       id: route.path.includes("/hooks/{id}")
         ? world.hooks.repo[r.id]
-        : route.path.includes("/releases/{id}")
-          ? r.releaseId
-          : route.path.includes("/reviews/{id}")
-            ? r.reviewId
-            : route.path.includes("/teams/{id}")
-              ? r.teamId
-              : route.path.includes("/labels/{id}")
-                ? r.labelId
-                : route.path.includes("/milestones/{id}")
-                  ? r.milestoneId
-                  : route.path.includes("/comments/{id}")
-                    ? r.commentId
-                    : route.path.includes("/times/{id}")
-                      ? r.timeId
-                      : r.id,
+        : route.path.endsWith("/keys/{id}")
+          ? world.keys.deploy[r.id]
+          : route.path.includes("/releases/{id}")
+            ? r.releaseId
+            : route.path.includes("/reviews/{id}")
+              ? r.reviewId
+              : route.path.includes("/teams/{id}")
+                ? r.teamId
+                : route.path.includes("/labels/{id}")
+                  ? r.labelId
+                  : route.path.includes("/milestones/{id}")
+                    ? r.milestoneId
+                    : route.path.includes("/comments/{id}")
+                      ? r.commentId
+                      : route.path.includes("/times/{id}")
+                        ? r.timeId
+                        : r.id,
       sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
       collaborator: world.friend,
       comment: r.reviewCommentId,
@@ -131,6 +133,17 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       {
         values: { id: hook.id },
         targets: [hook.target],
+        owner: { name: world.admin.name, id: world.admin.id },
+      },
+    ];
+  }
+  // The site admin's own SSH and GPG keys: nobody else may see or delete them.
+  if (route.path === "/user/keys/{id}" || route.path === "/user/gpg_keys/{id}") {
+    const key = route.path === "/user/keys/{id}" ? world.keys.ssh : world.keys.gpg;
+    return [
+      {
+        values: { id: key.id },
+        targets: [key.target],
         owner: { name: world.admin.name, id: world.admin.id },
       },
     ];

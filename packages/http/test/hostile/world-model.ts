@@ -96,6 +96,8 @@ export interface World {
   readonly actors: Readonly<Record<ActorName, { credential: Credential; name?: string }>>;
   /** Webhooks of the fixture (hook-fixture.ts). */
   readonly hooks: WorldHooks;
+  /** SSH, GPG and deploy keys of the fixture (key-fixture.ts). */
+  readonly keys: WorldKeys;
 }
 
 /** Hook ids by repository id and organization name, the site admin's own hook and a system hook. */
@@ -104,4 +106,11 @@ export interface WorldHooks {
   readonly org: Readonly<Record<string, number>>;
   readonly user: { readonly id: number; readonly target: string };
   readonly admin: { readonly id: number; readonly target: string };
+}
+
+/** The site admin's SSH and GPG key, and deploy key ids by repository id. */
+export interface WorldKeys {
+  readonly ssh: { readonly id: number; readonly target: string };
+  readonly gpg: { readonly id: number; readonly target: string };
+  readonly deploy: Readonly<Record<number, number>>;
 }

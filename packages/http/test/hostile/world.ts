@@ -3,6 +3,7 @@ import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
 import { seedHooks } from "./hook-fixture.js";
 import { seedPushMirrors } from "./mirror-fixture.js";
+import { seedKeys } from "./key-fixture.js";
 import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
 import { seedSocial } from "./social-fixture.js";
 import {
@@ -476,6 +477,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
   const socialRepos = await seedSocial(t, admin, victim, repos, [privOrg, limOrg, privateUser, victim]);
   const hooks = await seedHooks(t, admin, repos, [privOrg, limOrg]);
   await seedPushMirrors(t, repos);
+  const keys = await seedKeys(t, admin, repos);
 
   return {
     admin,
@@ -499,5 +501,6 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       restricted: { credential: { token: restricted.token }, name: restricted.name },
     },
     hooks,
+    keys,
   };
 }

@@ -24,6 +24,7 @@ import {
   listRefs,
   ZERO_SHA,
 } from "@kiln/git";
+import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
 import type { RepoPermission } from "../permissions/repo-permission.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -40,6 +41,8 @@ export interface BranchView {
   readonly userCanMerge: boolean;
   /** Accounts of the head commit's author and committer. */
   readonly users: CommitUsers;
+  /** The head commit's signature check (absent when nothing checks signatures). */
+  readonly verification?: CommitVerification;
 }
 
 /** Where a new branch starts (Forgejo's CreateBranchRepoOption). */
@@ -82,6 +85,7 @@ export class BranchService {
     private readonly repos: RepoService,
     private readonly users: UserService,
     private readonly protections: BranchProtectionService,
+    private readonly verifier?: CommitVerifier,
   ) {}
 
   /**
@@ -193,7 +197,15 @@ export class BranchService {
       branches.flatMap((branch) => [branch.commit.author.email, branch.commit.committer.email]),
     );
     const canWrite = facts?.canWriteCode ?? false;
+    const verifications =
+      this.verifier && branches.length > 0
+        ? await this.verifier.verify(
+            (await this.repos.git(repo)).gitdir,
+            branches.map((b) => b.commit),
+          )
+        : undefined;
     return branches.map((branch) => {
+      const verification = verifications?.get(branch.commit.sha);
       const rule = findBranchRule(rules, branch.name);
       return {
         branch,
@@ -201,6 +213,7 @@ export class BranchService {
         userCanPush: facts ? (rule ? mayPush(rule.settings, facts) : canWrite) : false,
         userCanMerge: facts ? (rule ? mayMerge(rule.settings, facts) : canWrite) : false,
         users,
+        ...(verification ? { verification } : {}),
       };
     });
   }

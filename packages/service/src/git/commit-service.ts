@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, type Repository } from "@kiln/domain";
 import { type CommitDetail, type CommitInfo, getCommit, listCommits } from "@kiln/git";
+import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { UserService } from "../users/user-service.js";
@@ -12,12 +13,16 @@ export type CommitEntry = CommitInfo & Partial<Pick<CommitDetail, "files" | "sta
 export interface CommitsView {
   readonly commits: readonly CommitEntry[];
   readonly users: CommitUsers;
+  /** Each commit's signature check, by sha (absent when not asked for). */
+  readonly verifications?: ReadonlyMap<string, CommitVerification>;
 }
 
 /** What to include per commit: `files` and `stat` each cost a diff against the first parent. */
 export interface CommitDetailOptions {
   readonly files?: boolean;
   readonly stat?: boolean;
+  /** Check signatures (default true): one key lookup for the whole list. */
+  readonly verification?: boolean;
 }
 
 /** Options of {@link CommitService.list}. */
@@ -35,6 +40,7 @@ export class CommitService {
   constructor(
     private readonly repos: RepoService,
     private readonly users: UserService,
+    private readonly verifier?: CommitVerifier,
   ) {}
 
   /**
@@ -69,7 +75,11 @@ export class CommitService {
   ): Promise<CommitsView> {
     const commits: CommitEntry[] = [];
     for (const commit of found) commits.push(await this.detail(repo, commit, options));
-    return { commits, users: await commitUsers(this.users, emailsOf(commits)) };
+    return {
+      commits,
+      users: await commitUsers(this.users, emailsOf(commits)),
+      ...(await this.verifications(repo, commits, options)),
+    };
   }
 
   /** One commit named by a sha, short sha, branch, tag or full ref; 404 when nothing matches. */
@@ -78,7 +88,22 @@ export class CommitService {
     const wantsDiff = options.files !== false || options.stat !== false;
     const commit = await withGitErrors(() => getCommit(git, ref, { files: wantsDiff }));
     const entry = trim(commit, options);
-    return { commits: [entry], users: await commitUsers(this.users, emailsOf([entry])) };
+    return {
+      commits: [entry],
+      users: await commitUsers(this.users, emailsOf([entry])),
+      ...(await this.verifications(repo, [entry], options)),
+    };
+  }
+
+  /** The signature checks of commits, unless `verification: false` asked to skip them. */
+  private async verifications(
+    repo: Repository,
+    commits: readonly CommitInfo[],
+    options: CommitDetailOptions,
+  ): Promise<{ verifications?: ReadonlyMap<string, CommitVerification> }> {
+    if (!this.verifier || options.verification === false || commits.length === 0) return {};
+    const git = await this.repos.git(repo);
+    return { verifications: await this.verifier.verify(git.gitdir, commits) };
   }
 
   private async detail(repo: Repository, commit: CommitInfo, options: CommitDetailOptions) {

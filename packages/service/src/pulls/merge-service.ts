@@ -14,6 +14,7 @@ import {
 import {
   branchTip,
   changedPaths,
+  commitObjectsBetween,
   deleteBranchAt,
   firstUnsignedCommit,
   GitConflictError,
@@ -38,6 +39,7 @@ import type { BranchProtectionService } from "../git/branch-protection-service.j
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
 import { actorOf, recountIssueCounters } from "../issues/issue-support.js";
+import type { CommitVerifier } from "../keys/commit-verifier.js";
 import { canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
@@ -78,6 +80,7 @@ export class MergeService {
     private readonly protections: BranchProtectionService,
     private readonly access: AccessService,
     private readonly checker: PullChecker,
+    private readonly verifier?: Pick<CommitVerifier, "firstUnverified">,
   ) {}
 
   /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
@@ -131,7 +134,12 @@ export class MergeService {
             "won't sign: nokey (the base branch requires signed commits and Kiln has no signing key)",
           );
         }
-        const unsigned = await firstUnsignedCommit(git, pull.mergeBase, pull.headCommitId);
+        // A fast-forward adds no commit: each it brings must be signed, and verify when Kiln can check.
+        const unsigned = this.verifier
+          ? await this.verifier.firstUnverified(
+              await commitObjectsBetween(git, pull.mergeBase, pull.headCommitId),
+            )
+          : await firstUnsignedCommit(git, pull.mergeBase, pull.headCommitId);
         if (unsigned)
           throw refused(`branch ${pull.baseBranch} is protected from unverified commit ${unsigned}`);
       }

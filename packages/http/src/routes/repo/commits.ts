@@ -28,6 +28,7 @@ export function detailOptions(query: DetailQuery): CommitDetailOptions {
   return {
     ...(query.stat !== undefined ? { stat: query.stat } : {}),
     ...(query.files !== undefined ? { files: query.files } : {}),
+    ...(query.verification !== undefined ? { verification: query.verification } : {}),
   };
 }
 
@@ -36,6 +37,7 @@ export function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, 
   return view.commits.map((commit) =>
     toApiCommit(commit, view.users, links, ctx.viewer, c.get("settings"), {
       ...(query.verification !== undefined ? { verification: query.verification } : {}),
+      ...(view.verifications?.has(commit.sha) ? { checked: view.verifications.get(commit.sha) } : {}),
     }),
   );
 }
