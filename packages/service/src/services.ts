@@ -6,6 +6,8 @@ import { ArtifactService } from "./actions/artifact-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
+import { TwoFactorService } from "./auth/two-factor-service.js";
+import { WebSessionService } from "./auth/web-session-service.js";
 import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
@@ -33,6 +35,9 @@ import { MilestoneService } from "./issues/milestone-service.js";
 import { ReactionService } from "./issues/reaction-service.js";
 import { TimeService } from "./issues/time-service.js";
 import { TimelineService } from "./issues/timeline-service.js";
+import { OAuth2ApplicationService } from "./oauth2/application-service.js";
+import { OAuth2Authorizer } from "./oauth2/authorize.js";
+import { OAuth2TokenService } from "./oauth2/token-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -146,6 +151,13 @@ export interface Services {
   readonly stars: StarService;
   readonly follows: FollowService;
   readonly notifications: NotificationService;
+  /** OAuth2: users' applications, the authorization endpoint and consent, the token endpoint. */
+  readonly oauth2Applications: OAuth2ApplicationService;
+  readonly oauth2Authorizer: OAuth2Authorizer;
+  readonly oauth2Tokens: OAuth2TokenService;
+  /** The web pages' sign-in sessions and TOTP enrolment. */
+  readonly webSessions: WebSessionService;
+  readonly twoFactor: TwoFactorService;
 }
 
 /** Builds the services of an instance. */
@@ -263,6 +275,11 @@ export function createServices(init: ServiceContextInit): Services {
     stars: new StarService(ctx),
     follows: new FollowService(ctx),
     notifications: new NotificationService(ctx),
+    oauth2Applications: new OAuth2ApplicationService(ctx),
+    oauth2Authorizer: new OAuth2Authorizer(ctx),
+    oauth2Tokens: new OAuth2TokenService(ctx),
+    webSessions: new WebSessionService(ctx),
+    twoFactor: new TwoFactorService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

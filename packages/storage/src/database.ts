@@ -10,6 +10,7 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction
 import type { ActionTables } from "./database-actions.js";
 import type { AttachmentTables } from "./database-attachments.js";
 import type { IssueTables } from "./database-issues.js";
+import type { OAuthTables } from "./database-oauth.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
 import type { SocialTables } from "./database-social.js";
@@ -247,7 +248,8 @@ export interface Database
     PackageTables,
     ActionTables,
     SocialTables,
-    WebhookTables {
+    WebhookTables,
+    OAuthTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

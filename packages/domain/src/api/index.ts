@@ -11,6 +11,7 @@ export * from "./hook.js";
 export * from "./issue.js";
 export * from "./label.js";
 export * from "./notification.js";
+export * from "./oauth2.js";
 export * from "./organization.js";
 export * from "./package.js";
 export * from "./pull.js";

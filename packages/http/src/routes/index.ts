@@ -55,6 +55,7 @@ import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
+import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
 import { userHookRoutes } from "./user/hook.js";
@@ -78,6 +79,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...emailRoutes,
   ...userSettingsRoutes,
   ...tokenRoutes,
+  ...oauth2ApplicationRoutes,
   ...userHookRoutes,
   ...adminUserRoutes,
   ...adminCronRoutes,
