@@ -96,6 +96,8 @@ export interface World {
   readonly actors: Readonly<Record<ActorName, { credential: Credential; name?: string }>>;
   /** Webhooks of the fixture (hook-fixture.ts). */
   readonly hooks: WorldHooks;
+  /** The site admin's own OAuth2 application (oauth2-fixture.ts): nobody else may see or change it. */
+  readonly oauth2App: { readonly id: number; readonly target: string };
 }
 
 /** Hook ids by repository id and organization name, the site admin's own hook and a system hook. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
 import { seedHooks } from "./hook-fixture.js";
+import { seedOAuth2App } from "./oauth2-fixture.js";
 import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
 import { seedSocial } from "./social-fixture.js";
 import {
@@ -474,6 +475,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
 
   const socialRepos = await seedSocial(t, admin, victim, repos, [privOrg, limOrg, privateUser, victim]);
   const hooks = await seedHooks(t, admin, repos, [privOrg, limOrg]);
+  const oauth2App = await seedOAuth2App(t, admin);
 
   return {
     admin,
@@ -497,5 +499,6 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       restricted: { credential: { token: restricted.token }, name: restricted.name },
     },
     hooks,
+    oauth2App,
   };
 }
