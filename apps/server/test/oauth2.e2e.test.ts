@@ -24,7 +24,8 @@ async function tokenRequest(
   const headers: Record<string, string> = {
     "content-type": options.json ? "application/json" : "application/x-www-form-urlencoded",
   };
-  if (options.basic) headers.authorization = `Basic ${Buffer.from(options.basic.join(":")).toString("base64")}`;
+  if (options.basic)
+    headers.authorization = `Basic ${Buffer.from(options.basic.join(":")).toString("base64")}`;
   const res = await fetch(`${base}/login/oauth/access_token`, {
     method: "POST",
     headers,
@@ -40,7 +41,9 @@ async function apiUser(base: string, authorization: string): Promise<{ status: n
 
 /** Signs in through the HTML form; returns the page the form answered with. */
 async function signIn(browser: WebBrowser, user: string, redirectTo = "") {
-  const form = await browser.get(`/user/login${redirectTo ? `?redirect_to=${encodeURIComponent(redirectTo)}` : ""}`);
+  const form = await browser.get(
+    `/user/login${redirectTo ? `?redirect_to=${encodeURIComponent(redirectTo)}` : ""}`,
+  );
   expect(form.status).toBe(200);
   return browser.post("/user/login", {
     _csrf: form.field("_csrf"),
@@ -76,7 +79,11 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     const alice = await createUser(server, work, "alice", env);
     const created = await api(server.url, "POST", "/user/applications/oauth2", {
       token: alice.token,
-      body: { name: "cli", redirect_uris: [REDIRECT, "http://127.0.0.1:9/other"], confidential_client: false },
+      body: {
+        name: "cli",
+        redirect_uris: [REDIRECT, "http://127.0.0.1:9/other"],
+        confidential_client: false,
+      },
     });
     expect(created.status).toBe(201);
     const clientId = created.json.client_id as string;
@@ -103,7 +110,11 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
 
     // A post without the form's CSRF token is refused.
     await browser.get("/user/login");
-    const forged = await browser.post("/user/login", { user_name: "alice", password: "password1", _csrf: "x" });
+    const forged = await browser.post("/user/login", {
+      user_name: "alice",
+      password: "password1",
+      _csrf: "x",
+    });
     expect(forged.status).toBe(400);
 
     const signedIn = await signIn(browser, "alice", authorize);
@@ -167,7 +178,10 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     });
 
     // The access token works on the API as Bearer and as `token`.
-    expect(await apiUser(server.url, `Bearer ${accessToken}`)).toMatchObject({ status: 200, json: { login: "alice" } });
+    expect(await apiUser(server.url, `Bearer ${accessToken}`)).toMatchObject({
+      status: 200,
+      json: { login: "alice" },
+    });
     expect((await apiUser(server.url, `token ${accessToken}`)).status).toBe(200);
 
     // The ID token: signed by the key the JWKS publishes, for this client, with the nonce and claims.
@@ -178,7 +192,14 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     const jwk = keys.keys.find((k) => k.kid === kid);
     expect(jwk).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
     const publicKey = createPublicKey({ key: jwk as never, format: "jwk" });
-    expect(verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, "base64url"))).toBe(true);
+    expect(
+      verify(
+        "RSA-SHA256",
+        Buffer.from(`${header}.${payload}`),
+        publicKey,
+        Buffer.from(signature, "base64url"),
+      ),
+    ).toBe(true);
     expect(claimsOf(idToken)).toMatchObject({
       iss: `http://localhost:${server.port}`,
       sub: String((await apiUser(server.url, `token ${alice.token}`)).json.id),
@@ -193,10 +214,14 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
       code_challenge_methods_supported: ["plain", "S256"],
     });
 
-    const info = await fetch(`${server.url}/login/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+    const info = await fetch(`${server.url}/login/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(info.status).toBe(200);
     expect(await info.json()).toMatchObject({ preferred_username: "alice", email: "alice@example.com" });
-    const noInfo = await fetch(`${server.url}/login/oauth/userinfo`, { headers: { authorization: `token ${alice.token}` } });
+    const noInfo = await fetch(`${server.url}/login/oauth/userinfo`, {
+      headers: { authorization: `token ${alice.token}` },
+    });
     expect(noInfo.status).toBe(401);
 
     // Refresh (a JSON body this time); with INVALIDATE_REFRESH_TOKENS the old refresh token is spent.
@@ -207,7 +232,10 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     );
     expect(refreshed.status).toBe(200);
     const newAccess = refreshed.json.access_token as string;
-    expect(await apiUser(server.url, `Bearer ${newAccess}`)).toMatchObject({ status: 200, json: { login: "alice" } });
+    expect(await apiUser(server.url, `Bearer ${newAccess}`)).toMatchObject({
+      status: 200,
+      json: { login: "alice" },
+    });
     const again = await tokenRequest(server.url, {
       grant_type: "refresh_token",
       client_id: clientId,
@@ -262,7 +290,10 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     const code = new URL(granted.location).searchParams.get("code") ?? "";
     const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT };
     const wrong = await tokenRequest(server.url, fields, { basic: [clientId, `${secret}x`] });
-    expect(wrong).toEqual({ status: 400, json: { error: "unauthorized_client", error_description: "invalid client secret" } });
+    expect(wrong).toEqual({
+      status: 400,
+      json: { error: "unauthorized_client", error_description: "invalid client secret" },
+    });
     const ok = await tokenRequest(server.url, fields, { basic: [clientId, secret] });
     expect(ok.status).toBe(200);
     expect(ok.json.id_token).toBeUndefined();
@@ -309,7 +340,10 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     const step = await signIn(browser, "bob");
     expect(step.location).toBe("/user/two_factor");
     const totpPage = await browser.get("/user/two_factor");
-    const badCode = await browser.post("/user/two_factor", { _csrf: totpPage.field("_csrf"), passcode: "12345" });
+    const badCode = await browser.post("/user/two_factor", {
+      _csrf: totpPage.field("_csrf"),
+      passcode: "12345",
+    });
     expect(badCode.status).toBe(401);
     const passcode = currentTotp(secret2, Date.now() + 30_000);
     const withPasscode = await browser.post("/user/two_factor", { _csrf: totpPage.field("_csrf"), passcode });
@@ -322,14 +356,20 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     const recovery = codes[0] ?? "";
     await signIn(browser, "bob");
     const page2 = await browser.get("/user/two_factor");
-    const withRecovery = await browser.post("/user/two_factor/scratch", { _csrf: page2.field("_csrf"), token: recovery });
+    const withRecovery = await browser.post("/user/two_factor/scratch", {
+      _csrf: page2.field("_csrf"),
+      token: recovery,
+    });
     expect(withRecovery.status).toBe(303);
     expect((await browser.get("/user/settings/security")).html).toContain("9 recovery codes left");
     await signOut(browser);
 
     await signIn(browser, "bob");
     const page3 = await browser.get("/user/two_factor");
-    const spent = await browser.post("/user/two_factor/scratch", { _csrf: page3.field("_csrf"), token: recovery });
+    const spent = await browser.post("/user/two_factor/scratch", {
+      _csrf: page3.field("_csrf"),
+      token: recovery,
+    });
     expect(spent.status).toBe(401);
     expect((await browser.get("/user/settings/security")).status).toBe(303);
 
@@ -360,7 +400,10 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     expect(after.html).toContain("Signed in as <strong>dave</strong>");
     const stolen = browser.cookieHeader();
     await signOut(browser);
-    const replay = await fetch(`${server.url}/user/settings/security`, { headers: { cookie: stolen }, redirect: "manual" });
+    const replay = await fetch(`${server.url}/user/settings/security`, {
+      headers: { cookie: stolen },
+      redirect: "manual",
+    });
     expect(replay.status).toBe(303);
   });
 });

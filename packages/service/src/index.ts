@@ -4,14 +4,13 @@ export * from "./attachments/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { Credentials, Principal } from "./auth/principal.js";
-export { RECOVERY_CODE_COUNT, TwoFactorService } from "./auth/two-factor-service.js";
-export { type SessionData, type WebSession, WebSessionService } from "./auth/web-session-service.js";
 export { openSecret, sealSecret } from "./auth/secret-box.js";
 export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
 export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
+export { RECOVERY_CODE_COUNT, TwoFactorService } from "./auth/two-factor-service.js";
+export { type SessionData, type WebSession, WebSessionService } from "./auth/web-session-service.js";
 export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger } from "./context.js";
 export * from "./cron/index.js";
-export * from "./oauth2/index.js";
 export * from "./events/index.js";
 export { type FeedEntry, type FeedQuery, FeedService } from "./feed/feed-service.js";
 export { type ArchiveDownload, ArchiveService } from "./git/archive-service.js";
@@ -83,6 +82,7 @@ export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/mile
 export { ReactionService, type ReactionView } from "./issues/reaction-service.js";
 export { TimeService, type TimeWindow, type TrackedTimeView } from "./issues/time-service.js";
 export { type TimelineEntry, TimelineService, type TimelineWindow } from "./issues/timeline-service.js";
+export * from "./oauth2/index.js";
 export {
   lastOwner,
   type MembershipAnswer,

@@ -6,6 +6,7 @@ import { ArtifactService } from "./actions/artifact-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
+import { sessionCleanupTask } from "./auth/session-cleanup.js";
 import { TwoFactorService } from "./auth/two-factor-service.js";
 import { WebSessionService } from "./auth/web-session-service.js";
 import type { ServiceContext, ServiceContextInit } from "./context.js";
@@ -207,6 +208,7 @@ export function createServices(init: ServiceContextInit): Services {
   cron.registerBlobKind(artifacts.blobKind());
   cron.register(artifactExpiryTask(artifacts));
   cron.register(hookTaskCleanupTask(ctx));
+  cron.register(sessionCleanupTask(ctx));
   const attachmentService = new AttachmentService(ctx, access);
   cron.registerBlobKind(attachmentService.blobKind());
   // A repository's attachments move with it to a new owner and go with it.

@@ -52,6 +52,12 @@ function bounded(value: string | undefined): string {
  */
 export function safeRedirect(target: string): string | undefined {
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return undefined;
-  if (/[\u0000-\u001f\u007f\\]/.test(target) || target.length > 2048) return undefined;
+  if (
+    target.length > 2048 ||
+    target.includes("\\") ||
+    [...target].some((ch) => ch < " " || ch === "\u007f")
+  ) {
+    return undefined;
+  }
   return target;
 }

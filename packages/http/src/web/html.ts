@@ -19,7 +19,10 @@ export interface Html {
 }
 
 /** Builds HTML from a template: interpolated strings are escaped, Html fragments and arrays of them are not. */
-export function html(strings: TemplateStringsArray, ...values: (string | number | Html | readonly Html[])[]): Html {
+export function html(
+  strings: TemplateStringsArray,
+  ...values: (string | number | Html | readonly Html[])[]
+): Html {
   let out = strings[0] ?? "";
   values.forEach((value, i) => {
     if (Array.isArray(value)) out += value.map((v: Html) => v.html).join("");

@@ -4,7 +4,14 @@ import type { SessionData, WebSession } from "@kiln/service";
 import type { AppContext, Mount } from "../env.js";
 import { type Fields, queryFields, readForm, safeRedirect } from "./form.js";
 import { type Html, hidden, html, page, seeOther } from "./html.js";
-import { clearSessionCookie, csrfOk, formCookie, sessionCookie, setSessionCookie, signedIn } from "./session.js";
+import {
+  clearSessionCookie,
+  csrfOk,
+  formCookie,
+  sessionCookie,
+  setSessionCookie,
+  signedIn,
+} from "./session.js";
 
 /** Where a signed-in user lands when the sign-in had no `redirect_to`. */
 export const HOME = "/user/settings/security";
@@ -51,7 +58,12 @@ ${hidden("_csrf", csrf)}
 
 /** A page saying the form's CSRF token was wrong (a stale page, or a forged post). */
 export function badCsrf(c: AppContext): Response {
-  return page(c, "Bad request", html`<p class="error">Invalid CSRF token. Reload the page and try again.</p>`, 400);
+  return page(
+    c,
+    "Bad request",
+    html`<p class="error">Invalid CSRF token. Reload the page and try again.</p>`,
+    400,
+  );
 }
 
 /** Signs a user in completely: a new session (new cookie), then on to where they were going. */
@@ -69,7 +81,8 @@ async function postLogin(c: AppContext): Promise<Response> {
   const services = c.get("services");
   const userName = form("user_name");
   const user = await services.auth.checkPassword(userName, form("password"));
-  if (!user) return loginForm(c, new Headers(), redirectTo ?? "", "Username or password is incorrect.", userName);
+  if (!user)
+    return loginForm(c, new Headers(), redirectTo ?? "", "Username or password is incorrect.", userName);
   try {
     services.auth.checkAccount(user);
   } catch (err) {
@@ -93,7 +106,10 @@ async function pendingSession(c: AppContext): Promise<WebSession | Response> {
   return session;
 }
 
-async function postTotp(c: AppContext, check: (user: User, fields: Fields) => Promise<boolean>): Promise<Response> {
+async function postTotp(
+  c: AppContext,
+  check: (user: User, fields: Fields) => Promise<boolean>,
+): Promise<Response> {
   const form = await readForm(c);
   const session = await pendingSession(c);
   if (session instanceof Response) return session;

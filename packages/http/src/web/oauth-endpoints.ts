@@ -1,5 +1,5 @@
 import { isKilnError } from "@kiln/domain";
-import { OAuth2Error, type TokenRequest } from "@kiln/service";
+import { OAuth2Error, type Principal, type TokenRequest } from "@kiln/service";
 import { parseAuthorization } from "../auth.js";
 import { avatarUrl } from "../convert/user.js";
 import type { AppContext, Mount } from "../env.js";
@@ -21,12 +21,18 @@ async function accessToken(c: AppContext): Promise<Response> {
     const secret = safeDecode(decoded.slice(colon + 1));
     if (clientId !== "" && clientId !== id) {
       return tokenError(
-        new OAuth2Error("invalid_request", "client_id in request body inconsistent with Authorization header"),
+        new OAuth2Error(
+          "invalid_request",
+          "client_id in request body inconsistent with Authorization header",
+        ),
       );
     }
     if (clientSecret !== "" && clientSecret !== secret) {
       return tokenError(
-        new OAuth2Error("invalid_request", "client_secret in request body inconsistent with Authorization header"),
+        new OAuth2Error(
+          "invalid_request",
+          "client_secret in request body inconsistent with Authorization header",
+        ),
       );
     }
     clientId = id;
@@ -72,11 +78,10 @@ function tokenError(err: OAuth2Error): Response {
 
 /** Forgejo's InfoOAuth: the claims of the user an OAuth2 access token belongs to. */
 async function userInfo(c: AppContext): Promise<Response> {
-  const unauthorized = () =>
-    c.text("no valid authorization", 401, { "www-authenticate": 'Bearer realm=""' });
+  const unauthorized = () => c.text("no valid authorization", 401, { "www-authenticate": 'Bearer realm=""' });
   const header = c.req.header("authorization");
   if (!header) return unauthorized();
-  let principal: Awaited<ReturnType<ReturnType<AppContext["get"]>["auth"]["authenticate"]>>;
+  let principal: Principal;
   try {
     const credentials = parseAuthorization(header, undefined);
     if (credentials.kind !== "token") return unauthorized();

@@ -81,7 +81,12 @@ async function grant(c: AppContext): Promise<Response> {
     shown.state !== form("state") ||
     shown.redirectUri !== form("redirect_uri")
   ) {
-    return page(c, "Bad request", html`<p class="error">This authorization request is not the one shown.</p>`, 400);
+    return page(
+      c,
+      "Bad request",
+      html`<p class="error">This authorization request is not the one shown.</p>`,
+      400,
+    );
   }
   const services = c.get("services");
   const { oauth: _, ...rest } = session.data;
@@ -95,7 +100,9 @@ export function mountOAuthPages(mount: Mount): void {
   const enabled =
     (handler: (c: AppContext) => Promise<Response>) =>
     (c: AppContext): Promise<Response> | Response =>
-      c.get("settings").oauth2.enabled ? handler(c) : page(c, "Forbidden", html`<p>OAuth2 is disabled.</p>`, 403);
+      c.get("settings").oauth2.enabled
+        ? handler(c)
+        : page(c, "Forbidden", html`<p>OAuth2 is disabled.</p>`, 403);
   mount(
     "get",
     "/login/oauth/authorize",

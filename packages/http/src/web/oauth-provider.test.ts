@@ -13,12 +13,17 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
   });
   afterAll(() => t?.close());
 
-  const browserFor = () => new WebBrowser("http://kiln.test", (url, init) => Promise.resolve(t.app.request(url, init)));
+  const browserFor = () =>
+    new WebBrowser("http://kiln.test", (url, init) => Promise.resolve(t.app.request(url, init)));
 
   async function signedIn(user: TestUser): Promise<WebBrowser> {
     const b = browserFor();
     const form = await b.get("/user/login");
-    const res = await b.post("/user/login", { _csrf: form.field("_csrf"), user_name: user.name, password: "password1" });
+    const res = await b.post("/user/login", {
+      _csrf: form.field("_csrf"),
+      user_name: user.name,
+      password: "password1",
+    });
     expect(res.status).toBe(303);
     return b;
   }
@@ -68,7 +73,9 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     const unknown = await b.get(authorizeUrl({ client_id: "nope" }));
     expect(unknown.status).toBe(400);
     expect(unknown.html).toContain("unauthorized_client");
-    const unregistered = await b.get(authorizeUrl({ client_id: app.client_id, redirect_uri: "https://evil.example/" }));
+    const unregistered = await b.get(
+      authorizeUrl({ client_id: app.client_id, redirect_uri: "https://evil.example/" }),
+    );
     expect(unregistered.status).toBe(400);
     expect(unregistered.html).toContain("Unregistered Redirect URI");
     const implicit = await b.get(authorizeUrl({ client_id: app.client_id, response_type: "token" }));
@@ -79,11 +86,19 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       state: "st",
     });
     const noPkce = await b.get(authorizeUrl({ client_id: app.client_id }));
-    expect(new URL(noPkce.location).searchParams.get("error_description")).toBe("PKCE is required for public clients");
-    const badMethod = await b.get(
-      authorizeUrl({ client_id: app.client_id, code_challenge: "x".repeat(43), code_challenge_method: "S512" }),
+    expect(new URL(noPkce.location).searchParams.get("error_description")).toBe(
+      "PKCE is required for public clients",
     );
-    expect(new URL(badMethod.location).searchParams.get("error_description")).toBe("unsupported code challenge method");
+    const badMethod = await b.get(
+      authorizeUrl({
+        client_id: app.client_id,
+        code_challenge: "x".repeat(43),
+        code_challenge_method: "S512",
+      }),
+    );
+    expect(new URL(badMethod.location).searchParams.get("error_description")).toBe(
+      "unsupported code challenge method",
+    );
   });
 
   it("completes a flow with plain PKCE; a denied consent redirects with access_denied", async () => {
@@ -91,12 +106,21 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     const app = await newApp(u, { confidential_client: false });
     const b = await signedIn(u);
     const verifier = randomBytes(40).toString("base64url");
-    const url = authorizeUrl({ client_id: app.client_id, code_challenge: verifier, code_challenge_method: "plain" });
+    const url = authorizeUrl({
+      client_id: app.client_id,
+      code_challenge: verifier,
+      code_challenge_method: "plain",
+    });
     const denied = await consent(b, url, "false");
     expect(denied.searchParams.get("error")).toBe("access_denied");
     const back = await consent(b, url);
     const code = back.searchParams.get("code") ?? "";
-    const tokens = await token({ grant_type: "authorization_code", client_id: app.client_id, code, code_verifier: verifier });
+    const tokens = await token({
+      grant_type: "authorization_code",
+      client_id: app.client_id,
+      code,
+      code_verifier: verifier,
+    });
     expect(tokens.status).toBe(200);
     const me = await t.app.request("http://kiln.test/api/v1/user", {
       headers: { authorization: `Bearer ${tokens.json.access_token}` },
@@ -119,12 +143,14 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       granted: "true",
     };
     expect((await b.post("/login/oauth/grant", { ...fields, _csrf: "forged" })).status).toBe(400);
-    expect((await b.post("/login/oauth/grant", { ...fields, _csrf: page.field("_csrf"), state: "other" })).status).toBe(
-      400,
-    );
+    expect(
+      (await b.post("/login/oauth/grant", { ...fields, _csrf: page.field("_csrf"), state: "other" })).status,
+    ).toBe(400);
     // Another browser (another session) cannot answer it either.
     const other = await signedIn(await t.user());
-    expect((await other.post("/login/oauth/grant", { ...fields, _csrf: page.field("_csrf") })).status).toBe(400);
+    expect((await other.post("/login/oauth/grant", { ...fields, _csrf: page.field("_csrf") })).status).toBe(
+      400,
+    );
   });
 
   it("escapes what the consent page shows", async () => {
@@ -157,12 +183,24 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     });
     const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`;
     expect(
-      (await token({ grant_type: "authorization_code", client_id: "other", code: "x" }, { authorization: basic })).json
-        .error_description,
+      (
+        await token(
+          { grant_type: "authorization_code", client_id: "other", code: "x" },
+          { authorization: basic },
+        )
+      ).json.error_description,
     ).toBe("client_id in request body inconsistent with Authorization header");
     expect(
-      await token({ grant_type: "refresh_token", client_id: app.client_id, client_secret: app.client_secret, refresh_token: "a.b.c" }),
-    ).toEqual({ status: 400, json: { error: "unauthorized_client", error_description: "unable to parse refresh token" } });
+      await token({
+        grant_type: "refresh_token",
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        refresh_token: "a.b.c",
+      }),
+    ).toEqual({
+      status: 400,
+      json: { error: "unauthorized_client", error_description: "unable to parse refresh token" },
+    });
     const huge = await t.app.request("http://kiln.test/login/oauth/access_token", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -179,7 +217,12 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     const back = await consent(
       b,
-      authorizeUrl({ client_id: app.client_id, scope: "read:repository", code_challenge: challenge, code_challenge_method: "S256" }),
+      authorizeUrl({
+        client_id: app.client_id,
+        scope: "read:repository",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }),
     );
     const exchange = {
       grant_type: "authorization_code",
@@ -195,7 +238,11 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     });
     expect(me.status).toBe(403);
     expect(((await me.json()) as { message: string }).message).toContain("read:user");
-    const refresh = { grant_type: "refresh_token", client_id: app.client_id, client_secret: app.client_secret };
+    const refresh = {
+      grant_type: "refresh_token",
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+    };
     expect((await token({ ...refresh, refresh_token: tokens.json.refresh_token ?? "" })).status).toBe(200);
     expect((await token({ ...refresh, refresh_token: tokens.json.refresh_token ?? "" })).status).toBe(200);
     // An access token is not a refresh token, nor the other way round.
@@ -211,7 +258,11 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     const b = browserFor();
     const form = await b.get("/user/login?redirect_to=//evil.example/");
     expect(form.html).not.toContain("evil.example");
-    const wrong = await b.post("/user/login", { _csrf: form.field("_csrf"), user_name: u.name, password: "nope" });
+    const wrong = await b.post("/user/login", {
+      _csrf: form.field("_csrf"),
+      user_name: u.name,
+      password: "nope",
+    });
     expect(wrong.status).toBe(200);
     expect(wrong.html).toContain("Username or password is incorrect.");
     const ok = await b.post("/user/login", {
@@ -221,6 +272,8 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       redirect_to: "https://evil.example/",
     });
     expect(ok.location).toBe("/user/settings/security");
-    expect((await b.get("/user/login?redirect_to=%2Flogin%2Foauth%2Fkeys")).location).toBe("/login/oauth/keys");
+    expect((await b.get("/user/login?redirect_to=%2Flogin%2Foauth%2Fkeys")).location).toBe(
+      "/login/oauth/keys",
+    );
   });
 });

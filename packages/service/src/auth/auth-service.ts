@@ -1,12 +1,12 @@
 import { PermissionDeniedError, parseScopes, UnauthorizedError, type User } from "@kiln/domain";
 import { accessTokens, emails, twoFactor, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { grantTokenScopes } from "../oauth2/oauth2-scope.js";
+import { OAuth2TokenService } from "../oauth2/token-service.js";
 import { type CredentialCache, credentialCacheOf } from "./credential-cache.js";
 import { verifyPassword } from "./password.js";
 import type { Credentials, Principal } from "./principal.js";
 import { openSecret } from "./secret-box.js";
-import { grantTokenScopes } from "../oauth2/oauth2-scope.js";
-import { OAuth2TokenService } from "../oauth2/token-service.js";
 import { hashTokenSecret } from "./token-secret.js";
 import { validateTotp } from "./totp.js";
 

@@ -79,7 +79,8 @@ export class TwoFactorService {
 
   /** Replaces the recovery codes of an enrolled user; the new ones. */
   async regenerateRecoveryCodes(user: User): Promise<string[]> {
-    if (!(await this.isEnrolled(user))) throw new InvalidArgumentError("two-factor authentication is not enrolled");
+    if (!(await this.isEnrolled(user)))
+      throw new InvalidArgumentError("two-factor authentication is not enrolled");
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await recoveryCodes.replaceRecoveryCodes(
       this.ctx.db,

@@ -44,7 +44,9 @@ export class WebSessionService {
 
   /** The CSRF token of a cookie value. */
   csrfToken(cookie: string): string {
-    return createHmac("sha256", `kiln-csrf:${this.ctx.settings.security.secretKey}`).update(cookie).digest("base64url");
+    return createHmac("sha256", `kiln-csrf:${this.ctx.settings.security.secretKey}`)
+      .update(cookie)
+      .digest("base64url");
   }
 
   /** Whether `token` is the CSRF token of `cookie`. */

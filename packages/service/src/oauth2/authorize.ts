@@ -57,7 +57,8 @@ export class OAuth2Authorizer {
       kind: "redirect",
       location: errorRedirect(req.redirectUri, { code, description, state }),
     });
-    if (req.responseType !== "code") return back("unsupported_response_type", "Only code response type is supported.");
+    if (req.responseType !== "code")
+      return back("unsupported_response_type", "Only code response type is supported.");
     if (req.codeChallengeMethod === "" && req.codeChallenge !== "") {
       return back("invalid_request", "unsupported code challenge method");
     }
@@ -84,11 +85,19 @@ export class OAuth2Authorizer {
   async grant(user: User, req: AuthorizeRequest, granted: boolean): Promise<string> {
     const state = req.state;
     if (!granted) {
-      return errorRedirect(req.redirectUri, { code: "access_denied", description: "the request is denied", state });
+      return errorRedirect(req.redirectUri, {
+        code: "access_denied",
+        description: "the request is denied",
+        state,
+      });
     }
     const app = await oauth2Applications.findApplicationByClientId(this.ctx.db, req.clientId);
     if (!app || !containsRedirectUri(app, req.redirectUri)) {
-      return errorRedirect(req.redirectUri, { code: "server_error", description: "A server error occurred", state });
+      return errorRedirect(req.redirectUri, {
+        code: "server_error",
+        description: "A server error occurred",
+        state,
+      });
     }
     let grant = await oauth2Grants.findGrant(this.ctx.db, app.id, user.id);
     if (!grant) {

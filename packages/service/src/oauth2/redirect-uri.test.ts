@@ -25,7 +25,9 @@ describe("containsRedirectUri (Forgejo's ContainsRedirectURI)", () => {
     expect(containsRedirectUri(app(false, ["http://127.0.0.1/cb"]), "http://127.0.0.1:53124/cb")).toBe(true);
     expect(containsRedirectUri(app(false, ["http://[::1]/cb"]), "http://[::1]:8080/cb")).toBe(true);
     expect(containsRedirectUri(app(true, ["http://127.0.0.1/cb"]), "http://127.0.0.1:53124/cb")).toBe(false);
-    expect(containsRedirectUri(app(false, ["http://app.example/cb"]), "http://app.example:81/cb")).toBe(false);
+    expect(containsRedirectUri(app(false, ["http://app.example/cb"]), "http://app.example:81/cb")).toBe(
+      false,
+    );
   });
 });
 

@@ -5,9 +5,9 @@ import {
   generateKeyPair,
   importJWK,
   type JWK,
+  type JWTPayload,
   jwtVerify,
   SignJWT,
-  type JWTPayload,
 } from "jose";
 import { openSecret, sealSecret } from "../auth/secret-box.js";
 import type { ServiceContext } from "../context.js";
@@ -48,7 +48,8 @@ async function build(algorithm: string, privateJwk: JWK): Promise<SigningKey> {
   return {
     algorithm,
     publicJwk: { ...publicMembers, alg: algorithm, kid, use: "sig" },
-    sign: (claims) => new SignJWT(claims).setProtectedHeader({ alg: algorithm, kid, typ: "JWT" }).sign(privateKey),
+    sign: (claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: algorithm, kid, typ: "JWT" }).sign(privateKey),
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, publicKey, { algorithms: [algorithm] });

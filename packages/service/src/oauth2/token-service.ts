@@ -1,6 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { User } from "@kiln/domain";
-import { type OAuth2ApplicationRecord, type OAuth2GrantRecord, oauth2Applications, oauth2Grants, users } from "@kiln/storage";
+import {
+  type OAuth2ApplicationRecord,
+  type OAuth2GrantRecord,
+  oauth2Applications,
+  oauth2Grants,
+  users,
+} from "@kiln/storage";
 import { hashTokenSecret } from "../auth/token-secret.js";
 import type { ServiceContext } from "../context.js";
 import { OAuth2Error } from "./oauth2-error.js";
@@ -76,7 +82,10 @@ export class OAuth2TokenService {
     return oauth2Grants.findGrantOwner(this.ctx.db, claims.gnt);
   }
 
-  private async client(req: TokenRequest, wrongSecret: OAuth2Error["code"]): Promise<OAuth2ApplicationRecord> {
+  private async client(
+    req: TokenRequest,
+    wrongSecret: OAuth2Error["code"],
+  ): Promise<OAuth2ApplicationRecord> {
     const app = await oauth2Applications.findApplicationByClientId(this.ctx.db, req.clientId);
     if (!app) throw new OAuth2Error("invalid_client", `cannot load client with client id: '${req.clientId}'`);
     if (app.confidentialClient && !secretMatches(app, req.clientSecret)) {
@@ -113,7 +122,10 @@ export class OAuth2TokenService {
     return this.respond(app, grant, urls);
   }
 
-  private async byRefreshToken(req: TokenRequest, urls: (user: User) => UserUrls): Promise<AccessTokenResponse> {
+  private async byRefreshToken(
+    req: TokenRequest,
+    urls: (user: User) => UserUrls,
+  ): Promise<AccessTokenResponse> {
     const app = await this.client(req, "invalid_client");
     const key = await signingKeyOf(this.ctx);
     const claims = await key.verify(req.refreshToken);
@@ -121,7 +133,8 @@ export class OAuth2TokenService {
       throw new OAuth2Error("unauthorized_client", "unable to parse refresh token");
     }
     const grant = await oauth2Grants.findGrantById(this.ctx.db, claims.gnt);
-    if (!grant || grant.applicationId !== app.id) throw new OAuth2Error("invalid_grant", "grant does not exist");
+    if (!grant || grant.applicationId !== app.id)
+      throw new OAuth2Error("invalid_grant", "grant does not exist");
     if (this.ctx.settings.oauth2.invalidateRefreshTokens) {
       const counter = typeof claims.cnt === "number" ? claims.cnt : 0;
       if (counter === 0 || counter !== grant.counter) throw alreadyUsed();

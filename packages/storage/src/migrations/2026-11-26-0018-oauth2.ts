@@ -28,7 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("oauth2_application_uid_idx").on("oauth2_application").columns(["uid", "id"]).execute();
+  await db.schema
+    .createIndex("oauth2_application_uid_idx")
+    .on("oauth2_application")
+    .columns(["uid", "id"])
+    .execute();
 
   await db.schema
     .createTable("oauth2_grant")
@@ -44,7 +48,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint("oauth2_grant_user_application_key", ["user_id", "application_id"])
     .execute();
-  await db.schema.createIndex("oauth2_grant_application_idx").on("oauth2_grant").column("application_id").execute();
+  await db.schema
+    .createIndex("oauth2_grant_application_idx")
+    .on("oauth2_grant")
+    .column("application_id")
+    .execute();
 
   await db.schema
     .createTable("oauth2_authorization_code")

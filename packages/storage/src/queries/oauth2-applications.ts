@@ -84,7 +84,11 @@ export async function findApplicationByClientId(
 
 /** An application by id, whoever owns it. */
 export async function findApplicationById(db: Db, id: number): Promise<OAuth2ApplicationRecord | undefined> {
-  const row = await db.selectFrom("oauth2Application").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("oauth2Application")
+    .select(COLUMNS)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return row && decode(row);
 }
 

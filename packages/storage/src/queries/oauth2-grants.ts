@@ -52,7 +52,11 @@ export async function insertGrant(
 
 /** Sets the OIDC nonce the next ID token carries. */
 export async function setNonce(db: Db, grantId: number, nonce: string): Promise<void> {
-  await db.updateTable("oauth2Grant").set({ nonce, updatedAt: new Date() }).where("id", "=", grantId).execute();
+  await db
+    .updateTable("oauth2Grant")
+    .set({ nonce, updatedAt: new Date() })
+    .where("id", "=", grantId)
+    .execute();
 }
 
 /**
@@ -155,4 +159,13 @@ export async function insertSigningKey(db: Db, algorithm: string, privateKey: st
     .onConflict((oc) => oc.column("algorithm").doNothing())
     .execute();
   return (await findSigningKey(db, algorithm)) ?? privateKey;
+}
+
+/** Deletes authorization codes that expired before `now`; how many. */
+export async function deleteExpiredCodes(db: Db, now: Date = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom("oauth2AuthorizationCode")
+    .where("validUntil", "<", now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -15,11 +15,21 @@ describe.each(DIALECTS)("OAuth2, web sessions and recovery codes on %s", (dialec
   });
   afterAll(() => t?.close());
 
-  const values = { name: "app", clientSecretHash: "h", confidentialClient: true, redirectUris: ["https://a/cb"] };
+  const values = {
+    name: "app",
+    clientSecretHash: "h",
+    confidentialClient: true,
+    redirectUris: ["https://a/cb"],
+  };
 
   it("keeps applications per owner, pages them, and deleting one takes its grants and codes", async () => {
     const app = await oauth2Applications.insertApplication(t.db, userId, uniqueName("cid"), values);
-    expect(app).toMatchObject({ uid: userId, name: "app", redirectUris: ["https://a/cb"], confidentialClient: true });
+    expect(app).toMatchObject({
+      uid: userId,
+      name: "app",
+      redirectUris: ["https://a/cb"],
+      confidentialClient: true,
+    });
     expect(await oauth2Applications.findApplicationOf(t.db, otherId, app.id)).toBeUndefined();
     expect(await oauth2Applications.findApplicationByClientId(t.db, app.clientId)).toEqual(app);
     expect(await oauth2Applications.updateApplication(t.db, otherId, app.id, values)).toBeUndefined();
@@ -63,6 +73,17 @@ describe.each(DIALECTS)("OAuth2, web sessions and recovery codes on %s", (dialec
     expect(code).toMatchObject({ grantId: grant.id, codeChallenge: "abc", codeChallengeMethod: "plain" });
     expect(await oauth2Grants.deleteCode(t.db, code!.id)).toBe(true);
     expect(await oauth2Grants.deleteCode(t.db, code!.id)).toBe(false);
+    const stale = uniqueName("stale");
+    await oauth2Grants.insertCode(t.db, {
+      grantId: grant.id,
+      codeHash: stale,
+      codeChallenge: "",
+      codeChallengeMethod: "",
+      redirectUri: "https://a/cb",
+      validUntil: new Date(Date.now() - 1000),
+    });
+    expect(await oauth2Grants.deleteExpiredCodes(t.db)).toBeGreaterThanOrEqual(1);
+    expect(await oauth2Grants.findCode(t.db, stale)).toBeUndefined();
 
     expect(await oauth2Grants.increaseCounter(t.db, grant.id, 1)).toBe(2);
     expect(await oauth2Grants.increaseCounter(t.db, grant.id, 1)).toBeUndefined();

@@ -1,7 +1,11 @@
 import type { Db } from "../database.js";
 
 /** Replaces a user's TOTP recovery codes with new ones (hashes). */
-export async function replaceRecoveryCodes(db: Db, userId: number, codeHashes: readonly string[]): Promise<void> {
+export async function replaceRecoveryCodes(
+  db: Db,
+  userId: number,
+  codeHashes: readonly string[],
+): Promise<void> {
   await db.deleteFrom("twoFactorRecoveryCode").where("userId", "=", userId).execute();
   if (codeHashes.length === 0) return;
   await db

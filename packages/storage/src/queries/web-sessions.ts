@@ -12,7 +12,11 @@ export interface WebSessionRecord {
 const COLUMNS = ["id", "userId", "pendingUserId", "data", "expiresAt"] as const;
 
 /** A session that has not expired. */
-export async function findSession(db: Db, id: string, now: Date = new Date()): Promise<WebSessionRecord | undefined> {
+export async function findSession(
+  db: Db,
+  id: string,
+  now: Date = new Date(),
+): Promise<WebSessionRecord | undefined> {
   return db
     .selectFrom("webSession")
     .select(COLUMNS)

@@ -33,7 +33,11 @@ describe.each(DIALECTS)("OAuth2 applications over HTTP on %s", (dialect) => {
     expect(list.status).toBe(200);
     expect(list.headers.get("X-Total-Count")).toBe("1");
     expect(list.json).toHaveLength(1);
-    expect(list.json[0]).toMatchObject({ id: created.json.id, client_id: created.json.client_id, client_secret: "" });
+    expect(list.json[0]).toMatchObject({
+      id: created.json.id,
+      client_id: created.json.client_id,
+      client_secret: "",
+    });
 
     const one = await t.call("GET", `/user/applications/oauth2/${created.json.id}`, { token: u.token });
     expect(one.status).toBe(200);
@@ -108,11 +112,9 @@ describe.each(DIALECTS)("OAuth2 applications over HTTP on %s", (dialect) => {
   it("needs a signed-in caller with the user scope", async () => {
     const u = await t.user();
     expect((await t.call("GET", "/user/applications/oauth2")).status).toBe(401);
-    const token = await t.services.tokens.create(
-      (await t.services.users.findByName(u.name))!,
-      "repo-only",
-      ["write:repository"],
-    );
+    const token = await t.services.tokens.create((await t.services.users.findByName(u.name))!, "repo-only", [
+      "write:repository",
+    ]);
     const res = await t.call("POST", "/user/applications/oauth2", { token: token.secret, body: CREATE });
     expect(res.status).toBe(403);
     const readOnly = await t.services.tokens.create(
