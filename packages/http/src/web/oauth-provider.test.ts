@@ -277,3 +277,29 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     );
   });
 });
+
+describe.each(["ES256", "EdDSA"])("the provider with JWT_SIGNING_ALGORITHM = %s", (algorithm) => {
+  it("publishes the key and signs tokens it then accepts", async () => {
+    const t = await openTestApp("pglite", { oauth2: { jwtSigningAlgorithm: algorithm } });
+    try {
+      const res = await t.app.request("http://kiln.test/login/oauth/keys");
+      const { keys } = (await res.json()) as {
+        keys: { kty: string; alg: string; kid: string; d?: string }[];
+      };
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatchObject({ kty: algorithm === "ES256" ? "EC" : "OKP", alg: algorithm });
+      expect(keys[0]?.d).toBeUndefined();
+      const key = await t.services.oauth2Tokens.signingKey();
+      const jwt = await key.sign({ gnt: 1, tt: 0 });
+      expect(await key.verify(jwt)).toMatchObject({ gnt: 1, tt: 0 });
+      expect(await key.verify(`${jwt.slice(0, -2)}xx`)).toBeUndefined();
+      const wellKnown = await t.app.request("http://kiln.test/.well-known/openid-configuration");
+      expect(
+        ((await wellKnown.json()) as { id_token_signing_alg_values_supported: string[] })
+          .id_token_signing_alg_values_supported,
+      ).toEqual([algorithm]);
+    } finally {
+      await t.close();
+    }
+  });
+});
