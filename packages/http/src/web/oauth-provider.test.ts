@@ -253,6 +253,15 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     expect(asAccess.status).toBe(401);
   });
 
+  it("ends the sessions of an account that may no longer sign in", async () => {
+    const u = await t.user();
+    const b = await signedIn(u);
+    expect((await b.get("/user/settings/security")).status).toBe(200);
+    const user = await t.services.users.findByName(u.name);
+    await t.services.users.adminEdit(user!, { prohibitLogin: true });
+    expect((await b.get("/user/settings/security")).status).toBe(303);
+  });
+
   it("keeps the sign-in page's redirect on this site and rejects wrong passwords", async () => {
     const u = await t.user();
     const b = browserFor();

@@ -62,9 +62,12 @@ export class WebSessionService {
     if (!cookie || cookie.length > 128) return undefined;
     const row = await webSessions.findSession(this.ctx.db, hashTokenSecret(cookie));
     if (!row) return undefined;
-    const user = row.userId !== null ? await users.findUserById(this.ctx.db, row.userId) : undefined;
-    const pendingUser =
-      row.pendingUserId !== null ? await users.findUserById(this.ctx.db, row.pendingUserId) : undefined;
+    // An account that may no longer sign in (prohibited, deactivated) has no session.
+    const mayUse = (u: User | undefined) => (u?.isActive && !u.prohibitLogin ? u : undefined);
+    const user = mayUse(row.userId !== null ? await users.findUserById(this.ctx.db, row.userId) : undefined);
+    const pendingUser = mayUse(
+      row.pendingUserId !== null ? await users.findUserById(this.ctx.db, row.pendingUserId) : undefined,
+    );
     if (!user && !pendingUser) return undefined;
     let data: SessionData = {};
     try {
