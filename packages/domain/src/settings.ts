@@ -110,6 +110,8 @@ export interface Settings {
   };
   readonly packages: PackageSettings;
   readonly webhook: WebhookSettings;
+  readonly oauth2: OAuth2Settings;
+  readonly session: SessionSettings;
   readonly quota: {
     readonly enabled: boolean;
     /**
@@ -201,6 +203,30 @@ export interface WebhookSettings {
   readonly proxyUrl: string;
   /** `PAGING_NUM` (Forgejo's, default 10): hooks per page in Forgejo's UI; unused by the API. */
   readonly pagingNum: number;
+}
+
+/** `[oauth2]`: the OAuth2 provider (Forgejo's keys and defaults). */
+export interface OAuth2Settings {
+  /** `ENABLED` (default true): the provider and `/user/applications/oauth2`; off, they answer 404. */
+  readonly enabled: boolean;
+  /** `ACCESS_TOKEN_EXPIRATION_TIME` in seconds (default 3600). */
+  readonly accessTokenExpirationTime: number;
+  /** `REFRESH_TOKEN_EXPIRATION_TIME` in hours (default 730). */
+  readonly refreshTokenExpirationTime: number;
+  /** `INVALIDATE_REFRESH_TOKENS` (default false): a refresh token is good for one use only. */
+  readonly invalidateRefreshTokens: boolean;
+  /** `JWT_SIGNING_ALGORITHM` (default RS256): RS256/384/512, ES256/384/512 or EdDSA. */
+  readonly jwtSigningAlgorithm: string;
+}
+
+/** `[session]`: the web pages' sign-in sessions (stored in the database). */
+export interface SessionSettings {
+  /** `COOKIE_NAME` (default `i_like_gitea`). */
+  readonly cookieName: string;
+  /** `SESSION_LIFE_TIME` in seconds (default 86400). */
+  readonly sessionLifeTime: number;
+  /** `COOKIE_SECURE` (default: true when ROOT_URL is https). */
+  readonly cookieSecure: boolean;
 }
 
 /** Which database the instance uses: embedded PGlite (default) or a PostgreSQL server. */
@@ -310,6 +336,14 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       proxyUrl: "",
       pagingNum: 10,
     },
+    oauth2: {
+      enabled: true,
+      accessTokenExpirationTime: 3600,
+      refreshTokenExpirationTime: 730,
+      invalidateRefreshTokens: false,
+      jwtSigningAlgorithm: "RS256",
+    },
+    session: { cookieName: "i_like_gitea", sessionLifeTime: 86400, cookieSecure: false },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
   };
   return mergeSettings(base, overrides);

@@ -13,6 +13,7 @@ import { allRoutes } from "./routes/index.js";
 import { API_VERSION } from "./routes/misc/version.js";
 import { buildSwagger } from "./swagger/build.js";
 import { mountSwaggerPage } from "./swagger/page.js";
+import { mountWeb } from "./web/mount-web.js";
 import { ApiWebhookPayloads } from "./webhooks/api-payloads.js";
 
 /** What the HTTP app needs from the process that hosts it. */
@@ -80,6 +81,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   mountAttachmentDownloads(mount);
   mountGit(mount);
   mountPackages(mount);
+  mountWeb(mount);
   logRequests(
     app,
     options.requestLog ??

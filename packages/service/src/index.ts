@@ -7,6 +7,8 @@ export type { Credentials, Principal } from "./auth/principal.js";
 export { openSecret, sealSecret } from "./auth/secret-box.js";
 export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
 export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
+export { RECOVERY_CODE_COUNT, TwoFactorService } from "./auth/two-factor-service.js";
+export { type SessionData, type WebSession, WebSessionService } from "./auth/web-session-service.js";
 export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger } from "./context.js";
 export * from "./cron/index.js";
 export * from "./events/index.js";
@@ -85,10 +87,11 @@ export { type MilestoneInput, MilestoneService, parseGoInt } from "./issues/mile
 export { ReactionService, type ReactionView } from "./issues/reaction-service.js";
 export { TimeService, type TimeWindow, type TrackedTimeView } from "./issues/time-service.js";
 export { type TimelineEntry, TimelineService, type TimelineWindow } from "./issues/timeline-service.js";
-export * from "./mirrors/index.js";
 export { type CommitVerification, CommitVerifier } from "./keys/commit-verifier.js";
 export { GpgKeyService } from "./keys/gpg-key-service.js";
 export { SshKeyService } from "./keys/ssh-key-service.js";
+export * from "./mirrors/index.js";
+export * from "./oauth2/index.js";
 export {
   lastOwner,
   type MembershipAnswer,

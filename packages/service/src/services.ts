@@ -6,6 +6,9 @@ import { ArtifactService } from "./actions/artifact-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
+import { sessionCleanupTask } from "./auth/session-cleanup.js";
+import { TwoFactorService } from "./auth/two-factor-service.js";
+import { WebSessionService } from "./auth/web-session-service.js";
 import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
@@ -35,13 +38,16 @@ import { MilestoneService } from "./issues/milestone-service.js";
 import { ReactionService } from "./issues/reaction-service.js";
 import { TimeService } from "./issues/time-service.js";
 import { TimelineService } from "./issues/timeline-service.js";
+import { CommitVerifier } from "./keys/commit-verifier.js";
+import { GpgKeyService } from "./keys/gpg-key-service.js";
+import { SshKeyService } from "./keys/ssh-key-service.js";
 import { MarkupService } from "./markup/markup-service.js";
 import { PullMirrorService } from "./mirrors/pull-mirror-service.js";
 import { PushMirrorService } from "./mirrors/push-mirror-service.js";
 import { updateMirrorsTask } from "./mirrors/update-mirrors-task.js";
-import { CommitVerifier } from "./keys/commit-verifier.js";
-import { GpgKeyService } from "./keys/gpg-key-service.js";
-import { SshKeyService } from "./keys/ssh-key-service.js";
+import { OAuth2ApplicationService } from "./oauth2/application-service.js";
+import { OAuth2Authorizer } from "./oauth2/authorize.js";
+import { OAuth2TokenService } from "./oauth2/token-service.js";
 import { OrgService } from "./orgs/org-service.js";
 import { ownershipGuard, type RepositoryRemover } from "./orgs/ownership-guard.js";
 import { TeamService } from "./orgs/team-service.js";
@@ -170,6 +176,13 @@ export interface Services {
   readonly gpgKeys: GpgKeyService;
   /** Commit signature verification against the registered GPG and SSH keys. */
   readonly commitVerifier: CommitVerifier;
+  /** OAuth2: users' applications, the authorization endpoint and consent, the token endpoint. */
+  readonly oauth2Applications: OAuth2ApplicationService;
+  readonly oauth2Authorizer: OAuth2Authorizer;
+  readonly oauth2Tokens: OAuth2TokenService;
+  /** The web pages' sign-in sessions and TOTP enrolment. */
+  readonly webSessions: WebSessionService;
+  readonly twoFactor: TwoFactorService;
 }
 
 /** Builds the services of an instance. */
@@ -223,6 +236,7 @@ export function createServices(init: ServiceContextInit): Services {
   const pullMirrors = new PullMirrorService(ctx, repos);
   const pushMirrors = new PushMirrorService(ctx, repos);
   cron.register(updateMirrorsTask(ctx, pullMirrors, pushMirrors, quota));
+  cron.register(sessionCleanupTask(ctx));
   const attachmentService = new AttachmentService(ctx, access);
   cron.registerBlobKind(attachmentService.blobKind());
   // A repository's attachments move with it to a new owner and go with it.
@@ -300,6 +314,11 @@ export function createServices(init: ServiceContextInit): Services {
     sshKeys: new SshKeyService(ctx),
     gpgKeys: new GpgKeyService(ctx),
     commitVerifier,
+    oauth2Applications: new OAuth2ApplicationService(ctx),
+    oauth2Authorizer: new OAuth2Authorizer(ctx),
+    oauth2Tokens: new OAuth2TokenService(ctx),
+    webSessions: new WebSessionService(ctx),
+    twoFactor: new TwoFactorService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

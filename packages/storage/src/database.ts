@@ -12,6 +12,7 @@ import type { AttachmentTables } from "./database-attachments.js";
 import type { IssueTables } from "./database-issues.js";
 import type { KeyTables } from "./database-keys.js";
 import type { MirrorTables } from "./database-mirrors.js";
+import type { OAuthTables } from "./database-oauth.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
 import type { SocialTables } from "./database-social.js";
@@ -282,7 +283,8 @@ export interface Database
     SocialTables,
     WebhookTables,
     MirrorTables,
-    KeyTables {
+    KeyTables,
+    OAuthTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

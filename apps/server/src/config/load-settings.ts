@@ -116,12 +116,38 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       proxyUrl: get.string("webhook", "PROXY_URL", ""),
       pagingNum: get.int("webhook", "PAGING_NUM", 10, 1),
     },
+    oauth2: oauth2Settings(get),
+    session: {
+      cookieName: get.string("session", "COOKIE_NAME", "i_like_gitea") || "i_like_gitea",
+      sessionLifeTime: get.int("session", "SESSION_LIFE_TIME", 86400, 60),
+      cookieSecure: get.bool("session", "COOKIE_SECURE", rootUrl.startsWith("https:")),
+    },
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
       enforce: get.bool("quota", "ENFORCE", false),
       defaultGroups: get.list("quota", "DEFAULT_GROUPS", []),
       defaultTotal: byteSize(get.string("quota.default", "TOTAL", "-1"), options.warn),
     },
+  };
+}
+
+/** The signing algorithms Kiln's OAuth2 provider supports (Forgejo's asymmetric ones). */
+const JWT_ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+/** `[oauth2]` with Forgejo's defaults; a symmetric JWT_SIGNING_ALGORITHM (HS*) is refused. */
+function oauth2Settings(get: ReturnType<typeof reader>): Settings["oauth2"] {
+  const algorithm = get.string("oauth2", "JWT_SIGNING_ALGORITHM", "RS256") || "RS256";
+  if (!JWT_ALGORITHMS.includes(algorithm)) {
+    throw new ConfigError(
+      `invalid value for [oauth2] JWT_SIGNING_ALGORITHM: "${algorithm}" is not one of ${JWT_ALGORITHMS.join(", ")}`,
+    );
+  }
+  return {
+    enabled: get.bool("oauth2", "ENABLED", true),
+    accessTokenExpirationTime: get.int("oauth2", "ACCESS_TOKEN_EXPIRATION_TIME", 3600, 1),
+    refreshTokenExpirationTime: get.int("oauth2", "REFRESH_TOKEN_EXPIRATION_TIME", 730, 1),
+    invalidateRefreshTokens: get.bool("oauth2", "INVALIDATE_REFRESH_TOKENS", false),
+    jwtSigningAlgorithm: algorithm,
   };
 }
 

@@ -15,6 +15,7 @@ export * from "./label.js";
 export * from "./markup.js";
 export * from "./mirror.js";
 export * from "./notification.js";
+export * from "./oauth2.js";
 export * from "./organization.js";
 export * from "./package.js";
 export * from "./pull.js";

@@ -67,10 +67,11 @@ import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
+import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
-import { heatmapRoutes } from "./user/heatmap.js";
 import { gpgKeyRoutes } from "./user/gpg-key.js";
+import { heatmapRoutes } from "./user/heatmap.js";
 import { userHookRoutes } from "./user/hook.js";
 import { sshKeyRoutes } from "./user/key.js";
 import { userQuotaRoutes } from "./user/quota.js";
@@ -99,6 +100,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...tokenRoutes,
   ...gpgKeyRoutes,
   ...sshKeyRoutes,
+  ...oauth2ApplicationRoutes,
   ...userHookRoutes,
   ...adminUserRoutes,
   ...adminUserKeyRoutes,

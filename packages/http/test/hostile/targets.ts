@@ -148,6 +148,14 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       },
     ];
   }
+  if (route.path.startsWith("/user/applications/oauth2/{id}"))
+    return [
+      {
+        values: { id: world.oauth2App.id },
+        targets: [world.oauth2App.target],
+        owner: { name: world.admin.name, id: world.admin.id },
+      },
+    ];
   if (has("id"))
     return world.repos.map((r) => ({
       values: { id: route.path.startsWith("/notifications/threads/") ? r.notificationId : r.id },

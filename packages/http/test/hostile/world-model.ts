@@ -98,6 +98,8 @@ export interface World {
   readonly hooks: WorldHooks;
   /** SSH, GPG and deploy keys of the fixture (key-fixture.ts). */
   readonly keys: WorldKeys;
+  /** The site admin's own OAuth2 application (oauth2-fixture.ts): nobody else may see or change it. */
+  readonly oauth2App: { readonly id: number; readonly target: string };
 }
 
 /** Hook ids by repository id and organization name, the site admin's own hook and a system hook. */

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
 import { seedHooks } from "./hook-fixture.js";
-import { seedPushMirrors } from "./mirror-fixture.js";
 import { seedKeys } from "./key-fixture.js";
+import { seedPushMirrors } from "./mirror-fixture.js";
+import { seedOAuth2App } from "./oauth2-fixture.js";
 import type { Credential, RawCaller, RawResult } from "./raw-caller.js";
 import { seedSocial } from "./social-fixture.js";
 import {
@@ -478,6 +479,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
   const hooks = await seedHooks(t, admin, repos, [privOrg, limOrg]);
   await seedPushMirrors(t, repos);
   const keys = await seedKeys(t, admin, repos);
+  const oauth2App = await seedOAuth2App(t, admin);
 
   return {
     admin,
@@ -502,5 +504,6 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     },
     hooks,
     keys,
+    oauth2App,
   };
 }

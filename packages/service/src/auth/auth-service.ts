@@ -1,6 +1,8 @@
 import { PermissionDeniedError, parseScopes, UnauthorizedError, type User } from "@kiln/domain";
 import { accessTokens, emails, twoFactor, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { grantTokenScopes } from "../oauth2/oauth2-scope.js";
+import { OAuth2TokenService } from "../oauth2/token-service.js";
 import { type CredentialCache, credentialCacheOf } from "./credential-cache.js";
 import { verifyPassword } from "./password.js";
 import type { Credentials, Principal } from "./principal.js";
@@ -17,10 +19,27 @@ import { validateTotp } from "./totp.js";
  * and then comes from the instance's CredentialCache; passwords are checked every time.
  */
 export class AuthService {
+  private readonly oauth2: OAuth2TokenService;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly cache: CredentialCache = credentialCacheOf(ctx),
-  ) {}
+  ) {
+    this.oauth2 = new OAuth2TokenService(ctx);
+  }
+
+  /**
+   * The web sign-in page's password check: the account, when the login (name or e-mail) and
+   * password match an individual account, else undefined. The account checks are the caller's
+   * next step ({@link checkAccount}); TOTP is the page's.
+   */
+  async checkPassword(login: string, password: string): Promise<User | undefined> {
+    const user = await this.findLogin(login);
+    const stored = user ? await users.getPasswordHash(this.ctx.db, user.id) : "";
+    // Verify even for unknown users so that timing does not reveal which names exist.
+    const ok = await verifyPassword(password, stored || DUMMY_HASH);
+    return user && ok && user.type === "individual" ? user : undefined;
+  }
 
   async authenticate(credentials: Credentials): Promise<Principal> {
     const principal = await this.resolve(credentials);
@@ -51,6 +70,8 @@ export class AuthService {
 
   private async byToken(secret: string): Promise<Principal | null> {
     if (secret === "") return null;
+    // A JWT (it has dots; access token secrets are hex): an OAuth2 access token, as Forgejo tells them apart.
+    if (secret.includes(".")) return this.byOAuth2Token(secret);
     const hash = hashTokenSecret(secret);
     const cached = this.cache.get(hash);
     if (cached) return cached.principal;
@@ -62,12 +83,25 @@ export class AuthService {
     return principal;
   }
 
+  /**
+   * An OAuth2 access token (a JWT this instance signed, naming a grant that still exists), with
+   * the API scopes its grant maps to (Forgejo's grantAdditionalScopes). Not cached: the grant is
+   * read on every request, so deleting the application takes effect at once.
+   */
+  private async byOAuth2Token(token: string): Promise<Principal | null> {
+    const found = await this.oauth2.resolveAccessToken(token);
+    if (!found) return null;
+    return {
+      user: found.user,
+      method: "token",
+      scopes: grantTokenScopes(found.grant.scope),
+      oauth2: { grantId: found.grant.id, scope: found.grant.scope },
+    };
+  }
+
   private async byPassword(login: string, password: string, otp: string | undefined): Promise<Principal> {
-    const user = await this.findLogin(login);
-    const stored = user ? await users.getPasswordHash(this.ctx.db, user.id) : "";
-    // Verify even for unknown users so that timing does not reveal which names exist.
-    const ok = await verifyPassword(password, stored || DUMMY_HASH);
-    if (!user || !ok || user.type !== "individual") return unauthorized("wrong username or password");
+    const user = await this.checkPassword(login, password);
+    if (!user) return unauthorized("wrong username or password");
     const enrolment = await twoFactor.findTwoFactor(this.ctx.db, user.id);
     if (enrolment) {
       const secret = openSecret(this.ctx.settings.security.secretKey, enrolment.secret);
@@ -90,7 +124,7 @@ export class AuthService {
   }
 
   /** Forgejo's account checks: prohibited or inactive accounts and forced password changes get 403. */
-  private checkAccount(user: User): void {
+  checkAccount(user: User): void {
     if (!user.isActive || user.prohibitLogin) {
       throw new PermissionDeniedError(
         "This account is prohibited from signing in, please contact your site administrator.",

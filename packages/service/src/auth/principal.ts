@@ -7,6 +7,8 @@ export interface Principal {
   readonly method: "token" | "password";
   /** The token's scopes; null when a password was used, which carries every scope. */
   readonly scopes: TokenScopes | null;
+  /** Set when the token is an OAuth2 access token: its grant and the grant's scope (space-separated). */
+  readonly oauth2?: { readonly grantId: number; readonly scope: string };
 }
 
 /** Credentials as presented by a client, before they are checked. */

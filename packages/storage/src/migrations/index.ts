@@ -14,6 +14,7 @@ import * as m0013 from "./2026-11-25-0013-packages.js";
 import * as m0014 from "./2026-11-25-0014-action-artifacts.js";
 import * as m0015 from "./2026-11-26-0015-watches-stars-follows.js";
 import * as m0017 from "./2026-11-26-0017-webhooks.js";
+import * as m0018 from "./2026-11-26-0018-oauth2.js";
 import * as m0019 from "./2026-11-26-0019-keys.js";
 import * as m0021 from "./2026-11-26-0021-mirrors.js";
 import * as m0022 from "./2026-11-26-0022-topics.js";
@@ -36,6 +37,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-25-0014-action-artifacts": m0014,
   "2026-11-26-0015-watches-stars-follows": m0015,
   "2026-11-26-0017-webhooks": m0017,
+  "2026-11-26-0018-oauth2": m0018,
   "2026-11-26-0019-keys": m0019,
   "2026-11-26-0021-mirrors": m0021,
   "2026-11-26-0022-topics": m0022,

@@ -27,3 +27,10 @@ export async function markPasscodeUsed(db: Db, userId: number, passcode: string)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Removes a user's TOTP enrolment and recovery codes; false when there was none. */
+export async function deleteTwoFactor(db: Db, userId: number): Promise<boolean> {
+  await db.deleteFrom("twoFactorRecoveryCode").where("userId", "=", userId).execute();
+  const result = await db.deleteFrom("twoFactor").where("userId", "=", userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { safeRedirect } from "./form.js";
+
+describe("safeRedirect", () => {
+  it("accepts paths on this site", () => {
+    expect(safeRedirect("/login/oauth/authorize?client_id=x&state=y")).toBe(
+      "/login/oauth/authorize?client_id=x&state=y",
+    );
+    expect(safeRedirect("/")).toBe("/");
+  });
+
+  it("refuses other hosts and anything a browser could read as one", () => {
+    for (const target of [
+      "",
+      "https://evil.example/",
+      "//evil.example/",
+      "/\\evil.example/",
+      "/\\/evil.example",
+      "javascript:alert(1)",
+      "evil",
+      "/a\nb",
+      "/a\tb",
+      `/${"a".repeat(2048)}`,
+    ]) {
+      expect(safeRedirect(target), JSON.stringify(target)).toBeUndefined();
+    }
+  });
+});

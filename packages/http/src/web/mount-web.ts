@@ -1,0 +1,13 @@
+import type { Mount } from "../env.js";
+import { mountLoginPages } from "./login-pages.js";
+import { mountOAuthEndpoints } from "./oauth-endpoints.js";
+import { mountOAuthPages } from "./oauth-pages.js";
+import { mountTwoFactorPages } from "./two-factor-pages.js";
+
+/** The web pages (sign-in, TOTP, consent) and the OAuth2 provider's endpoints. */
+export function mountWeb(mount: Mount): void {
+  mountLoginPages(mount);
+  mountTwoFactorPages(mount);
+  mountOAuthPages(mount);
+  mountOAuthEndpoints(mount);
+}
