@@ -106,6 +106,7 @@ export interface Settings {
   };
   readonly packages: PackageSettings;
   readonly webhook: WebhookSettings;
+  readonly picture: PictureSettings;
   readonly quota: {
     readonly enabled: boolean;
     /**
@@ -117,6 +118,22 @@ export interface Settings {
     /** `[quota.default] TOTAL` in bytes; -1 = unlimited. */
     readonly defaultTotal: number;
   };
+}
+
+/** `[picture]` and `[avatars]`: uploaded avatars of users, organizations and repositories. */
+export interface PictureSettings {
+  /**
+   * Absolute directory of the avatars' content-addressed blob store (user, organization and
+   * repository avatars alike): `[avatars] PATH`, else `[storage.avatars] PATH`, else
+   * `[storage] PATH` + `/avatars`, else `<APP_DATA_PATH>/avatars`.
+   */
+  readonly avatarPath: string;
+  /** `[picture] AVATAR_MAX_FILE_SIZE` in bytes (default 1 MiB). */
+  readonly avatarMaxFileSize: number;
+  /** `[picture] AVATAR_MAX_WIDTH` in pixels (default 4096). */
+  readonly avatarMaxWidth: number;
+  /** `[picture] AVATAR_MAX_HEIGHT` in pixels (default 4096). */
+  readonly avatarMaxHeight: number;
 }
 
 /** A `[cron.<task>]` section: what it sets overrides the task's own default. */
@@ -267,6 +284,12 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       pagingNum: 10,
     },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
+    picture: {
+      avatarPath: `${appDataPath}/avatars`,
+      avatarMaxFileSize: 1024 * 1024,
+      avatarMaxWidth: 4096,
+      avatarMaxHeight: 4096,
+    },
   };
   return mergeSettings(base, overrides);
 }

@@ -8,6 +8,7 @@ import type {
 } from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { ActionTables } from "./database-actions.js";
+import type { AvatarTables } from "./database-avatars.js";
 import type { AttachmentTables } from "./database-attachments.js";
 import type { IssueTables } from "./database-issues.js";
 import type { PackageTables } from "./database-packages.js";
@@ -60,6 +61,8 @@ export interface UsersTable {
   numFollowers: Generated<number>;
   numFollowing: Generated<number>;
   numStars: Generated<number>;
+  /** The uploaded avatar's hash, empty when none (migration 0020). */
+  avatar: Generated<string>;
 }
 
 /** Every e-mail address of a user; lower_email is unique across the instance. */
@@ -161,6 +164,8 @@ export interface RepositoryTable {
   pullsConfig: ColumnType<PullsConfig, string | undefined, string>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
+  /** The uploaded avatar's hash, empty when none (migration 0020). */
+  avatar: Generated<string>;
 }
 
 /** An LFS object a repository references (objects themselves are content-addressed on disk). */
@@ -247,7 +252,8 @@ export interface Database
     PackageTables,
     ActionTables,
     SocialTables,
-    WebhookTables {
+    WebhookTables,
+    AvatarTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

@@ -14,6 +14,7 @@ import * as m0013 from "./2026-11-25-0013-packages.js";
 import * as m0014 from "./2026-11-25-0014-action-artifacts.js";
 import * as m0015 from "./2026-11-26-0015-watches-stars-follows.js";
 import * as m0017 from "./2026-11-26-0017-webhooks.js";
+import * as m0020 from "./2026-11-26-0020-admin-avatars.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -32,4 +33,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-25-0014-action-artifacts": m0014,
   "2026-11-26-0015-watches-stars-follows": m0015,
   "2026-11-26-0017-webhooks": m0017,
+  "2026-11-26-0020-admin-avatars": m0020,
 };
