@@ -1,6 +1,8 @@
 export * from "./access/index.js";
 export * from "./actions/index.js";
+export * from "./admin/index.js";
 export * from "./attachments/index.js";
+export * from "./avatars/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { Credentials, Principal } from "./auth/principal.js";

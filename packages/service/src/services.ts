@@ -3,9 +3,12 @@ import { attachments as attachmentQueries, enableReadCache, packages as packageR
 import { AccessService } from "./access/access-service.js";
 import { artifactExpiryTask } from "./actions/artifact-expiry.js";
 import { ArtifactService } from "./actions/artifact-service.js";
+import { AdminEmailService } from "./admin/admin-email-service.js";
+import { UnadoptedService } from "./admin/unadopted-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
+import { AvatarService } from "./avatars/avatar-service.js";
 import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
@@ -55,12 +58,14 @@ import { ReviewService } from "./pulls/review-service.js";
 import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
+import { quotaDoctorTask } from "./quota/quota-doctor-task.js";
 import { QuotaService } from "./quota/quota-service.js";
 import { ReleaseService } from "./releases/release-service.js";
 import { CollaboratorService } from "./repos/collaborator-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoService } from "./repos/repo-service.js";
+import { repoSizeRecountTask } from "./repos/repo-size-recount.js";
 import { TransferService } from "./repos/transfer-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
 import { FollowService } from "./social/follow-service.js";
@@ -146,6 +151,11 @@ export interface Services {
   readonly stars: StarService;
   readonly follows: FollowService;
   readonly notifications: NotificationService;
+  /** Uploaded avatars of users, organizations and repositories, and generated identicons. */
+  readonly avatars: AvatarService;
+  /** Site administration: repositories on disk without a row, every user's e-mail addresses. */
+  readonly unadopted: UnadoptedService;
+  readonly adminEmails: AdminEmailService;
 }
 
 /** Builds the services of an instance. */
@@ -197,6 +207,11 @@ export function createServices(init: ServiceContextInit): Services {
   cron.register(hookTaskCleanupTask(ctx));
   const attachmentService = new AttachmentService(ctx, access);
   cron.registerBlobKind(attachmentService.blobKind());
+  const avatarService = new AvatarService(ctx);
+  cron.registerBlobKind(avatarService.blobKind());
+  const quotaDoctor = new QuotaDoctor(ctx);
+  cron.register(repoSizeRecountTask(ctx, repos));
+  cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
   const services: Services = {
@@ -216,7 +231,7 @@ export function createServices(init: ServiceContextInit): Services {
     ledger,
     quota,
     quotaAdmin: new QuotaAdminService(ctx),
-    quotaDoctor: new QuotaDoctor(ctx),
+    quotaDoctor,
     repositories: repos,
     collaborators: new CollaboratorService(ctx, permissions),
     transfers: new TransferService(ctx, permissions, ledger, repos, quota),
@@ -263,6 +278,9 @@ export function createServices(init: ServiceContextInit): Services {
     stars: new StarService(ctx),
     follows: new FollowService(ctx),
     notifications: new NotificationService(ctx),
+    avatars: avatarService,
+    unadopted: new UnadoptedService(ctx, repos, ledger),
+    adminEmails: new AdminEmailService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),
