@@ -1,15 +1,20 @@
 import type { AnyRoute } from "../route.js";
+import { adminAdoptRoutes } from "./admin/adopt.js";
 import { adminCronRoutes } from "./admin/cron.js";
+import { adminEmailRoutes } from "./admin/email.js";
 import { adminHookRoutes } from "./admin/hooks.js";
+import { adminOrgRoutes } from "./admin/org.js";
 import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
+import { adminRepoRoutes } from "./admin/repo.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
 import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
 import { notifyUserRoutes } from "./notify/user.js";
+import { orgAvatarRoutes } from "./org/avatar.js";
 import { orgHookRoutes } from "./org/hook.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
@@ -19,6 +24,7 @@ import { teamRoutes } from "./org/team.js";
 import { packageRoutes } from "./packages/package.js";
 import { artifactRoutes } from "./repo/action-artifact.js";
 import { archiveRoutes } from "./repo/archive.js";
+import { repoAvatarRoutes } from "./repo/avatar.js";
 import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
 import { branchProtectionRoutes } from "./repo/branch-protection.js";
@@ -55,6 +61,7 @@ import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
+import { userAvatarRoutes } from "./user/avatar.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
 import { userHookRoutes } from "./user/hook.js";
@@ -82,10 +89,16 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminUserRoutes,
   ...adminCronRoutes,
   ...adminHookRoutes,
+  ...adminOrgRoutes,
+  ...adminRepoRoutes,
+  ...adminEmailRoutes,
+  ...adminAdoptRoutes,
+  ...userAvatarRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
   ...orgHookRoutes,
+  ...orgAvatarRoutes,
   ...userQuotaRoutes,
   ...orgQuotaRoutes,
   ...adminQuotaRoutes,
@@ -102,6 +115,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...collaboratorRoutes,
   ...repoHookRoutes,
   ...transferRoutes,
+  ...repoAvatarRoutes,
   ...artifactRoutes,
   ...commitRoutes,
   ...gitRefRoutes,
