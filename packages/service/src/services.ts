@@ -174,8 +174,11 @@ export function createServices(init: ServiceContextInit): Services {
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
-  const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
-  users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
+  const removeRepository: RepositoryRemover = {
+    deleteRows: (trx, repo) => repos.deleteRows(trx, repo),
+    removeFiles: (repo) => repos.removeFiles(repo),
+  };
+  users.addDeletionGuard(ownershipGuard(removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
   const tagService = new TagService(ctx, repos);
