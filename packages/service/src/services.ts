@@ -4,6 +4,7 @@ import { AccessService } from "./access/access-service.js";
 import { artifactExpiryTask } from "./actions/artifact-expiry.js";
 import { ArtifactService } from "./actions/artifact-service.js";
 import { AdminEmailService } from "./admin/admin-email-service.js";
+import { RenameService } from "./admin/rename-service.js";
 import { UnadoptedService } from "./admin/unadopted-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
@@ -156,6 +157,7 @@ export interface Services {
   /** Site administration: repositories on disk without a row, every user's e-mail addresses. */
   readonly unadopted: UnadoptedService;
   readonly adminEmails: AdminEmailService;
+  readonly renames: RenameService;
 }
 
 /** Builds the services of an instance. */
@@ -284,6 +286,7 @@ export function createServices(init: ServiceContextInit): Services {
     avatars: avatarService,
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
+    renames: new RenameService(ctx, repos),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

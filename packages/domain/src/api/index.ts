@@ -1,6 +1,7 @@
 export * from "./access-token.js";
 export * from "./action.js";
 export * from "./activity.js";
+export * from "./admin.js";
 export * from "./avatar.js";
 export * from "./branch.js";
 export * from "./contents.js";

@@ -35,3 +35,13 @@ export async function existingRepositoryKeys(
     .execute();
   return new Set(rows.map((r) => `${r.owner}/${r.name}`));
 }
+
+/** Renames an account and the owner name its repositories carry (run in a transaction). */
+export async function renameAccount(db: Db, userId: number, newName: string): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ name: newName, lowerName: newName.toLowerCase(), updatedAt: new Date() })
+    .where("id", "=", userId)
+    .execute();
+  await db.updateTable("repository").set({ ownerName: newName }).where("ownerId", "=", userId).execute();
+}

@@ -195,4 +195,39 @@ describe.each(DIALECTS)("user administration over HTTP on %s", (dialect) => {
     expect((await t.call("GET", "/user", { token: u.token })).status).toBe(401);
     expect((await t.call("DELETE", "/admin/users/nobody-at-all", { token: admin.token })).status).toBe(404);
   });
+
+  it("renames a user with Forgejo's rules; their repositories move with them on disk", async () => {
+    const u = await t.user();
+    const other = await t.user();
+    await t.call("POST", "/user/repos", { token: u.token, body: { name: "moving", auto_init: true } });
+    const newName = `renamed-${u.id}`;
+    const rename = (name: string, token = admin.token, who = u.name) =>
+      t.call("POST", `/admin/users/${who}/rename`, { token, body: { new_username: name } });
+    expect((await rename(newName, u.token)).status).toBe(403);
+    const taken = await rename(other.name);
+    expect(taken.status).toBe(422);
+    expect(taken.json.message).toBe("The username is already taken.");
+    expect((await rename("api")).json.message).toBe("name is reserved [name: api]");
+    expect((await rename("bad name")).status).toBe(422);
+    expect((await rename("x", admin.token, "nobody-to-rename")).status).toBe(404);
+
+    expect((await rename(newName)).status).toBe(204);
+    expect((await t.call("GET", `/users/${u.name}`)).status).toBe(404);
+    expect((await t.call("GET", "/user", { token: u.token })).json.login).toBe(newName);
+    const repo = await t.call("GET", `/repos/${newName}/moving`, { token: u.token });
+    expect(repo.json.full_name).toBe(`${newName}/moving`);
+    expect((await t.call("GET", `/repos/${newName}/moving/contents/README.md`)).status).toBe(200);
+    const store = t.services.repositories.store;
+    expect(await store.exists(newName, "moving")).toBe(true);
+    expect(await store.exists(u.name, "moving")).toBe(false);
+    // Letter case only: the directories stay where they are.
+    expect((await rename(newName.toUpperCase(), admin.token, newName)).status).toBe(204);
+    expect((await t.call("GET", `/users/${newName}`)).json.login).toBe(newName.toUpperCase());
+    expect((await t.call("GET", `/repos/${newName}/moving/contents/README.md`)).status).toBe(200);
+    const org = `org-${u.id}`;
+    await t.call("POST", "/orgs", { token: other.token, body: { username: org } });
+    expect((await rename("org-new", admin.token, org)).json.message).toBe(
+      `${org} is an organization not a user`,
+    );
+  });
 });
