@@ -8,8 +8,8 @@ import type {
 } from "@kiln/domain";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { ActionTables } from "./database-actions.js";
-import type { AvatarTables } from "./database-avatars.js";
 import type { AttachmentTables } from "./database-attachments.js";
+import type { AvatarTables } from "./database-avatars.js";
 import type { IssueTables } from "./database-issues.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PullTables } from "./database-pulls.js";
