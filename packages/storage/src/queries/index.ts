@@ -1,9 +1,9 @@
 export * as accessTokens from "./access-tokens.js";
+export type { ActionTypeName, FeedFilter, NewAction } from "./actions.js";
+export * as actions from "./actions.js";
 export type { EmailWithOwner } from "./admin-emails.js";
 export * as adminEmails from "./admin-emails.js";
 export * as adminRepos from "./admin-repos.js";
-export type { ActionTypeName, FeedFilter, NewAction } from "./actions.js";
-export * as actions from "./actions.js";
 export type { ArtifactFilter, ArtifactRow, NewArtifact, UsedArtifact } from "./artifacts.js";
 export * as artifacts from "./artifacts.js";
 export type { AttachmentPlace, NewAttachment } from "./attachments.js";
