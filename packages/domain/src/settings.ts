@@ -112,6 +112,7 @@ export interface Settings {
   readonly webhook: WebhookSettings;
   readonly oauth2: OAuth2Settings;
   readonly session: SessionSettings;
+  readonly picture: PictureSettings;
   readonly quota: {
     readonly enabled: boolean;
     /**
@@ -156,6 +157,22 @@ export const DEFAULT_SSH_MINIMUM_KEY_SIZES: Readonly<Record<string, number>> = {
   "ecdsa-sk": 256,
   rsa: 3071,
 };
+
+/** `[picture]` and `[avatars]`: uploaded avatars of users, organizations and repositories. */
+export interface PictureSettings {
+  /**
+   * Absolute directory of the avatars' content-addressed blob store (user, organization and
+   * repository avatars alike): `[avatars] PATH`, else `[storage.avatars] PATH`, else
+   * `[storage] PATH` + `/avatars`, else `<APP_DATA_PATH>/avatars`.
+   */
+  readonly avatarPath: string;
+  /** `[picture] AVATAR_MAX_FILE_SIZE` in bytes (default 1 MiB). */
+  readonly avatarMaxFileSize: number;
+  /** `[picture] AVATAR_MAX_WIDTH` in pixels (default 4096). */
+  readonly avatarMaxWidth: number;
+  /** `[picture] AVATAR_MAX_HEIGHT` in pixels (default 4096). */
+  readonly avatarMaxHeight: number;
+}
 
 /** A `[cron.<task>]` section: what it sets overrides the task's own default. */
 export interface CronTaskSettings {
@@ -345,6 +362,12 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
     },
     session: { cookieName: "i_like_gitea", sessionLifeTime: 86400, cookieSecure: false },
     quota: { enabled: true, enforce: false, defaultGroups: [], defaultTotal: -1 },
+    picture: {
+      avatarPath: `${appDataPath}/avatars`,
+      avatarMaxFileSize: 1024 * 1024,
+      avatarMaxWidth: 4096,
+      avatarMaxHeight: 4096,
+    },
   };
   return mergeSettings(base, overrides);
 }

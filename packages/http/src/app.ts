@@ -2,6 +2,7 @@ import type { Settings } from "@kiln/domain";
 import type { Logger, Services } from "@kiln/service";
 import { Hono } from "hono";
 import { mountAttachmentDownloads } from "./attachments/download.js";
+import { mountAvatars } from "./avatars/serve.js";
 import type { AppEnv, Mount } from "./env.js";
 import { onError, onNotFound } from "./errors.js";
 import { mountGit } from "./git/git-routes.js";
@@ -79,6 +80,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     );
   }
   mountAttachmentDownloads(mount);
+  mountAvatars(mount);
   mountGit(mount);
   mountPackages(mount);
   mountWeb(mount);

@@ -1,5 +1,6 @@
 export * from "./access/index.js";
 export * from "./actions/index.js";
+export * from "./admin/index.js";
 export * from "./attachments/index.js";
 export { AuthService } from "./auth/auth-service.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
@@ -9,6 +10,7 @@ export { generateTokenSecret, hashTokenSecret } from "./auth/token-secret.js";
 export { currentTotp, generateTotpSecret, validateTotp } from "./auth/totp.js";
 export { RECOVERY_CODE_COUNT, TwoFactorService } from "./auth/two-factor-service.js";
 export { type SessionData, type WebSession, WebSessionService } from "./auth/web-session-service.js";
+export * from "./avatars/index.js";
 export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger } from "./context.js";
 export * from "./cron/index.js";
 export * from "./events/index.js";

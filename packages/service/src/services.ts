@@ -3,12 +3,16 @@ import { attachments as attachmentQueries, enableReadCache, packages as packageR
 import { AccessService } from "./access/access-service.js";
 import { artifactExpiryTask } from "./actions/artifact-expiry.js";
 import { ArtifactService } from "./actions/artifact-service.js";
+import { AdminEmailService } from "./admin/admin-email-service.js";
+import { RenameService } from "./admin/rename-service.js";
+import { UnadoptedService } from "./admin/unadopted-service.js";
 import { AttachmentService } from "./attachments/attachment-service.js";
 import { IssueAttachmentService } from "./attachments/issue-attachment-service.js";
 import { AuthService } from "./auth/auth-service.js";
 import { sessionCleanupTask } from "./auth/session-cleanup.js";
 import { TwoFactorService } from "./auth/two-factor-service.js";
 import { WebSessionService } from "./auth/web-session-service.js";
+import { AvatarService } from "./avatars/avatar-service.js";
 import type { ServiceContext, ServiceContextInit } from "./context.js";
 import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
@@ -70,12 +74,14 @@ import { ReviewService } from "./pulls/review-service.js";
 import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
+import { quotaDoctorTask } from "./quota/quota-doctor-task.js";
 import { QuotaService } from "./quota/quota-service.js";
 import { ReleaseService } from "./releases/release-service.js";
 import { CollaboratorService } from "./repos/collaborator-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoService } from "./repos/repo-service.js";
+import { repoSizeRecountTask } from "./repos/repo-size-recount.js";
 import { TopicService } from "./repos/topic-service.js";
 import { TransferService } from "./repos/transfer-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
@@ -183,6 +189,12 @@ export interface Services {
   /** The web pages' sign-in sessions and TOTP enrolment. */
   readonly webSessions: WebSessionService;
   readonly twoFactor: TwoFactorService;
+  /** Uploaded avatars of users, organizations and repositories, and generated identicons. */
+  readonly avatars: AvatarService;
+  /** Site administration: repositories on disk without a row, every user's e-mail addresses. */
+  readonly unadopted: UnadoptedService;
+  readonly adminEmails: AdminEmailService;
+  readonly renames: RenameService;
 }
 
 /** Builds the services of an instance. */
@@ -202,8 +214,11 @@ export function createServices(init: ServiceContextInit): Services {
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
   const commitVerifier = new CommitVerifier(ctx);
-  const removeRepository: RepositoryRemover = (repo) => repos.delete(repo);
-  users.addDeletionGuard(ownershipGuard(ctx, removeRepository));
+  const removeRepository: RepositoryRemover = {
+    deleteRows: (trx, repo) => repos.deleteRows(trx, repo),
+    removeFiles: (repo) => repos.removeFiles(repo),
+  };
+  users.addDeletionGuard(ownershipGuard(removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
   const tagService = new TagService(ctx, repos);
@@ -239,6 +254,11 @@ export function createServices(init: ServiceContextInit): Services {
   cron.register(sessionCleanupTask(ctx));
   const attachmentService = new AttachmentService(ctx, access);
   cron.registerBlobKind(attachmentService.blobKind());
+  const avatarService = new AvatarService(ctx);
+  cron.registerBlobKind(avatarService.blobKind());
+  const quotaDoctor = new QuotaDoctor(ctx);
+  cron.register(repoSizeRecountTask(ctx, repos));
+  cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
   const services: Services = {
@@ -258,7 +278,7 @@ export function createServices(init: ServiceContextInit): Services {
     ledger,
     quota,
     quotaAdmin: new QuotaAdminService(ctx),
-    quotaDoctor: new QuotaDoctor(ctx),
+    quotaDoctor,
     repositories: repos,
     collaborators: new CollaboratorService(ctx, permissions),
     transfers: new TransferService(ctx, permissions, ledger, repos, quota),
@@ -319,6 +339,10 @@ export function createServices(init: ServiceContextInit): Services {
     oauth2Tokens: new OAuth2TokenService(ctx),
     webSessions: new WebSessionService(ctx),
     twoFactor: new TwoFactorService(ctx),
+    avatars: avatarService,
+    unadopted: new UnadoptedService(ctx, repos, ledger),
+    adminEmails: new AdminEmailService(ctx),
+    renames: new RenameService(ctx, repos),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -9,6 +9,7 @@ import type {
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { ActionTables } from "./database-actions.js";
 import type { AttachmentTables } from "./database-attachments.js";
+import type { AvatarTables } from "./database-avatars.js";
 import type { IssueTables } from "./database-issues.js";
 import type { KeyTables } from "./database-keys.js";
 import type { MirrorTables } from "./database-mirrors.js";
@@ -63,6 +64,8 @@ export interface UsersTable {
   numFollowers: Generated<number>;
   numFollowing: Generated<number>;
   numStars: Generated<number>;
+  /** The uploaded avatar's hash, empty when none (migration 0020). */
+  avatar: Generated<string>;
 }
 
 /** Every e-mail address of a user; lower_email is unique across the instance. */
@@ -166,6 +169,8 @@ export interface RepositoryTable {
   topics: ColumnType<string[], string | undefined, string>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
+  /** The uploaded avatar's hash, empty when none (migration 0020). */
+  avatar: Generated<string>;
 }
 
 /** A topic name used by at least one repository once (migration 0022). */
@@ -284,7 +289,8 @@ export interface Database
     WebhookTables,
     MirrorTables,
     KeyTables,
-    OAuthTables {
+    OAuthTables,
+    AvatarTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;
   accessToken: AccessTokenTable;

@@ -1,9 +1,10 @@
 export * from "./database.js";
 export * from "./database-actions.js";
 export * from "./database-attachments.js";
+export * from "./database-avatars.js";
 export * from "./database-issues.js";
-export * from "./database-mirrors.js";
 export * from "./database-keys.js";
+export * from "./database-mirrors.js";
 export * from "./database-social.js";
 export * from "./database-webhooks.js";
 export { createDialect, openPGlitePool } from "./dialect.js";

@@ -122,6 +122,12 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       sessionLifeTime: get.int("session", "SESSION_LIFE_TIME", 86400, 60),
       cookieSecure: get.bool("session", "COOKIE_SECURE", rootUrl.startsWith("https:")),
     },
+    picture: {
+      avatarPath: storagePath(get, path, appDataPath, "avatars", "avatars"),
+      avatarMaxFileSize: get.size("picture", "AVATAR_MAX_FILE_SIZE", 1024 * 1024),
+      avatarMaxWidth: get.int("picture", "AVATAR_MAX_WIDTH", 4096, 1),
+      avatarMaxHeight: get.int("picture", "AVATAR_MAX_HEIGHT", 4096, 1),
+    },
     quota: {
       enabled: get.bool("quota", "ENABLED", true),
       enforce: get.bool("quota", "ENFORCE", false),

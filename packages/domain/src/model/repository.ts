@@ -37,6 +37,8 @@ export interface Repository {
   readonly topics: readonly string[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** The uploaded avatar's hash (`/repo-avatars/<hash>`), empty when none was uploaded (migration 0020). */
+  readonly avatar?: string;
 }
 
 /** A collaborator's mode on a repository. */

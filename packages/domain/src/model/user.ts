@@ -44,6 +44,8 @@ export interface User {
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly lastLoginAt: Date | null;
+  /** The uploaded avatar's hash (`/avatars/<hash>`), empty when none was uploaded (migration 0020). */
+  readonly avatar?: string;
 }
 
 /** Names Forgejo reserves for its own routes; no account may take them. */

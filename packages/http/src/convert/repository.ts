@@ -1,7 +1,7 @@
 import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "@kiln/service";
 import type * as v from "valibot";
-import { toApiUser } from "./user.js";
+import { repoAvatarUrl, toApiUser } from "./user.js";
 
 /** Forgejo's zero time, for times that never happened. */
 const NEVER = formatTime(new Date(0));
@@ -87,7 +87,7 @@ export function toApiRepository(
     default_merge_style: repo.pullsConfig.defaultMergeStyle,
     default_allow_maintainer_edit: repo.pullsConfig.defaultAllowMaintainerEdit,
     default_update_style: "merge",
-    avatar_url: "",
+    avatar_url: repoAvatarUrl(repo, settings),
     internal: false,
     mirror_interval: "",
     object_format_name: "sha1",

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { type api, formatTime, type Settings, type User } from "@kiln/domain";
+import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
+import { accountAvatarHash, repoAvatarHash } from "@kiln/service";
 import type * as v from "valibot";
 
 /**
@@ -48,20 +48,29 @@ export function placeholderEmail(user: User, settings: Settings): string {
   return `${user.lowerName}@noreply.${new URL(settings.server.rootUrl).hostname}`;
 }
 
-/** The avatar URL Forgejo would give: `<root>/avatars/<md5 of the e-mail>`. */
+/**
+ * The avatar URL of a user or organization, served by Kiln (src/avatars/serve.ts):
+ * `<root>avatars/<hash>`, the uploaded avatar's hash or, without one, the hash of its identicon.
+ */
 export function avatarUrl(user: User, settings: Settings): string {
-  return `${settings.server.rootUrl}avatars/${avatarHash(user.email.toLowerCase() || user.lowerName)}`;
+  return `${settings.server.rootUrl}avatars/${user.avatar || identiconHash("user", user.id)}`;
 }
 
-/** Recently computed avatar hashes: lists show the same owners over and over. */
-const avatarHashes = new Map<string, string>();
+/** The avatar URL of a repository: `<root>repo-avatars/<hash>`, its upload's or its identicon's. */
+export function repoAvatarUrl(repo: Repository, settings: Settings): string {
+  return `${settings.server.rootUrl}repo-avatars/${repo.avatar || identiconHash("repo", repo.id)}`;
+}
 
-function avatarHash(key: string): string {
-  let hash = avatarHashes.get(key);
+/** Recently computed identicon hashes: lists show the same owners over and over. */
+const identiconHashes = new Map<string, string>();
+
+function identiconHash(kind: "user" | "repo", id: number): string {
+  const key = `${kind}-${id}`;
+  let hash = identiconHashes.get(key);
   if (hash === undefined) {
-    hash = createHash("md5").update(key).digest("hex");
-    if (avatarHashes.size >= 10_000) avatarHashes.clear();
-    avatarHashes.set(key, hash);
+    hash = kind === "user" ? accountAvatarHash({ id }) : repoAvatarHash({ id });
+    if (identiconHashes.size >= 10_000) identiconHashes.clear();
+    identiconHashes.set(key, hash);
   }
   return hash;
 }

@@ -1,9 +1,13 @@
 import type { AnyRoute } from "../route.js";
+import { adminAdoptRoutes } from "./admin/adopt.js";
 import { adminCronRoutes } from "./admin/cron.js";
+import { adminEmailRoutes } from "./admin/email.js";
 import { adminHookRoutes } from "./admin/hooks.js";
+import { adminOrgRoutes } from "./admin/org.js";
 import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
+import { adminRepoRoutes } from "./admin/repo.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { adminUserKeyRoutes } from "./admin/user-key.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
@@ -14,6 +18,7 @@ import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
 import { notifyUserRoutes } from "./notify/user.js";
+import { orgAvatarRoutes } from "./org/avatar.js";
 import { orgHookRoutes } from "./org/hook.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
@@ -23,6 +28,7 @@ import { teamRoutes } from "./org/team.js";
 import { packageRoutes } from "./packages/package.js";
 import { artifactRoutes } from "./repo/action-artifact.js";
 import { archiveRoutes } from "./repo/archive.js";
+import { repoAvatarRoutes } from "./repo/avatar.js";
 import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
 import { branchProtectionRoutes } from "./repo/branch-protection.js";
@@ -68,6 +74,7 @@ import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
+import { userAvatarRoutes } from "./user/avatar.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
 import { gpgKeyRoutes } from "./user/gpg-key.js";
@@ -106,10 +113,16 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminUserKeyRoutes,
   ...adminCronRoutes,
   ...adminHookRoutes,
+  ...adminOrgRoutes,
+  ...adminRepoRoutes,
+  ...adminEmailRoutes,
+  ...adminAdoptRoutes,
+  ...userAvatarRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
   ...orgHookRoutes,
+  ...orgAvatarRoutes,
   ...userQuotaRoutes,
   ...orgQuotaRoutes,
   ...adminQuotaRoutes,
@@ -128,6 +141,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...repoHookRoutes,
   ...deployKeyRoutes,
   ...transferRoutes,
+  ...repoAvatarRoutes,
   ...artifactRoutes,
   // Before commitRoutes: `/git/commits/{sha}` would otherwise take `{sha}.diff` as its sha.
   ...commitDiffRoutes,

@@ -13,6 +13,7 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
   const admin = await t.user({ admin: true, name: "fz-admin" });
   const owner = await t.user({ name: "fz-owner" });
   const friend = await t.user({ name: "fz-friend" });
+  await t.user({ name: "fz-renamed" }); // the account adminRenameUser may rename (not the owner)
   const as = { token: owner.token };
   const must = async (req: RawRequest) => {
     const res = await call(req);
@@ -205,5 +206,6 @@ export function validValue(route: AnyRoute, param: string, f: Fixture): string {
   if (param === "name" && route.path.startsWith("/packages/")) return "fz-pkg";
   if (param === "repo" && route.path.includes("/teams/")) return "fz-orepo";
   if (param === "owner" && route.path.includes("/teams/")) return "fz-org";
+  if (param === "username" && route.path.endsWith("/rename")) return "fz-renamed";
   return f.values[param] ?? "1";
 }

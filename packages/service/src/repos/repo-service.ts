@@ -17,7 +17,7 @@ import {
   setDefaultBranch,
   writeCommitGraph,
 } from "@kiln/git";
-import { type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
+import { type Db, type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, recordRefUpdates } from "../events/ref-events.js";
@@ -233,15 +233,26 @@ export class RepoService {
    * With a doer, the `repository` event `deleted` is recorded first, while the row is there.
    */
   async delete(repo: Repository, doerId?: number): Promise<void> {
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const locked = await repositories.lockRepository(trx, repo.id);
-      if (!locked) throw new NotFoundError();
-      if (doerId !== undefined) {
-        await this.ctx.events.record(trx, { ...inRepo(repo, doerId), type: "repository", action: "deleted" });
-      }
-      await this.ledger.recordRepositoryChange(trx, locked, undefined);
-      await repositories.deleteRepository(trx, repo.id);
-    });
+    await this.ctx.db.transaction().execute((trx) => this.deleteRows(trx, repo, doerId));
+    await this.removeFiles(repo);
+  }
+
+  /**
+   * The rows half of {@link delete}, in the caller's transaction (deleting an account with all its
+   * repositories commits once); the caller removes the files with {@link removeFiles} after commit.
+   */
+  async deleteRows(trx: Db, repo: Repository, doerId?: number): Promise<void> {
+    const locked = await repositories.lockRepository(trx, repo.id);
+    if (!locked) throw new NotFoundError();
+    if (doerId !== undefined) {
+      await this.ctx.events.record(trx, { ...inRepo(repo, doerId), type: "repository", action: "deleted" });
+    }
+    await this.ledger.recordRepositoryChange(trx, locked, undefined);
+    await repositories.deleteRepository(trx, repo.id);
+  }
+
+  /** Removes a deleted repository's directory; a failure is logged (the row is already gone). */
+  async removeFiles(repo: Repository): Promise<void> {
     try {
       await this.store.delete(repo.ownerName, repo.name);
     } catch (err) {

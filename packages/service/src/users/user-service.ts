@@ -7,7 +7,7 @@ import {
   usernameProblem,
   type Visibility,
 } from "@kiln/domain";
-import { emails, isUniqueViolation, type UserUpdate, users } from "@kiln/storage";
+import { type Db, emails, isUniqueViolation, type UserUpdate, users } from "@kiln/storage";
 import { type CredentialCache, credentialCacheOf } from "../auth/credential-cache.js";
 import { hashPassword } from "../auth/password.js";
 import type { ServiceContext } from "../context.js";
@@ -72,8 +72,16 @@ export interface UserSettingsInput {
   readonly enableRepoUnitHints?: boolean;
 }
 
-/** Something that may refuse an account's deletion (repositories owned, organizations led, …). */
-export type DeletionGuard = (user: User, opts: { purge: boolean }) => Promise<void>;
+/**
+ * Something that may refuse an account's deletion (repositories owned, organizations led, …). It
+ * runs in the deletion's transaction (`trx`); with `purge` it may delete rows there, and returns
+ * the work to do once that transaction committed (removing files), if any.
+ */
+export type DeletionGuard = (
+  user: User,
+  opts: { purge: boolean },
+  trx: Db,
+) => Promise<(() => Promise<void>) | undefined>;
 
 /**
  * Creating, finding, editing and deleting user accounts. Every change drops the account's
@@ -197,10 +205,18 @@ export class UserService extends UserLookups {
     if (doer && doer.id === target.id) throw new InvalidArgumentError("you cannot delete yourself");
     if (target.type !== "individual")
       throw new InvalidArgumentError(`${target.name} is an organization not a user`);
-    for (const guard of this.deletionGuards) await guard(target, opts);
-    const deleted = await users.deleteUser(this.ctx.db, target.id);
+    // Every row goes in one transaction (the account and, with purge, what it owns); files after.
+    const afterCommit: (() => Promise<void>)[] = [];
+    const deleted = await this.ctx.db.transaction().execute(async (trx) => {
+      for (const guard of this.deletionGuards) {
+        const after = await guard(target, opts, trx);
+        if (after) afterCommit.push(after);
+      }
+      return users.deleteUser(trx, target.id);
+    });
     this.cache.forgetUser(target.id);
     if (!deleted) throw userNotFound(target.name);
+    for (const after of afterCommit) await after();
   }
 
   /** Applies `PATCH /user/settings` to the signed-in user. */

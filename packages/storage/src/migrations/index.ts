@@ -16,6 +16,7 @@ import * as m0015 from "./2026-11-26-0015-watches-stars-follows.js";
 import * as m0017 from "./2026-11-26-0017-webhooks.js";
 import * as m0018 from "./2026-11-26-0018-oauth2.js";
 import * as m0019 from "./2026-11-26-0019-keys.js";
+import * as m0020 from "./2026-11-26-0020-admin-avatars.js";
 import * as m0021 from "./2026-11-26-0021-mirrors.js";
 import * as m0022 from "./2026-11-26-0022-topics.js";
 import * as m0023 from "./2026-11-26-0023-commit-statuses.js";
@@ -39,6 +40,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0017-webhooks": m0017,
   "2026-11-26-0018-oauth2": m0018,
   "2026-11-26-0019-keys": m0019,
+  "2026-11-26-0020-admin-avatars": m0020,
   "2026-11-26-0021-mirrors": m0021,
   "2026-11-26-0022-topics": m0022,
   "2026-11-26-0023-commit-statuses": m0023,

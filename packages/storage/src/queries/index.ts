@@ -1,10 +1,15 @@
 export * as accessTokens from "./access-tokens.js";
 export type { ActionTypeName, FeedFilter, HeatmapBucket, NewAction } from "./actions.js";
 export * as actions from "./actions.js";
+export type { EmailWithOwner } from "./admin-emails.js";
+export * as adminEmails from "./admin-emails.js";
+export * as adminRepos from "./admin-repos.js";
 export type { ArtifactFilter, ArtifactRow, NewArtifact, UsedArtifact } from "./artifacts.js";
 export * as artifacts from "./artifacts.js";
 export type { AttachmentPlace, NewAttachment } from "./attachments.js";
 export * as attachments from "./attachments.js";
+export type { AvatarOwner } from "./avatars.js";
+export * as avatars from "./avatars.js";
 export * as collaborations from "./collaborations.js";
 export type { NewComment, Window } from "./comments.js";
 export * as comments from "./comments.js";

@@ -35,6 +35,7 @@ export const REPO_COLUMNS = [
   "repository.topics",
   "repository.createdAt",
   "repository.updatedAt",
+  "repository.avatar",
 ] as const;
 
 /** Inserts a repository row. A name taken by the owner violates repository_owner_name_key. */

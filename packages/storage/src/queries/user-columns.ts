@@ -36,4 +36,5 @@ export const USER_COLUMNS = [
   "createdAt",
   "updatedAt",
   "lastLoginAt",
+  "avatar",
 ] as const;

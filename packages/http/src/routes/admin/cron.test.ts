@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
@@ -49,5 +51,44 @@ describe.each(DIALECTS)("admin cron API on %s", (dialect) => {
     expect(listed.exec_times).toBe(1);
     expect(Date.parse(listed.prev)).toBeGreaterThan(Date.now() - 60_000);
     expect((await t.call("POST", "/admin/cron/no_such_task", { token: admin.token })).status).toBe(404);
+  });
+
+  it("registers every periodic task of Kiln", async () => {
+    const names = (await t.call("GET", "/admin/cron", { token: admin.token })).json.map(
+      (task: { name: string }) => task.name,
+    );
+    for (const name of [
+      "cleanup_actions",
+      "cleanup_hook_task_table",
+      "sweep_attachments",
+      "sweep_packages",
+      "sweep_artifacts",
+      "sweep_avatars",
+      "update_repository_size",
+      "check_quota_usage",
+    ]) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it("re-measures repositories with update_repository_size and records the run", async () => {
+    await t.call("POST", "/user/repos", { token: user.token, body: { name: "grows", auto_init: true } });
+    const before = (await t.call("GET", `/repos/${user.name}/grows`, { token: user.token })).json.size;
+    // Bytes written behind Kiln's back (a restored backup, a repack): only a recount sees them.
+    const gitdir = t.services.repositories.store.pathOf(user.name, "grows");
+    await writeFile(join(gitdir, "objects", "extra.bin"), Buffer.alloc(64 * 1024, 1));
+    expect((await t.call("GET", `/repos/${user.name}/grows`, { token: user.token })).json.size).toBe(before);
+    expect((await t.call("POST", "/admin/cron/update_repository_size", { token: admin.token })).status).toBe(
+      204,
+    );
+    const after = (await t.call("GET", `/repos/${user.name}/grows`, { token: user.token })).json.size;
+    expect(after).toBeGreaterThanOrEqual(before + 64);
+    expect((await t.call("POST", "/admin/cron/check_quota_usage", { token: admin.token })).status).toBe(204);
+    const tasks = (await t.call("GET", "/admin/cron", { token: admin.token })).json;
+    for (const name of ["update_repository_size", "check_quota_usage"]) {
+      const task = tasks.find((x: { name: string }) => x.name === name);
+      expect(task.exec_times).toBe(1);
+      expect(task.prev).not.toBe("0001-01-01T00:00:00Z");
+    }
   });
 });

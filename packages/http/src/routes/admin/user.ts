@@ -5,7 +5,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { empty, notFound, validationError } from "../responses.js";
+import { empty, forbidden, notFound, validationError } from "../responses.js";
 
 /** Forgejo's routers/api/v1/admin/user.go: site administration of user accounts. */
 
@@ -141,4 +141,28 @@ export const adminDeleteUser = route({
   },
 });
 
-export const adminUserRoutes = [adminSearchUsers, adminCreateUser, adminEditUser, adminDeleteUser];
+export const adminRenameUser = route({
+  method: "post",
+  path: "/admin/users/{username}/rename",
+  operationId: "adminRenameUser",
+  tags: ["admin"],
+  summary: "Rename a user",
+  access: "site-admin",
+  scopes: ["admin"],
+  params: v.object({ username: v.string() }),
+  body: api.RenameUserOption,
+  responses: { ...empty, ...forbidden, ...notFound, ...validationError },
+  async handler(c, { params, body }) {
+    const target = await c.get("services").users.getByName(params.username);
+    await c.get("services").renames.rename(target, body.new_username);
+    return c.body(null, 204);
+  },
+});
+
+export const adminUserRoutes = [
+  adminSearchUsers,
+  adminCreateUser,
+  adminEditUser,
+  adminDeleteUser,
+  adminRenameUser,
+];
