@@ -171,15 +171,20 @@ export function route<
  * An issue's `{index}` is digits only (`:index{[0-9]+}`): then `/issues/{index}/comments` and
  * `/issues/comments/{id}` cannot both match one path, which Hono's one-expression router needs
  * (a non-numeric index is 404 either way, as in Forgejo). Two parameters in one segment
- * (`{index}.{diffType}`) become one Hono parameter named `index__diffType`, split again at the
+ * (`{index}.{diffType}`) become one Hono parameter named `index__diffType` (a `diffType` only
+ * `diff` or `patch`, as Forgejo's router matches it), split again at the
  * last dot before validation ({@link splitJoinedParams}).
  */
 export function honoPath(path: string): string {
-  return path
-    .replace(/\{(\w+)\}\.\{(\w+)\}/g, ":$1__$2{[^/]+\\.[^/.]+}")
-    .replace(/\{(\w+)\*\}/g, ":$1{.+}")
-    .replace(/\{index\}/g, ":index{[0-9]+}")
-    .replace(/\{([\w-]+)\}/g, ":$1");
+  return (
+    path
+      // Forgejo routes `{sha}.{diffType:diff|patch}`: other suffixes fall through to the route without one.
+      .replace(/\{(\w+)\}\.\{diffType\}/g, ":$1__diffType{[^/]+\\.(?:diff|patch)}")
+      .replace(/\{(\w+)\}\.\{(\w+)\}/g, ":$1__$2{[^/]+\\.[^/.]+}")
+      .replace(/\{(\w+)\*\}/g, ":$1{.+}")
+      .replace(/\{index\}/g, ":index{[0-9]+}")
+      .replace(/\{([\w-]+)\}/g, ":$1")
+  );
 }
 
 /** Hono's parameters with each joined pair (`a__b` = `x.y`, from {@link honoPath}) split into `a` and `b`. */
