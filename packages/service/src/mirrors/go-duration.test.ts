@@ -14,7 +14,13 @@ describe("mirror intervals as Go durations", () => {
     expect(parseInterval(text)).toBe(ms);
   });
 
-  it.each(["", "soon", "1d", "10", "-5m"])("refuses %j", (text) => {
+  it("reads Go's largest duration and refuses anything past it", () => {
+    expect(parseInterval("2562047h47m16.854s")).toBe(9_223_372_036_854);
+    expect(parseInterval("2562048h")).toBeUndefined();
+    expect(() => checkInterval("30000000000h", 600_000)).toThrow('time: invalid duration "30000000000h"');
+  });
+
+  it.each(["", "soon", "1d", "10", "-5m", "30000000000h", "1e400h"])("refuses %j", (text) => {
     expect(parseInterval(text)).toBeUndefined();
   });
 

@@ -1,11 +1,19 @@
 import { InvalidArgumentError } from "@kiln/domain";
 import { parseGoDuration } from "../cron/schedule.js";
 
-/** A Go duration (`8h`, `10m0s`, `0`) in milliseconds, as Go's time.ParseDuration reads it; undefined when it is not one. */
+/** Go's largest Duration (2^63-1 ns) in whole milliseconds: time.ParseDuration overflows beyond it. */
+export const MAX_INTERVAL_MS = 9_223_372_036_854;
+
+/**
+ * A Go duration (`8h`, `10m0s`, `0`) in milliseconds, as Go's time.ParseDuration reads it;
+ * undefined when it is not one, including one past Go's maximum (Go reports it as invalid too).
+ */
 export function parseInterval(text: string): number | undefined {
   const t = text.trim();
   if (/^[+-]?0$/.test(t)) return 0;
-  return parseGoDuration(t.startsWith("+") ? t.slice(1) : t);
+  const ms = parseGoDuration(t.startsWith("+") ? t.slice(1) : t);
+  if (ms === undefined || !Number.isSafeInteger(ms) || ms > MAX_INTERVAL_MS) return undefined;
+  return ms;
 }
 
 /** Milliseconds as Go's Duration.String writes them: `8h0m0s`, `10m0s`, `1m30s`, `1.5s`, `500ms`, `0s`. */

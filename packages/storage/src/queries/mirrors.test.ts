@@ -81,6 +81,25 @@ describe.each(DIALECTS)("mirror rows on %s", (dialect) => {
     expect(await mirrors.findPushMirror(t.db, repoId, "manual")).toBeUndefined();
   });
 
+  it("still finds due push mirrors when one row holds an interval past PostgreSQL's range", async () => {
+    const repoId = await repo();
+    const add = (remoteName: string, intervalMs: number) =>
+      mirrors.insertPushMirror(t.db, {
+        repoId,
+        remoteName,
+        remoteAddress: "https://example.com/r.git",
+        credentials: "",
+        intervalMs,
+        syncOnCommit: false,
+      });
+    const huge = await add("huge", 30_000_000_000 * 3_600_000);
+    const healthy = await add("healthy", 10 * MINUTE);
+    const later = new Date(Date.now() + 11 * MINUTE);
+    await mirrors.updatePushMirror(t.db, huge.id, { lastUpdateAt: new Date() });
+    const due = (await mirrors.duePushMirrors(t.db, later, 100)).filter((m) => m.repoId === repoId);
+    expect(due.map((m) => m.id)).toEqual([healthy.id]);
+  });
+
   it("goes with its repository", async () => {
     const repoId = await repo();
     await mirrors.insertMirror(t.db, {

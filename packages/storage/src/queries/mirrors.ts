@@ -149,12 +149,16 @@ export async function syncOnCommitMirrors(db: Db, repoId: number): Promise<PushM
     .execute();
 }
 
+/** Go's largest Duration in milliseconds: no stored interval is read as longer (PostgreSQL's interval range). */
+const MAX_INTERVAL_MS = 9_223_372_036_854;
+
 /**
  * Push mirrors with an interval whose last sync is at least that long ago at `now` (never synced:
- * due at once), the longest overdue first, as Forgejo's PushMirrorsIterate.
+ * due at once), the longest overdue first, as Forgejo's PushMirrorsIterate. An out-of-range
+ * interval left by an older release is capped, so one row cannot make the query fail for all.
  */
 export async function duePushMirrors(db: Db, now: Date, limit: number): Promise<PushMirrorRow[]> {
-  const due = sql<Date>`coalesce(last_update_at, created_at) + interval_ms * interval '1 millisecond'`;
+  const due = sql<Date>`coalesce(last_update_at, created_at) + least(interval_ms, ${sql.lit(MAX_INTERVAL_MS)}) * interval '1 millisecond'`;
   return db
     .selectFrom("pushMirror")
     .selectAll()
