@@ -161,6 +161,11 @@ export class PullMirrorService {
     return mirrors.duePullMirrors(this.ctx.db, new Date(), limit);
   }
 
+  /** Moves a mirror's next periodic sync one interval on without syncing it (a run skipped it). */
+  async scheduleNext(row: MirrorRow): Promise<void> {
+    await mirrors.updateMirror(this.ctx.db, row.repoId, { nextUpdateAt: this.nextUpdate(row.intervalMs) });
+  }
+
   /** A repository by id, for housekeeping (undefined when it was deleted). */
   async repository(repoId: number): Promise<Repository | undefined> {
     return repositories.findRepositoryById(this.ctx.db, repoId);
@@ -207,7 +212,13 @@ export class PullMirrorService {
         { repo: `${repo.ownerName}/${repo.name}`, err: message },
         "mirror: the pull mirror could not be synced",
       );
-      await mirrors.updateMirror(this.ctx.db, repoId, { updatedAt: new Date(), lastError: message });
+      // Forgejo's ScheduleNextUpdate on failure too: a failing mirror waits its interval like any
+      // other, instead of staying the most overdue row and being picked first by every run.
+      await mirrors.updateMirror(this.ctx.db, repoId, {
+        updatedAt: new Date(),
+        nextUpdateAt: this.nextUpdate(row.intervalMs),
+        lastError: message,
+      });
       return { ok: false, error: message, refs: 0 };
     }
   }

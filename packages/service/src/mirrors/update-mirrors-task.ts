@@ -12,7 +12,8 @@ const PUSH_LIMIT = 50;
  * Forgejo's `update_mirrors` cron task (`@every 10m`): syncs the pull mirrors whose next update is
  * due and pushes to the push mirrors whose interval has passed, one at a time, stopping between
  * mirrors when the server stops. Nothing runs while `[mirror] ENABLED = false`; a pull mirror whose
- * owner is over quota (with `[quota] ENFORCE`) is skipped, as in Forgejo.
+ * owner is over quota (with `[quota] ENFORCE`) is skipped, as in Forgejo. A skipped or failed pull
+ * mirror waits its interval again, so the same rows are not picked first by every run.
  */
 export function updateMirrorsTask(
   ctx: ServiceContext,
@@ -35,6 +36,7 @@ export function updateMirrorsTask(
         if (!repo) continue;
         if (await quota.exceeds({ id: repo.ownerId, name: repo.ownerName }, "size:repos:all")) {
           skipped++;
+          await pull.scheduleNext(row);
           continue;
         }
         const outcome = await pull.sync(row.repoId, signal);

@@ -158,6 +158,7 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
     for (const [interval, message] of [
       ["5m", "MirrorInterval hit the minimum interval: 5m0s is less than 10m0s"],
       ["soon", 'time: invalid duration "soon"'],
+      ["30000000000h", 'time: invalid duration "30000000000h"'],
     ] as const) {
       const refused = await edit("bob/manual", { mirror_interval: interval, description: "changed" });
       expect([refused.status, refused.json.message]).toEqual([422, message]);
@@ -189,5 +190,32 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
     const row = await mirrors.findMirror(w.t.services.ctx.db, copy.json.id);
     expect(row?.nextUpdateAt?.getTime()).toBeGreaterThan(Date.now() + 7 * 3_600_000);
     expect(row?.lastError).toBe("");
+  });
+
+  it("moves a failing mirror's next update on, so the next run does not pick it first again", async () => {
+    const gone = await w.t.call("POST", "/user/repos", {
+      token: alice.token,
+      body: { name: "gone", auto_init: true },
+    });
+    expect(gone.status).toBe(201);
+    const broken = await migrate({
+      clone_addr: `${w.url}/alice/gone.git`,
+      repo_name: "broken",
+      mirror: true,
+    });
+    expect(broken.status, broken.text).toBe(201);
+    expect((await w.t.call("DELETE", "/repos/alice/gone", { token: alice.token })).status).toBe(204);
+    const db = w.t.services.ctx.db;
+    await mirrors.updateMirror(db, broken.json.id, { nextUpdateAt: new Date(Date.now() - 1000) });
+    let result = await w.t.services.cron.run("update_mirrors");
+    expect(result?.message).toMatch(/^synced 0 pull mirror\(s\), pushed 0 push mirror\(s\), 1 failed/);
+    const row = await mirrors.findMirror(db, broken.json.id);
+    expect(row?.lastError).not.toBe("");
+    expect(row?.nextUpdateAt?.getTime()).toBeGreaterThan(Date.now() + 7 * 3_600_000);
+    // The next run syncs only what is due: the failed mirror waits its interval like the others.
+    const copy = await w.t.call("GET", "/repos/bob/copy", { token: bob.token });
+    await mirrors.updateMirror(db, copy.json.id, { nextUpdateAt: new Date(Date.now() - 1000) });
+    result = await w.t.services.cron.run("update_mirrors");
+    expect(result?.message).toMatch(/^synced 1 pull mirror\(s\), pushed 0 push mirror\(s\), 0 failed/);
   });
 });
