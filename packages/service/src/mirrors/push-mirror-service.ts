@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   BadRequestError,
+  InvalidArgumentError,
   isKilnError,
   NotFoundError,
   type Paged,
@@ -13,6 +14,7 @@ import { mirrors, type PushMirrorRow, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { formatInterval, parseInterval } from "./go-duration.js";
+import { KeyedQueue } from "./keyed-queue.js";
 import {
   checkMirrorAddress,
   describeFailure,
@@ -35,6 +37,12 @@ export interface NewPushMirrorInput {
 /** Forgejo's message when new push mirrors are refused (Kiln's, like the pull one's). */
 export const PUSH_MIRRORS_DISABLED = "the site administrator has disabled the creation of new push mirrors";
 
+/** Pushes to mirrors running at once, instance-wide: each is a `git push` process. */
+const PUSH_CONCURRENCY = 2;
+
+/** Push mirrors one repository may have: each push to it can fan out to all of them. */
+export const MAX_PUSH_MIRRORS = 20;
+
 /** Letters and digits of Forgejo's util.CryptoRandomString. */
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -49,10 +57,12 @@ function randomSuffix(length: number): string {
  * (`sync_on_commit`, in the background once the push is recorded) or on request. The address
  * follows migration's rules (checked when added and again, pinned, at each sync); credentials are
  * sealed at rest and reach git only as a header in its environment. A failed push is recorded in
- * `last_error` and `last_update`, never answered as a server error. One sync of a mirror at a time.
+ * `last_error` and `last_update`, never answered as a server error. Pushes run two at a time,
+ * instance-wide, a mirror queued once; a repository has at most 20 push mirrors.
  */
 export class PushMirrorService {
-  private readonly running = new Map<number, Promise<PushMirrorRow | undefined>>();
+  /** Pushes queued or running, by mirror id: two at a time, a mirror queued once. */
+  private readonly queue = new KeyedQueue<number, PushMirrorRow | undefined>(PUSH_CONCURRENCY);
   /** Syncs on commit started in the background, from the look-up of the mirrors on. */
   private readonly background = new Set<Promise<unknown>>();
 
@@ -95,6 +105,9 @@ export class PushMirrorService {
       );
     }
     if (input.useSsh) throw new BadRequestError("SSH authentication not available.");
+    const { total } = await mirrors.listPushMirrors(this.ctx.db, repo.id, { page: 1, limit: 1 });
+    if (total >= MAX_PUSH_MIRRORS)
+      throw new InvalidArgumentError(`a repository can have at most ${MAX_PUSH_MIRRORS} push mirrors`);
     const { address, auth } = await this.asBadRequest(async () => {
       refuseLocalPath(input.remoteAddress);
       const split = splitAddress(input.remoteAddress, {
@@ -126,13 +139,12 @@ export class PushMirrorService {
     for (const row of await mirrors.allPushMirrors(this.ctx.db, repo.id)) await this.sync(row.id);
   }
 
-  /** Pushes to one push mirror now (joining a push to it going on); the row as updated. */
+  /**
+   * Pushes to one push mirror once one of the instance's push slots is free (joining a push to it
+   * queued or going on); the row as updated.
+   */
   sync(id: number, signal?: AbortSignal): Promise<PushMirrorRow | undefined> {
-    const going = this.running.get(id);
-    if (going) return going;
-    const run = this.runSync(id, signal).finally(() => this.running.delete(id));
-    this.running.set(id, run);
-    return run;
+    return this.queue.run(id, () => this.runSync(id, signal));
   }
 
   /** Push mirrors due for their periodic sync. */
@@ -142,12 +154,12 @@ export class PushMirrorService {
 
   /** Waits for every push going on (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.background.size > 0) {
-      await Promise.allSettled([...this.running.values(), ...this.background]);
+    while (this.queue.size > 0 || this.background.size > 0) {
+      await Promise.allSettled([this.queue.idle(), ...this.background]);
     }
   }
 
-  /** After a push to `repo`: its `sync_on_commit` mirrors are pushed to in the background. */
+  /** After a push to `repo`: its `sync_on_commit` mirrors are queued for a push in the background. */
   private syncOnCommit(repo: Repository): void {
     if (!this.ctx.settings.mirror.enabled) return;
     const work: Promise<unknown> = mirrors

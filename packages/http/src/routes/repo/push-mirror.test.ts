@@ -204,4 +204,19 @@ describe.each(DIALECTS)("push mirrors on %s", (dialect) => {
       await strict.close();
     }
   });
+
+  it("refuses an interval past Go's largest duration, and a 21st push mirror of a repository", async () => {
+    const repo = await w.t.call("POST", "/user/repos", { token: alice.token, body: { name: "many" } });
+    expect(repo.status).toBe(201);
+    const addTo = (body: object) =>
+      w.t.call("POST", "/repos/alice/many/push_mirrors", { token: alice.token, body });
+    const mirror = { remote_address: `${w.url}/carol/target2.git`, interval: "0" };
+    const huge = await addTo({ ...mirror, interval: "30000000000h" });
+    expect([huge.status, huge.json.message]).toEqual([400, 'time: invalid duration "30000000000h"']);
+    for (let i = 0; i < 20; i++) expect((await addTo(mirror)).status).toBe(200);
+    const more = await addTo(mirror);
+    expect([more.status, more.json.message]).toEqual([422, "a repository can have at most 20 push mirrors"]);
+    const list = await w.t.call("GET", "/repos/alice/many/push_mirrors?limit=1", { token: alice.token });
+    expect(list.headers.get("x-total-count")).toBe("20");
+  });
 });
