@@ -183,4 +183,21 @@ describe("commit signature verification with real git", () => {
     expect(head.json.commit.id).toBe(signed);
     expect(head.json.commit.verification).toMatchObject({ verified: true, reason: `signer / ${firstKey}` });
   });
+
+  it("refuses a commit in the pusher's name signed with another account's key on that branch", async () => {
+    const other = await createUser(server, work, "other");
+    const otherKey = gpgGenerate(gnupg, "Other <other@example.com>");
+    const registered = await api(server.url, "POST", "/user/gpg_keys", {
+      token: other.token,
+      body: { armored_public_key: gpgExport(gnupg, otherKey) },
+    });
+    expect(registered.status).toBe(201);
+    // Committer signer@example.com, signed by other's registered key: shown as other's signature,
+    // but not the committer's, so a branch requiring signed commits refuses it.
+    const forged = await gpgCommit("forged.txt", otherKey);
+    const refused = await git(repo, ["push", "origin", "HEAD:main"], env());
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`branch main is protected from unverified commit ${forged}`);
+    await gitOk(repo, ["reset", "-q", "--hard", "HEAD~1"], env());
+  });
 });

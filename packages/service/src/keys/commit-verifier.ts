@@ -89,7 +89,8 @@ export class CommitVerifier {
   /**
    * The first of `commits` (raw objects, in order) that is unsigned or whose signature does not
    * verify: what a branch requiring signed commits refuses at push (Forgejo's pre-receive
-   * verifyCommits). The objects come from the push's quarantine, so nothing is read from disk.
+   * verifyCommits), or whose verified signer is not the committer's account (Kiln is stricter than
+   * display here). The objects come from the push's quarantine, so nothing is read from disk.
    */
   async firstUnverified(commits: readonly PushedCommit[]): Promise<string | undefined> {
     const found: SignedCommit[] = [];
@@ -99,11 +100,21 @@ export class CommitVerifier {
       const line = /^committer (.*) <([^>]*)> /m.exec(raw.payload.slice(0, raw.payload.indexOf("\n\n")));
       found.push({ sha: commit.sha, committer: { email: line?.[2] ?? "" }, raw });
     }
-    const checked = await this.verifySigned(found);
-    return found.find((c) => checked.get(c.sha)?.verified !== true)?.sha;
+    const committers = new Map<string, string>();
+    const checked = await this.verifySigned(found, committers);
+    // Enforcement asks more than display: the signer must be the committer's own account, so a
+    // key registered by one user cannot vouch for a commit made in another's name.
+    return found.find((c) => {
+      const v = checked.get(c.sha);
+      return v?.verified !== true || v.signer?.name === undefined || v.signer.name !== committers.get(c.sha);
+    })?.sha;
   }
 
-  private async verifySigned(signed: readonly SignedCommit[]): Promise<Map<string, CommitVerification>> {
+  /** Verifies signed commits; `committers`, when given, gets each commit's committer account name. */
+  private async verifySigned(
+    signed: readonly SignedCommit[],
+    committers?: Map<string, string>,
+  ): Promise<Map<string, CommitVerification>> {
     const result = new Map<string, CommitVerification>();
     if (signed.length === 0) return result;
     const parsed = new Map<string, { gpg?: openpgp.Signature; ssh?: SshSignature; raw: CommitSignature }>();
@@ -128,6 +139,7 @@ export class CommitVerifier {
       if (!entry) continue;
       const base = { signature: entry.raw.signature, payload: entry.raw.payload };
       const committer = keyring.committers.get(commit.committer.email.toLowerCase());
+      if (committer) committers?.set(commit.sha, committer.name);
       let outcome: Omit<CommitVerification, "signature" | "payload">;
       if (entry.raw.signature.startsWith("-----BEGIN SSH SIGNATURE-----")) {
         outcome = entry.ssh
