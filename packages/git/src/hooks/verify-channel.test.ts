@@ -1,3 +1,5 @@
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { askUnverified, openVerifyChannel, type PushedCommit } from "./verify-channel.js";
 
@@ -30,5 +32,14 @@ describe("the push verification channel", () => {
     } finally {
       channel.close();
     }
+  });
+
+  it("keeps its socket in a private directory of its own, removed on close", async () => {
+    const channel = await openVerifyChannel(async () => undefined);
+    const dir = dirname(channel.path);
+    expect(basename(dir)).toMatch(/^kiln-verify-/);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    channel.close();
+    expect(existsSync(dir)).toBe(false);
   });
 });

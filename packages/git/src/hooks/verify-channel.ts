@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,12 +23,14 @@ const MAX_QUESTION = 64 * 1024 * 1024;
  * Opens a Unix socket on which the pre-receive hook asks the server which pushed commit is
  * unverified: the hook runs in git's process tree and cannot read the database, the server can.
  * One JSON line each way (`{"commits":[{"sha","object":<base64>}]}` → `{"unverified":<sha|null>}`).
- * Closed, and its socket file removed, by `close()`.
+ * The socket lives in a fresh private directory (mode 0700), so no other local user can connect
+ * whatever the umask. Closed, and its directory removed, by `close()`.
  */
 export async function openVerifyChannel(
   check: CommitSignatureCheck,
 ): Promise<{ path: string; close(): void }> {
-  const path = join(tmpdir(), `kiln-verify-${randomUUID()}.sock`);
+  const dir = await mkdtemp(join(tmpdir(), "kiln-verify-"));
+  const path = join(dir, "verify.sock");
   // Half-open: the hook ends its side after the question and still reads the answer.
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     const chunks: Buffer[] = [];
@@ -61,15 +63,20 @@ export async function openVerifyChannel(
       })();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(path, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path, () => resolve());
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     path,
     close() {
       server.close();
-      rmSync(path, { force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
