@@ -73,6 +73,26 @@ describe.each(DIALECTS)("authentication on %s", (dialect) => {
     await expect(s.auth.authenticate({ ...basic, otp })).rejects.toThrow("invalid provided OTP");
   });
 
+  it("locks the second factor after five wrong codes, even when they arrive concurrently", async () => {
+    const user = await newUser();
+    const secret = generateTotpSecret();
+    await twoFactor.upsertTwoFactor(s.ctx.db, user.id, sealSecret(s.ctx.settings.security.secretKey, secret));
+    const basic = { kind: "basic", username: user.name, password: "password1" } as const;
+    const guesses = await Promise.allSettled(
+      Array.from({ length: 20 }, () => s.auth.authenticate({ ...basic, otp: "000000" })),
+    );
+    expect(guesses.every((g) => g.status === "rejected")).toBe(true);
+    expect((await twoFactor.findTwoFactor(s.ctx.db, user.id))?.failedAttempts).toBe(5);
+    // A right code during the lock gets the same answer as a wrong one, on the API and the web step.
+    await expect(s.auth.authenticate({ ...basic, otp: currentTotp(secret) })).rejects.toThrow(
+      "invalid provided OTP",
+    );
+    expect(await s.twoFactor.checkPasscode(user, currentTotp(secret))).toBe(false);
+    await twoFactor.resetTwoFactorAttempts(s.ctx.db, user.id);
+    expect(await s.twoFactor.checkPasscode(user, currentTotp(secret))).toBe(true);
+    expect((await twoFactor.findTwoFactor(s.ctx.db, user.id))?.failedAttempts).toBe(0);
+  });
+
   it("refuses prohibited accounts and those that must change their password with 403", async () => {
     const prohibited = await newUser();
     await users.updateUser(s.ctx.db, prohibited.id, { prohibitLogin: true });
