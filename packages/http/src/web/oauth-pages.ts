@@ -43,7 +43,8 @@ async function authorize(c: AppContext, fields: Fields): Promise<Response> {
   if (outcome.kind === "error") return errorPage(c, outcome.error.code, outcome.error.description);
   if (outcome.kind === "redirect") return seeOther(outcome.location);
   // Remember what the page shows: the grant must answer exactly this request.
-  await services.webSessions.update(session, { ...session.data, oauth: { ...request } });
+  if (!(await services.webSessions.update(session, { ...session.data, oauth: { ...request } })))
+    return seeOther(`/user/login?redirect_to=${encodeURIComponent(here(c))}`);
   const app = outcome.application;
   const owner = outcome.owner?.name ?? "";
   const csrf = services.webSessions.csrfToken(session.cookie);
@@ -90,7 +91,7 @@ async function grant(c: AppContext): Promise<Response> {
   }
   const services = c.get("services");
   const { oauth: _, ...rest } = session.data;
-  await services.webSessions.update(session, rest);
+  if (!(await services.webSessions.update(session, rest))) return seeOther("/user/login");
   const request = shown as unknown as AuthorizeRequest;
   return seeOther(await services.oauth2Authorizer.grant(session.user, request, form("granted") === "true"));
 }
