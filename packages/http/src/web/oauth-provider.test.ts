@@ -55,6 +55,7 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     expect(page.status).toBe(200);
     const res = await b.post("/login/oauth/grant", {
       _csrf: page.field("_csrf"),
+      request_id: page.field("request_id"),
       client_id: page.field("client_id"),
       state: page.field("state"),
       scope: page.field("scope"),
@@ -151,6 +152,31 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     expect((await other.post("/login/oauth/grant", { ...fields, _csrf: page.field("_csrf") })).status).toBe(
       400,
     );
+  });
+
+  it("refuses a consent post for a page that another authorize request replaced", async () => {
+    const u = await t.user();
+    const app = await newApp(u);
+    const b = await signedIn(u);
+    const shown = await b.get(authorizeUrl({ client_id: app.client_id, scope: "read:user" }));
+    // The application opens a second request in the same session, with more scopes.
+    await b.get(authorizeUrl({ client_id: app.client_id, scope: "write:repository write:user" }));
+    const fields = {
+      _csrf: shown.field("_csrf"),
+      request_id: shown.field("request_id"),
+      client_id: app.client_id,
+      state: "st",
+      scope: "read:user",
+      nonce: "",
+      redirect_uri: REDIRECT,
+      granted: "true",
+    };
+    expect((await b.post("/login/oauth/grant", fields)).status).toBe(400);
+    // The page that is current still works.
+    const current = await b.get(authorizeUrl({ client_id: app.client_id, scope: "read:user" }));
+    const res = await b.post("/login/oauth/grant", { ...fields, request_id: current.field("request_id") });
+    expect(res.status).toBe(303);
+    expect(new URL(res.location).searchParams.get("code")).toBeTruthy();
   });
 
   it("escapes what the consent page shows", async () => {
