@@ -115,6 +115,7 @@ export class OAuth2TokenService {
     }
     const grant = await oauth2Grants.findGrantById(this.ctx.db, code.grantId);
     if (!grant || grant.applicationId !== app.id) throw new OAuth2Error("invalid_grant", "invalid grant");
+    await this.requireSignInAllowed(grant.userId);
     // Spend the code; a concurrent exchange of the same code loses here.
     if (!(await oauth2Grants.deleteCode(this.ctx.db, code.id))) {
       throw new OAuth2Error("unauthorized_client", "client is not authorized");
@@ -135,6 +136,7 @@ export class OAuth2TokenService {
     const grant = await oauth2Grants.findGrantById(this.ctx.db, claims.gnt);
     if (!grant || grant.applicationId !== app.id)
       throw new OAuth2Error("invalid_grant", "grant does not exist");
+    await this.requireSignInAllowed(grant.userId);
     if (this.ctx.settings.oauth2.invalidateRefreshTokens) {
       const counter = typeof claims.cnt === "number" ? claims.cnt : 0;
       if (counter === 0 || counter !== grant.counter) throw alreadyUsed();
@@ -144,6 +146,14 @@ export class OAuth2TokenService {
       return this.respond(app, { ...grant, counter: next }, urls, false);
     }
     return this.respond(app, grant, urls);
+  }
+
+  /** A grant's user must still be allowed to sign in (active, not prohibited) to get tokens. */
+  private async requireSignInAllowed(userId: number): Promise<void> {
+    const user = await users.findUserById(this.ctx.db, userId);
+    if (!user || !user.isActive || user.prohibitLogin) {
+      throw new OAuth2Error("invalid_grant", "user is prohibited from signing in");
+    }
   }
 
   private async respond(
