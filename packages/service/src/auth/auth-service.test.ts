@@ -1,4 +1,4 @@
-import { twoFactor, users } from "@kiln/storage";
+import { oauth2Grants, twoFactor, users } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { describe, expect, it } from "vitest";
 import { openTestServices, useTestServices } from "../../test/support.js";
@@ -103,6 +103,26 @@ describe.each(DIALECTS)("authentication on %s", (dialect) => {
     await expect(
       s.auth.authenticate({ kind: "basic", username: mustChange.name, password: "password1" }),
     ).rejects.toThrow(/^You must change your password/);
+  });
+
+  it("tries a dotted password as a password when the OAuth2 signing key cannot be opened", async () => {
+    const opened = await openTestServices(dialect);
+    try {
+      const { ctx } = opened.services;
+      // A key sealed under another SECRET_KEY: opening it throws.
+      const foreign = sealSecret("another-secret-key", "{}");
+      await oauth2Grants.insertSigningKey(ctx.db, ctx.settings.oauth2.jwtSigningAlgorithm, foreign);
+      const name = uniqueName("dot");
+      await opened.services.users.create({ username: name, email: `${name}@e.org`, password: "pass.word.1" });
+      await expect(
+        opened.services.auth.authenticate({ kind: "basic", username: name, password: "pass.word.1" }),
+      ).resolves.toMatchObject({ method: "password" });
+      await expect(
+        opened.services.auth.authenticate({ kind: "basic", username: name, password: "wrong.pass.word" }),
+      ).rejects.toMatchObject({ kind: "unauthorized" });
+    } finally {
+      await opened.database.close();
+    }
   });
 
   it("refuses password login when basic authentication is disabled, but still takes tokens", async () => {

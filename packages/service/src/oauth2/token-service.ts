@@ -50,6 +50,8 @@ const REFRESH = 1;
  * (`gnt`), so deleting the application (and with it the grant) invalidates them.
  */
 export class OAuth2TokenService {
+  private keyFailureLogged = false;
+
   constructor(private readonly ctx: ServiceContext) {}
 
   async exchange(req: TokenRequest, urls: (user: User) => UserUrls): Promise<AccessTokenResponse> {
@@ -76,7 +78,21 @@ export class OAuth2TokenService {
    * access token, or its grant is gone).
    */
   async resolveAccessToken(token: string): Promise<{ user: User; grant: OAuth2GrantRecord } | undefined> {
-    const key = await signingKeyOf(this.ctx);
+    let key: SigningKey;
+    try {
+      key = await signingKeyOf(this.ctx);
+    } catch (err) {
+      // An unusable key (SECRET_KEY changed, say) makes the string no token of ours: the caller
+      // tries it as a password or access token instead of failing the request.
+      if (!this.keyFailureLogged) {
+        this.keyFailureLogged = true;
+        this.ctx.logger.error(
+          { err },
+          "cannot load the OAuth2 signing key; OAuth2 access tokens are refused",
+        );
+      }
+      return undefined;
+    }
     const claims = await key.verify(token);
     if (!claims || claims.tt !== ACCESS || typeof claims.gnt !== "number") return undefined;
     return oauth2Grants.findGrantOwner(this.ctx.db, claims.gnt);
