@@ -88,7 +88,10 @@ describe.each(DIALECTS)("authentication on %s", (dialect) => {
       "invalid provided OTP",
     );
     expect(await s.twoFactor.checkPasscode(user, currentTotp(secret))).toBe(false);
+    const [recovery] = await s.twoFactor.regenerateRecoveryCodes(user);
+    expect(await s.twoFactor.useRecoveryCode(user, recovery!)).toBe(false);
     await twoFactor.resetTwoFactorAttempts(s.ctx.db, user.id);
+    expect(await s.twoFactor.useRecoveryCode(user, recovery!)).toBe(true);
     expect(await s.twoFactor.checkPasscode(user, currentTotp(secret))).toBe(true);
     expect((await twoFactor.findTwoFactor(s.ctx.db, user.id))?.failedAttempts).toBe(0);
   });
