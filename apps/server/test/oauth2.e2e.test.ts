@@ -129,6 +129,7 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     expect(consent.html).toContain("cli");
     const granted = await browser.post("/login/oauth/grant", {
       _csrf: consent.field("_csrf"),
+      request_id: consent.field("request_id"),
       client_id: consent.field("client_id"),
       state: consent.field("state"),
       scope: consent.field("scope"),
@@ -280,6 +281,7 @@ describe.each(SETUPS)("the OAuth2 provider and the sign-in pages, kiln web on $n
     const consent = await browser.get(authorize);
     const granted = await browser.post("/login/oauth/grant", {
       _csrf: consent.field("_csrf"),
+      request_id: consent.field("request_id"),
       client_id: clientId,
       state: "s1",
       scope: "read:user",

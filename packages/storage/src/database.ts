@@ -95,6 +95,9 @@ export interface TwoFactorTable {
   userId: number;
   secret: string;
   lastUsedPasscode: string | null;
+  /** Failed second-factor attempts since the last success or lock (migration 0024). */
+  failedAttempts: Generated<number>;
+  lockedUntil: Date | null;
   createdAt: CreatedAt;
 }
 

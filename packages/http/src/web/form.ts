@@ -48,12 +48,13 @@ function bounded(value: string | undefined): string {
 
 /**
  * A same-site path to return to after sign-in, or undefined: it must be a path on this site
- * (`/…`), never `//host` or `/\host` (which browsers read as another host), nor hold control characters.
+ * (`/…`), never `//host` or `/\host` (which browsers read as another host), nor hold control
+ * characters, and fit in a form field (so a long authorize URL still comes back).
  */
 export function safeRedirect(target: string): string | undefined {
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return undefined;
   if (
-    target.length > 2048 ||
+    target.length > FIELD_LIMIT ||
     target.includes("\\") ||
     [...target].some((ch) => ch < " " || ch === "\u007f")
   ) {

@@ -124,7 +124,8 @@ async function postTotp(
       clearSessionCookie(c, headers);
       return seeOther("/user/login", headers);
     }
-    await services.webSessions.update(session, { ...session.data, failures });
+    if (!(await services.webSessions.update(session, { ...session.data, failures })))
+      return seeOther("/user/login");
     return totpForm(c, session, "The code is not valid.");
   }
   await services.webSessions.end(session.cookie);

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { AuthorizeRequest } from "@kiln/service";
 import type { AppContext, Mount } from "../env.js";
 import { type Fields, queryFields, readForm } from "./form.js";
@@ -24,6 +25,14 @@ function here(c: AppContext): string {
   return `${url.pathname}${url.search}`;
 }
 
+/** Whether the consent form's request id is the one the session remembers, in constant time. */
+function sameRequestId(remembered: string | undefined, posted: string): boolean {
+  if (!remembered) return false;
+  const a = Buffer.from(remembered);
+  const b = Buffer.from(posted);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 function errorPage(c: AppContext, code: string, description: string): Response {
   return page(
     c,
@@ -42,8 +51,12 @@ async function authorize(c: AppContext, fields: Fields): Promise<Response> {
   const outcome = await services.oauth2Authorizer.authorize(session.user, request);
   if (outcome.kind === "error") return errorPage(c, outcome.error.code, outcome.error.description);
   if (outcome.kind === "redirect") return seeOther(outcome.location);
-  // Remember what the page shows: the grant must answer exactly this request.
-  await services.webSessions.update(session, { ...session.data, oauth: { ...request } });
+  // Remember what the page shows, under a fresh id the form carries back: the grant must answer
+  // exactly this request, not one an application slipped into the session after the page was shown.
+  const requestId = randomBytes(16).toString("base64url");
+  const oauth = { ...request, requestId };
+  if (!(await services.webSessions.update(session, { ...session.data, oauth })))
+    return seeOther(`/user/login?redirect_to=${encodeURIComponent(here(c))}`);
   const app = outcome.application;
   const owner = outcome.owner?.name ?? "";
   const csrf = services.webSessions.csrfToken(session.cookie);
@@ -56,6 +69,7 @@ access your account <strong>${session.user.name}</strong>${scope ? html` with th
 <p>You will be redirected to <strong>${request.redirectUri}</strong>.</p>
 <form method="post" action="/login/oauth/grant">
 ${hidden("_csrf", csrf)}
+${hidden("request_id", requestId)}
 ${hidden("client_id", request.clientId)}
 ${hidden("state", request.state)}
 ${hidden("scope", request.scope)}
@@ -77,6 +91,7 @@ async function grant(c: AppContext): Promise<Response> {
   const shown = session.data.oauth;
   if (
     !shown ||
+    !sameRequestId(shown.requestId, form("request_id")) ||
     shown.clientId !== form("client_id") ||
     shown.state !== form("state") ||
     shown.redirectUri !== form("redirect_uri")
@@ -90,8 +105,9 @@ async function grant(c: AppContext): Promise<Response> {
   }
   const services = c.get("services");
   const { oauth: _, ...rest } = session.data;
-  await services.webSessions.update(session, rest);
-  const request = shown as unknown as AuthorizeRequest;
+  if (!(await services.webSessions.update(session, rest))) return seeOther("/user/login");
+  const { requestId: _id, ...remembered } = shown;
+  const request = remembered as unknown as AuthorizeRequest;
   return seeOther(await services.oauth2Authorizer.grant(session.user, request, form("granted") === "true"));
 }
 

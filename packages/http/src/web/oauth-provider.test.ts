@@ -55,6 +55,7 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     expect(page.status).toBe(200);
     const res = await b.post("/login/oauth/grant", {
       _csrf: page.field("_csrf"),
+      request_id: page.field("request_id"),
       client_id: page.field("client_id"),
       state: page.field("state"),
       scope: page.field("scope"),
@@ -151,6 +152,31 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     expect((await other.post("/login/oauth/grant", { ...fields, _csrf: page.field("_csrf") })).status).toBe(
       400,
     );
+  });
+
+  it("refuses a consent post for a page that another authorize request replaced", async () => {
+    const u = await t.user();
+    const app = await newApp(u);
+    const b = await signedIn(u);
+    const shown = await b.get(authorizeUrl({ client_id: app.client_id, scope: "read:user" }));
+    // The application opens a second request in the same session, with more scopes.
+    await b.get(authorizeUrl({ client_id: app.client_id, scope: "write:repository write:user" }));
+    const fields = {
+      _csrf: shown.field("_csrf"),
+      request_id: shown.field("request_id"),
+      client_id: app.client_id,
+      state: "st",
+      scope: "read:user",
+      nonce: "",
+      redirect_uri: REDIRECT,
+      granted: "true",
+    };
+    expect((await b.post("/login/oauth/grant", fields)).status).toBe(400);
+    // The page that is current still works.
+    const current = await b.get(authorizeUrl({ client_id: app.client_id, scope: "read:user" }));
+    const res = await b.post("/login/oauth/grant", { ...fields, request_id: current.field("request_id") });
+    expect(res.status).toBe(303);
+    expect(new URL(res.location).searchParams.get("code")).toBeTruthy();
   });
 
   it("escapes what the consent page shows", async () => {
@@ -251,6 +277,51 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       headers: { authorization: `Bearer ${tokens.json.refresh_token}` },
     });
     expect(asAccess.status).toBe(401);
+  });
+
+  it("issues no tokens, by code or refresh token, to a user who may no longer sign in", async () => {
+    const u = await t.user();
+    const app = await newApp(u);
+    const b = await signedIn(u);
+    const verifier = randomBytes(32).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const url = authorizeUrl({
+      client_id: app.client_id,
+      scope: "read:user",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    });
+    const first = await consent(b, url);
+    const client = { client_id: app.client_id, client_secret: app.client_secret };
+    const tokens = await token({
+      ...client,
+      grant_type: "authorization_code",
+      code: first.searchParams.get("code") ?? "",
+      code_verifier: verifier,
+    });
+    expect(tokens.status).toBe(200);
+    // A second code, issued while the account could still sign in (the grant exists: no page).
+    const second = new URL((await b.get(url)).location);
+    const user = await t.services.users.findByName(u.name);
+    await t.services.users.adminEdit(user!, { prohibitLogin: true });
+    const byCode = await token({
+      ...client,
+      grant_type: "authorization_code",
+      code: second.searchParams.get("code") ?? "",
+      code_verifier: verifier,
+    });
+    expect(byCode.status).toBe(400);
+    expect(byCode.json).toMatchObject({
+      error: "invalid_grant",
+      error_description: "user is prohibited from signing in",
+    });
+    const byRefresh = await token({
+      ...client,
+      grant_type: "refresh_token",
+      refresh_token: tokens.json.refresh_token ?? "",
+    });
+    expect(byRefresh.status).toBe(400);
+    expect(byRefresh.json.error).toBe("invalid_grant");
   });
 
   it("ends the sessions of an account that may no longer sign in", async () => {

@@ -51,7 +51,8 @@ async function enrollPage(c: AppContext, session: WebSession, error = ""): Promi
   const services = c.get("services");
   const user = session.user!;
   const { secret, sealed } = services.twoFactor.newSecret();
-  await services.webSessions.update(session, { ...session.data, enrolSecret: sealed });
+  if (!(await services.webSessions.update(session, { ...session.data, enrolSecret: sealed })))
+    return seeOther("/user/login");
   const uri = services.twoFactor.otpauthUri(user, secret);
   return page(
     c,

@@ -1,4 +1,4 @@
-import { twoFactor, users } from "@kiln/storage";
+import { oauth2Grants, twoFactor, users } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { describe, expect, it } from "vitest";
 import { openTestServices, useTestServices } from "../../test/support.js";
@@ -73,6 +73,29 @@ describe.each(DIALECTS)("authentication on %s", (dialect) => {
     await expect(s.auth.authenticate({ ...basic, otp })).rejects.toThrow("invalid provided OTP");
   });
 
+  it("locks the second factor after five wrong codes, even when they arrive concurrently", async () => {
+    const user = await newUser();
+    const secret = generateTotpSecret();
+    await twoFactor.upsertTwoFactor(s.ctx.db, user.id, sealSecret(s.ctx.settings.security.secretKey, secret));
+    const basic = { kind: "basic", username: user.name, password: "password1" } as const;
+    const guesses = await Promise.allSettled(
+      Array.from({ length: 20 }, () => s.auth.authenticate({ ...basic, otp: "000000" })),
+    );
+    expect(guesses.every((g) => g.status === "rejected")).toBe(true);
+    expect((await twoFactor.findTwoFactor(s.ctx.db, user.id))?.failedAttempts).toBe(5);
+    // A right code during the lock gets the same answer as a wrong one, on the API and the web step.
+    await expect(s.auth.authenticate({ ...basic, otp: currentTotp(secret) })).rejects.toThrow(
+      "invalid provided OTP",
+    );
+    expect(await s.twoFactor.checkPasscode(user, currentTotp(secret))).toBe(false);
+    const [recovery] = await s.twoFactor.regenerateRecoveryCodes(user);
+    expect(await s.twoFactor.useRecoveryCode(user, recovery!)).toBe(false);
+    await twoFactor.resetTwoFactorAttempts(s.ctx.db, user.id);
+    expect(await s.twoFactor.useRecoveryCode(user, recovery!)).toBe(true);
+    expect(await s.twoFactor.checkPasscode(user, currentTotp(secret))).toBe(true);
+    expect((await twoFactor.findTwoFactor(s.ctx.db, user.id))?.failedAttempts).toBe(0);
+  });
+
   it("refuses prohibited accounts and those that must change their password with 403", async () => {
     const prohibited = await newUser();
     await users.updateUser(s.ctx.db, prohibited.id, { prohibitLogin: true });
@@ -83,6 +106,26 @@ describe.each(DIALECTS)("authentication on %s", (dialect) => {
     await expect(
       s.auth.authenticate({ kind: "basic", username: mustChange.name, password: "password1" }),
     ).rejects.toThrow(/^You must change your password/);
+  });
+
+  it("tries a dotted password as a password when the OAuth2 signing key cannot be opened", async () => {
+    const opened = await openTestServices(dialect);
+    try {
+      const { ctx } = opened.services;
+      // A key sealed under another SECRET_KEY: opening it throws.
+      const foreign = sealSecret("another-secret-key", "{}");
+      await oauth2Grants.insertSigningKey(ctx.db, ctx.settings.oauth2.jwtSigningAlgorithm, foreign);
+      const name = uniqueName("dot");
+      await opened.services.users.create({ username: name, email: `${name}@e.org`, password: "pass.word.1" });
+      await expect(
+        opened.services.auth.authenticate({ kind: "basic", username: name, password: "pass.word.1" }),
+      ).resolves.toMatchObject({ method: "password" });
+      await expect(
+        opened.services.auth.authenticate({ kind: "basic", username: name, password: "wrong.pass.word" }),
+      ).rejects.toMatchObject({ kind: "unauthorized" });
+    } finally {
+      await opened.database.close();
+    }
   });
 
   it("refuses password login when basic authentication is disabled, but still takes tokens", async () => {

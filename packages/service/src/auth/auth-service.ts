@@ -9,6 +9,7 @@ import type { Credentials, Principal } from "./principal.js";
 import { openSecret } from "./secret-box.js";
 import { hashTokenSecret } from "./token-secret.js";
 import { validateTotp } from "./totp.js";
+import { limitedTwoFactorCheck } from "./two-factor-service.js";
 
 /**
  * Checks credentials the way Forgejo does (DECISIONS item 8): `token`/`Bearer` tokens; Basic
@@ -105,13 +106,15 @@ export class AuthService {
     const enrolment = await twoFactor.findTwoFactor(this.ctx.db, user.id);
     if (enrolment) {
       const secret = openSecret(this.ctx.settings.security.secretKey, enrolment.secret);
-      if (
-        !otp ||
-        !validateTotp(secret, otp) ||
-        !(await twoFactor.markPasscodeUsed(this.ctx.db, user.id, otp))
-      ) {
-        return unauthorized("invalid provided OTP");
-      }
+      const ok =
+        otp !== undefined &&
+        otp !== "" &&
+        (await limitedTwoFactorCheck(
+          this.ctx.db,
+          user.id,
+          async () => validateTotp(secret, otp) && twoFactor.markPasscodeUsed(this.ctx.db, user.id, otp),
+        ));
+      if (!ok) return unauthorized("invalid provided OTP");
     }
     return { user, method: "password", scopes: null };
   }

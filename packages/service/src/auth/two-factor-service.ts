@@ -1,11 +1,37 @@
 import { randomBytes } from "node:crypto";
 import { InvalidArgumentError, type User } from "@kiln/domain";
-import { recoveryCodes, twoFactor } from "@kiln/storage";
+import { type Db, recoveryCodes, twoFactor } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { base32Lower } from "../oauth2/client-secret.js";
 import { openSecret, sealSecret } from "./secret-box.js";
 import { hashTokenSecret } from "./token-secret.js";
 import { generateTotpSecret, validateTotp } from "./totp.js";
+
+/** Wrong second factors (passcodes and recovery codes, web and API) before the lock. */
+export const MAX_TWO_FACTOR_FAILURES = 5;
+/** How long the second factor stays locked after {@link MAX_TWO_FACTOR_FAILURES}. */
+export const TWO_FACTOR_LOCK_MINUTES = 15;
+
+/**
+ * Runs one second-factor check under the per-user attempt counter: the attempt is counted in the
+ * database before `check` runs, a locked user is refused like a wrong code, and success resets
+ * the count.
+ */
+export async function limitedTwoFactorCheck(
+  db: Db,
+  userId: number,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const allowed = await twoFactor.beginTwoFactorAttempt(
+    db,
+    userId,
+    MAX_TWO_FACTOR_FAILURES,
+    TWO_FACTOR_LOCK_MINUTES,
+  );
+  if (!allowed || !(await check())) return false;
+  await twoFactor.resetTwoFactorAttempts(db, userId);
+  return true;
+}
 
 /** How many recovery codes an enrolment hands out. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -100,14 +126,24 @@ export class TwoFactorService {
     const enrolment = await twoFactor.findTwoFactor(this.ctx.db, user.id);
     if (!enrolment) return false;
     const code = passcode.trim();
-    if (!validateTotp(openSecret(this.key, enrolment.secret), code)) return false;
-    return twoFactor.markPasscodeUsed(this.ctx.db, user.id, code);
+    return limitedTwoFactorCheck(
+      this.ctx.db,
+      user.id,
+      async () =>
+        validateTotp(openSecret(this.key, enrolment.secret), code) &&
+        twoFactor.markPasscodeUsed(this.ctx.db, user.id, code),
+    );
   }
 
   /** Spends a recovery code at sign-in; false when it is not one of the user's unused codes. */
   async useRecoveryCode(user: User, code: string): Promise<boolean> {
     const normalized = normalizeRecoveryCode(code);
-    if (!/^[a-z2-7]{10}$/.test(normalized)) return false;
-    return recoveryCodes.useRecoveryCode(this.ctx.db, user.id, hashTokenSecret(normalized));
+    return limitedTwoFactorCheck(
+      this.ctx.db,
+      user.id,
+      async () =>
+        /^[a-z2-7]{10}$/.test(normalized) &&
+        recoveryCodes.useRecoveryCode(this.ctx.db, user.id, hashTokenSecret(normalized)),
+    );
   }
 }

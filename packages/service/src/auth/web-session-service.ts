@@ -97,10 +97,11 @@ export class WebSessionService {
 
   /**
    * Changes what a session remembers. A signed-in session's lifetime starts again (it is in use);
-   * a pending one keeps its short expiry.
+   * a pending one keeps its short expiry. False when the session is gone (signed out or dropped
+   * meanwhile): it is not brought back.
    */
-  async update(session: WebSession, data: SessionData): Promise<void> {
-    await webSessions.saveSession(this.ctx.db, {
+  update(session: WebSession, data: SessionData): Promise<boolean> {
+    return webSessions.updateSession(this.ctx.db, {
       id: hashTokenSecret(session.cookie),
       userId: session.user?.id ?? null,
       pendingUserId: session.user ? null : (session.pendingUser?.id ?? null),

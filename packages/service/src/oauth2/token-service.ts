@@ -50,6 +50,8 @@ const REFRESH = 1;
  * (`gnt`), so deleting the application (and with it the grant) invalidates them.
  */
 export class OAuth2TokenService {
+  private keyFailureLogged = false;
+
   constructor(private readonly ctx: ServiceContext) {}
 
   async exchange(req: TokenRequest, urls: (user: User) => UserUrls): Promise<AccessTokenResponse> {
@@ -76,7 +78,21 @@ export class OAuth2TokenService {
    * access token, or its grant is gone).
    */
   async resolveAccessToken(token: string): Promise<{ user: User; grant: OAuth2GrantRecord } | undefined> {
-    const key = await signingKeyOf(this.ctx);
+    let key: SigningKey;
+    try {
+      key = await signingKeyOf(this.ctx);
+    } catch (err) {
+      // An unusable key (SECRET_KEY changed, say) makes the string no token of ours: the caller
+      // tries it as a password or access token instead of failing the request.
+      if (!this.keyFailureLogged) {
+        this.keyFailureLogged = true;
+        this.ctx.logger.error(
+          { err },
+          "cannot load the OAuth2 signing key; OAuth2 access tokens are refused",
+        );
+      }
+      return undefined;
+    }
     const claims = await key.verify(token);
     if (!claims || claims.tt !== ACCESS || typeof claims.gnt !== "number") return undefined;
     return oauth2Grants.findGrantOwner(this.ctx.db, claims.gnt);
@@ -115,6 +131,7 @@ export class OAuth2TokenService {
     }
     const grant = await oauth2Grants.findGrantById(this.ctx.db, code.grantId);
     if (!grant || grant.applicationId !== app.id) throw new OAuth2Error("invalid_grant", "invalid grant");
+    await this.requireSignInAllowed(grant.userId);
     // Spend the code; a concurrent exchange of the same code loses here.
     if (!(await oauth2Grants.deleteCode(this.ctx.db, code.id))) {
       throw new OAuth2Error("unauthorized_client", "client is not authorized");
@@ -135,6 +152,7 @@ export class OAuth2TokenService {
     const grant = await oauth2Grants.findGrantById(this.ctx.db, claims.gnt);
     if (!grant || grant.applicationId !== app.id)
       throw new OAuth2Error("invalid_grant", "grant does not exist");
+    await this.requireSignInAllowed(grant.userId);
     if (this.ctx.settings.oauth2.invalidateRefreshTokens) {
       const counter = typeof claims.cnt === "number" ? claims.cnt : 0;
       if (counter === 0 || counter !== grant.counter) throw alreadyUsed();
@@ -144,6 +162,14 @@ export class OAuth2TokenService {
       return this.respond(app, { ...grant, counter: next }, urls, false);
     }
     return this.respond(app, grant, urls);
+  }
+
+  /** A grant's user must still be allowed to sign in (active, not prohibited) to get tokens. */
+  private async requireSignInAllowed(userId: number): Promise<void> {
+    const user = await users.findUserById(this.ctx.db, userId);
+    if (!user || !user.isActive || user.prohibitLogin) {
+      throw new OAuth2Error("invalid_grant", "user is prohibited from signing in");
+    }
   }
 
   private async respond(

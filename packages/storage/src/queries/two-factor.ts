@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db, TwoFactorRow } from "../database.js";
 
 /** A user's TOTP enrolment, or undefined when two-factor authentication is off. */
@@ -33,4 +34,40 @@ export async function deleteTwoFactor(db: Db, userId: number): Promise<boolean> 
   await db.deleteFrom("twoFactorRecoveryCode").where("userId", "=", userId).execute();
   const result = await db.deleteFrom("twoFactor").where("userId", "=", userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/**
+ * Counts one second-factor attempt, atomically, before the code is checked: false when the user
+ * is locked (or not enrolled), so the caller refuses without checking. The attempt that reaches
+ * `maxFailures` locks the second factor for `lockMinutes`; an expired lock starts a new count.
+ */
+export async function beginTwoFactorAttempt(
+  db: Db,
+  userId: number,
+  maxFailures: number,
+  lockMinutes: number,
+): Promise<boolean> {
+  const expired = sql<boolean>`locked_until is not null and locked_until <= now()`;
+  const next = sql<number>`case when ${expired} then 1 else failed_attempts + 1 end`;
+  const row = await db
+    .updateTable("twoFactor")
+    .set({
+      failedAttempts: next,
+      lockedUntil: sql<Date | null>`case when ${next} >= ${maxFailures}
+        then now() + ${lockMinutes} * interval '1 minute' else null end`,
+    })
+    .where("userId", "=", userId)
+    .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<=", sql<Date>`now()`)]))
+    .returning("failedAttempts")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Clears the failure count and any lock after a good second factor. */
+export async function resetTwoFactorAttempts(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable("twoFactor")
+    .set({ failedAttempts: 0, lockedUntil: null })
+    .where("userId", "=", userId)
+    .execute();
 }

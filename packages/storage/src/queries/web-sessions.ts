@@ -25,7 +25,30 @@ export async function findSession(
     .executeTakeFirst();
 }
 
-/** Creates or replaces a session. */
+/**
+ * Changes a session that still exists; false when it is gone (signed out, locked out, expired),
+ * so an in-flight request can never bring a deleted session back.
+ */
+export async function updateSession(
+  db: Db,
+  session: WebSessionRecord,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("webSession")
+    .set({
+      userId: session.userId,
+      pendingUserId: session.pendingUserId,
+      data: session.data,
+      expiresAt: session.expiresAt,
+    })
+    .where("id", "=", session.id)
+    .where("expiresAt", ">", now)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Creates or replaces a session (at sign-in; later changes use {@link updateSession}). */
 export async function saveSession(db: Db, session: WebSessionRecord): Promise<void> {
   await db
     .insertInto("webSession")
