@@ -69,7 +69,11 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
                       : route.path.includes("/times/{id}")
                         ? r.timeId
                         : r.id,
-      sha: route.path.includes("/blobs/") ? r.readmeBlob : r.commit,
+      sha: route.path.includes("/blobs/")
+        ? r.readmeBlob
+        : route.path.endsWith("/commits/{sha}/pull")
+          ? r.mergeCommit
+          : r.commit,
       collaborator: world.friend,
       comment: r.reviewCommentId,
       attachment_id: route.path.includes("/releases/")
@@ -109,6 +113,21 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       targets: route.path === "/packages/{owner}" ? [p.owner] : [p.name, p.owner],
       owner: { name: p.owner, id: ownerId(p.owner) },
     }));
+  // A repository's teams exist only for organizations' repositories a team covers.
+  if (has("owner") && has("repo") && route.path.startsWith("/repos/{owner}/{repo}/teams"))
+    return world.repos.flatMap((r) => {
+      const org = world.orgs.find((o) => o.teamId !== undefined && o.teamId === r.teamId);
+      if (!org) return [];
+      const scene = repoScene(r);
+      return [
+        {
+          ...scene,
+          values: { ...scene.values, team: org.teamName },
+          targets: [...scene.targets, org.teamName],
+        },
+      ];
+    });
+  if (route.path === "/licenses/{name}") return [{ values: { name: "MIT" }, targets: [] }];
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
   if (has("org"))
     return world.orgs.map((o) => ({

@@ -25,6 +25,8 @@ export interface WorldRepo {
   readonly pullHead: string;
   /** A merged pull request. */
   readonly mergedPullIndex: number;
+  /** The merge commit of that pull request (for `/commits/{sha}/pull`). */
+  readonly mergeCommit: string;
   /** A review of the open pull request and its line comment (their bodies name the repository). */
   readonly reviewId: number;
   readonly reviewCommentId: number;

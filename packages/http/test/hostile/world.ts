@@ -223,6 +223,14 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "merge",
     );
+    const mergedPull = await ok(
+      call({
+        method: "GET",
+        path: `/repos/${owner}/${name}/pulls/${merged.json.number}`,
+        credential: asVictimOrAdmin,
+      }),
+      "merged pull request",
+    );
     // An Actions artifact, uploaded as the raw zip (the raw caller sends only text bodies).
     const artifact = await t.app.request(
       `http://kiln.test/api/v1/repos/${owner}/${name}/actions/runs/1/artifacts?name=${name}-artifact`,
@@ -274,6 +282,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       artifactId: ((await artifact.json()) as { id: number }).id,
       pullIndex: pull.json.number as number,
       mergedPullIndex: merged.json.number as number,
+      mergeCommit: mergedPull.json.merge_commit_sha as string,
       reviewId: review.json.id as number,
       reviewCommentId: reviewComments.json[0].id as number,
       pullHead,

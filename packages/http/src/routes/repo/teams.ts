@@ -15,10 +15,15 @@ import { repoParams } from "./context.js";
 const teamParams = v.object({ ...repoParams, team: qs.string("team name") });
 const notAnOrg = { 405: { description: "APIError", schema: api.APIError } } as const;
 
-/** The repository's owner as an organization; Forgejo answers 405 for a user's repository. */
-function requireOrgRepo(repo: RepoAccess): void {
+/**
+ * The repository's owner as an organization (Forgejo answers 405 for a user's repository), and
+ * the caller one of its members: an organization's teams are shown to its members only, as Kiln's
+ * team routes do (Forgejo shows them to every reader of the repository).
+ */
+async function requireOrgRepo(c: AppContext, repo: RepoAccess): Promise<void> {
   if (repo.owner.type !== "organization")
     throw new MethodNotAllowedError("repo is not owned by an organization");
+  await c.get("services").access.org(c.get("actor"), repo.owner.name, "member");
 }
 
 async function apiTeams(c: AppContext, repo: RepoAccess, list: readonly Team[]) {
@@ -38,7 +43,7 @@ export const repoListTeams = route({
   params: v.object(repoParams),
   responses: { 200: { description: "TeamList", schema: v.array(api.Team) }, ...notFound, ...notAnOrg },
   async handler(c, { repo }) {
-    requireOrgRepo(repo);
+    await requireOrgRepo(c, repo);
     return c.json(await apiTeams(c, repo, await c.get("services").teams.listForRepo(repo.repo)));
   },
 });
@@ -55,7 +60,7 @@ export const repoCheckTeam = route({
   params: teamParams,
   responses: { 200: { description: "Team", schema: api.Team }, ...notFound, ...notAnOrg },
   async handler(c, { params, repo }) {
-    requireOrgRepo(repo);
+    await requireOrgRepo(c, repo);
     const services = c.get("services");
     const team = await services.teams.byName(repo.owner.id, params.team);
     if (!(await services.teams.hasRepo(team, repo.repo))) throw new NotFoundError();
@@ -78,7 +83,7 @@ function changeTeam(method: "put" | "delete") {
     responses: { ...empty, ...forbidden, ...notFound, ...notAnOrg, ...validationError },
     async handler(c, { params, repo, principal }) {
       const { user } = requirePrincipal(principal);
-      requireOrgRepo(repo);
+      await requireOrgRepo(c, repo);
       const teams = c.get("services").teams;
       const team = await teams.byName(repo.owner.id, params.team);
       const has = await teams.hasRepo(team, repo.repo);
