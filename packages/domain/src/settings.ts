@@ -54,6 +54,15 @@ export interface Settings {
     readonly maxCreationLimit: number;
     /** `[repository.issue] MAX_PINNED`: pinned issues (and, separately, pull requests) per repository. */
     readonly maxPinned: number;
+    /** `[repository] ENABLE_FLAGS`: site administrators may put flags on repositories (`…/flags`). */
+    readonly enableFlags: boolean;
+  };
+  /** `[federation]`: Kiln speaks no ActivityPub yet; only `/nodeinfo` follows these keys. */
+  readonly federation: {
+    /** `ENABLED`: serve `/api/v1/nodeinfo` and `/.well-known/nodeinfo`. */
+    readonly enabled: boolean;
+    /** `SHARE_USER_STATISTICS`: nodeinfo tells how many users, issues and comments there are. */
+    readonly shareUserStatistics: boolean;
   };
   readonly migrations: {
     /** Whether `POST /repos/migrate` may clone from loopback and private-network addresses. */
@@ -310,7 +319,9 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       disableHttpGit: false,
       maxCreationLimit: -1,
       maxPinned: 3,
+      enableFlags: false,
     },
+    federation: { enabled: false, shareUserStatistics: true },
     migrations: { allowLocalNetworks: false },
     mirror: {
       enabled: true,

@@ -26,6 +26,11 @@ import { openTestApp, type TestApp } from "./support.js";
 
 /** Statuses that refuse a write (the brief's list); anything else to a protected target is a failure. */
 const REFUSED = new Set([401, 403, 404, 405, 409, 413, 422]);
+/**
+ * Routes whose answer is 404 even for a site admin, by design: Kiln has no SSH signing key, and
+ * Forgejo answers `/signing-key.ssh` with 404 when it has none.
+ */
+const ABSENT_BY_DESIGN = new Set(["/signing-key.ssh"]);
 
 /** Reads first, then writes, deletions last, so a wrongly allowed deletion hides as little as possible. */
 function order(instances: Instance[]): Instance[] {
@@ -91,7 +96,11 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
         const credential =
           route.access === "password" ? { basic: world.admin.basic } : { token: world.admin.token };
         const res = await call({ method: i.method, path: i.path, credential });
-        if (res.status >= 300 && res.status !== 303) {
+        if (
+          res.status >= 300 &&
+          res.status !== 303 &&
+          !(res.status === 404 && ABSENT_BY_DESIGN.has(route.path))
+        ) {
           const why = i.unknownParams.length
             ? `no filler for parameter ${i.unknownParams.join(", ")}`
             : "the site admin's control request failed";

@@ -159,6 +159,8 @@ export { type EditRepoInput, RepoService } from "./repos/repo-service.js";
 export { type PendingTransfer, TransferService } from "./repos/transfer-service.js";
 export { createServices, type Services } from "./services.js";
 export * from "./social/index.js";
+export { type GitignoreTemplate, gitignoreTemplates } from "./templates/gitignore-templates.js";
+export { type LabelTemplateEntry, labelTemplates } from "./templates/label-templates.js";
 export { type LicenseEntry, type LicenseTemplate, licenseTemplates } from "./templates/license-templates.js";
 export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export { EmailService } from "./users/email-service.js";

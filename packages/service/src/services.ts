@@ -28,6 +28,7 @@ import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
+import { InstanceService } from "./instance/instance-service.js";
 import { CommentService } from "./issues/comment-service.js";
 import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
@@ -80,6 +81,8 @@ import { ReleaseService } from "./releases/release-service.js";
 import { CollaboratorService } from "./repos/collaborator-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
+import { RepoFlagService } from "./repos/repo-flag-service.js";
+import { RepoPeopleService } from "./repos/repo-people-service.js";
 import { RepoService } from "./repos/repo-service.js";
 import { repoSizeRecountTask } from "./repos/repo-size-recount.js";
 import { TopicService } from "./repos/topic-service.js";
@@ -174,6 +177,12 @@ export interface Services {
   /** Markdown rendering for `/markdown` and `/markup` (mentions resolved for the caller, sanitized). */
   readonly markup: MarkupService;
   readonly topics: TopicService;
+  /** Site administrators' repository flags (`[repository] ENABLE_FLAGS`). */
+  readonly repoFlags: RepoFlagService;
+  /** Assignee and reviewer candidates of a repository. */
+  readonly repoPeople: RepoPeopleService;
+  /** Facts about the instance as a whole (`/nodeinfo`). */
+  readonly instance: InstanceService;
   readonly commitStatuses: CommitStatusService;
   readonly commitDiffs: CommitDiffService;
   /** SSH keys of users and deploy keys of repositories. */
@@ -329,6 +338,9 @@ export function createServices(init: ServiceContextInit): Services {
     notifications: new NotificationService(ctx),
     markup: new MarkupService(ctx),
     topics: new TopicService(ctx),
+    repoFlags: new RepoFlagService(ctx),
+    repoPeople: new RepoPeopleService(ctx),
+    instance: new InstanceService(ctx),
     commitStatuses: new CommitStatusService(ctx, repos),
     commitDiffs: new CommitDiffService(repos),
     sshKeys: new SshKeyService(ctx),

@@ -205,6 +205,14 @@ export interface RepoTopicTable {
   topicId: number;
 }
 
+/** A flag a site administrator put on a repository (migration 0030). */
+export interface RepoFlagTable {
+  id: Generated<number>;
+  repoId: number;
+  name: string;
+  createdAt: CreatedAt;
+}
+
 /** An LFS object a repository references (objects themselves are content-addressed on disk). */
 export interface LfsMetaObjectTable {
   id: Generated<number>;
@@ -314,6 +322,7 @@ export interface Database
   repoTransfer: RepoTransferTable;
   topic: TopicTable;
   repoTopic: RepoTopicTable;
+  repoFlag: RepoFlagTable;
   commitStatus: CommitStatusTable;
 }
 

@@ -81,8 +81,13 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       disableHttpGit: get.bool("repository", "DISABLE_HTTP_GIT", false),
       maxCreationLimit: get.int("repository", "MAX_CREATION_LIMIT", -1, -1),
       maxPinned: get.int("repository.issue", "MAX_PINNED", 3, 0),
+      enableFlags: get.bool("repository", "ENABLE_FLAGS", false),
     },
     migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
+    federation: {
+      enabled: get.bool("federation", "ENABLED", false),
+      shareUserStatistics: get.bool("federation", "SHARE_USER_STATISTICS", true),
+    },
     mirror: mirrorSettings(get),
     ssh: sshSettings(ini, get),
     lfs: {

@@ -11,6 +11,7 @@ export * from "./email.js";
 export * from "./error.js";
 export * from "./git.js";
 export * from "./hook.js";
+export * from "./instance.js";
 export * from "./issue.js";
 export * from "./key.js";
 export * from "./label.js";

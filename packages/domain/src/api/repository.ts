@@ -105,9 +105,9 @@ export const CreateRepoOption = v.object({
   default_branch: v.optional(v.string()),
   template: v.optional(v.boolean()),
   readme: v.optional(v.string()),
-  issue_labels: v.optional(v.string()),
-  gitignores: v.optional(v.string()),
-  license: v.optional(v.string()),
+  issue_labels: v.optional(v.pipe(v.string(), v.maxLength(255))),
+  gitignores: v.optional(v.pipe(v.string(), v.maxLength(2048))),
+  license: v.optional(v.pipe(v.string(), v.maxLength(255))),
   trust_model: v.optional(v.picklist(["default", "collaborator", "committer", "collaboratorcommitter"])),
   object_format_name: v.optional(v.picklist(["sha1", "sha256"])),
 });

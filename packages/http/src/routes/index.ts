@@ -13,7 +13,9 @@ import { adminUserKeyRoutes } from "./admin/user-key.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
 import { licenseRoutes } from "./misc/licenses.js";
 import { markupRoutes } from "./misc/markup.js";
+import { nodeInfoRoutes } from "./misc/nodeinfo.js";
 import { signingKeyRoutes } from "./misc/signing.js";
+import { templateRoutes } from "./misc/templates.js";
 import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
@@ -38,6 +40,7 @@ import { commitPullRoutes } from "./repo/commit-pull.js";
 import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
+import { repoFlagRoutes } from "./repo/flags.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { repoHookRoutes } from "./repo/hook.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
@@ -55,6 +58,7 @@ import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
 import { milestoneRoutes } from "./repo/milestone.js";
 import { mirrorRoutes } from "./repo/mirror.js";
+import { repoPeopleRoutes } from "./repo/people.js";
 import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
 import { pullMergeRoutes } from "./repo/pull-merge.js";
@@ -93,6 +97,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...markupRoutes,
   ...licenseRoutes,
   ...signingKeyRoutes,
+  ...nodeInfoRoutes,
+  ...templateRoutes,
   ...settingsRoutes,
   ...userRoutes,
   ...heatmapRoutes,
@@ -174,6 +180,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchProtectionRoutes,
   ...tagRoutes,
   ...topicRoutes,
+  ...repoFlagRoutes,
+  ...repoPeopleRoutes,
   ...statusRoutes,
   ...releaseRoutes,
   ...releaseAttachmentRoutes,

@@ -128,6 +128,8 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       ];
     });
   if (route.path === "/licenses/{name}") return [{ values: { name: "MIT" }, targets: [] }];
+  if (route.path === "/gitignore/templates/{name}") return [{ values: { name: "Go" }, targets: [] }];
+  if (route.path === "/label/templates/{name}") return [{ values: { name: "Default" }, targets: [] }];
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
   if (has("org"))
     return world.orgs.map((o) => ({

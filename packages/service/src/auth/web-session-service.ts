@@ -85,12 +85,17 @@ export class WebSessionService {
   async start(user: User, pending: boolean, data: SessionData): Promise<string> {
     const cookie = this.newCookie();
     const lifetime = pending ? PENDING_LIFETIME_MS : this.ctx.settings.session.sessionLifeTime * 1000;
-    await webSessions.saveSession(this.ctx.db, {
-      id: hashTokenSecret(cookie),
-      userId: pending ? null : user.id,
-      pendingUserId: pending ? user.id : null,
-      data: JSON.stringify(data),
-      expiresAt: new Date(Date.now() + lifetime),
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await webSessions.saveSession(trx, {
+        id: hashTokenSecret(cookie),
+        userId: pending ? null : user.id,
+        pendingUserId: pending ? user.id : null,
+        data: JSON.stringify(data),
+        expiresAt: new Date(Date.now() + lifetime),
+      });
+      // A completed sign-in is the user's last login (Forgejo's handleSignInFull), which the
+      // user's `last_login` and `/nodeinfo`'s active-user counts show.
+      if (!pending) await users.touchLastLogin(trx, user.id, new Date());
     });
     return cookie;
   }

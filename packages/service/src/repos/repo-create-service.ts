@@ -7,11 +7,13 @@ import {
   type User,
 } from "@kiln/domain";
 import { isValidRefName, type RepoStore } from "@kiln/git";
-import { type Db, isUniqueViolation, repositories } from "@kiln/storage";
+import { type Db, isUniqueViolation, labels, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import { gitignoreTemplates } from "../templates/gitignore-templates.js";
+import { type LabelTemplateEntry, labelTemplates } from "../templates/label-templates.js";
 import { fillLicense, licenseTemplates } from "../templates/license-templates.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
@@ -28,6 +30,10 @@ export interface CreateRepoInput {
   readonly readme?: string;
   /** A license of the catalogue (SPDX identifier) committed as `LICENSE` with `autoInit`. */
   readonly license?: string;
+  /** `.gitignore` templates, comma-separated, joined into the first commit's `.gitignore` with `autoInit`. */
+  readonly gitignores?: string;
+  /** A label set (`/label/templates`) whose labels the repository starts with. */
+  readonly issueLabels?: string;
 }
 
 /** The row values of a new repository besides its owner and name. */
@@ -73,6 +79,9 @@ export class RepoCreateService {
     if (!isValidRefName(`refs/heads/${defaultBranch}`))
       throw new InvalidArgumentError(`invalid default branch name: ${defaultBranch}`);
     const license = input.autoInit && input.license ? await licenseFile(input.license, owner) : undefined;
+    const gitignore = input.autoInit && input.gitignores ? await gitignoreFile(input.gitignores) : undefined;
+    const files = [...(license ? [license] : []), ...(gitignore ? [gitignore] : [])];
+    const labels = input.issueLabels ? labelSet(input.issueLabels) : undefined;
     return this.createWith(
       owner,
       input.name,
@@ -82,6 +91,7 @@ export class RepoCreateService {
         description: input.description ?? "",
         defaultBranch,
         creatorId: doer.id,
+        ...(labels ? { withRow: (trx, row) => createLabels(trx, row, labels) } : {}),
       },
       async () => {
         await withGitErrors(() =>
@@ -96,7 +106,7 @@ export class RepoCreateService {
                     },
                     description: input.description ?? "",
                     ...(input.readme ? { readme: input.readme } : {}),
-                    ...(license ? { files: [license] } : {}),
+                    ...(files.length > 0 ? { files } : {}),
                   },
                 }
               : {}),
@@ -183,6 +193,56 @@ export class RepoCreateService {
     if (limit > -1 && (await repositories.countOwnedRepositories(this.ctx.db, owner.id)) >= limit) {
       throw new PermissionDeniedError(`You have already reached your limit of ${limit} repositories.`);
     }
+  }
+}
+
+/**
+ * The `.gitignore` of a new repository from templates named `A,B` (Forgejo's prepareRepoCommit:
+ * each under a `# ---> Name` line); InvalidArgumentError (422) for a name not in the catalogue.
+ */
+async function gitignoreFile(names: string): Promise<{ path: string; content: string }> {
+  const wanted = [...new Set(names.split(",").map((n) => n.trim()))].filter((n) => n !== "");
+  if (wanted.length > MAX_GITIGNORES)
+    throw new InvalidArgumentError(`at most ${MAX_GITIGNORES} gitignore templates`);
+  let content = "";
+  for (const name of wanted) {
+    const template = await gitignoreTemplates.get(name).catch((error: unknown) => {
+      if (error instanceof NotFoundError)
+        throw new InvalidArgumentError(`invalid gitignore template: ${name}`);
+      throw error;
+    });
+    content += `# ---> ${name}\n${template.source}\n`;
+  }
+  return { path: ".gitignore", content };
+}
+
+/** The most `.gitignore` templates one repository may start with. */
+const MAX_GITIGNORES = 20;
+
+/** A label set's labels; InvalidArgumentError (422) for an unknown set. */
+function labelSet(name: string): readonly LabelTemplateEntry[] {
+  try {
+    return labelTemplates.get(name.trim());
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new InvalidArgumentError(`invalid label template: ${name}`);
+    throw error;
+  }
+}
+
+/** Creates a new repository's labels from a set, in the transaction that inserts its row. */
+async function createLabels(trx: Db, row: Repository, set: readonly LabelTemplateEntry[]): Promise<void> {
+  for (const label of set) {
+    await labels.insertLabel(
+      trx,
+      { repoId: row.id },
+      {
+        name: label.name,
+        color: label.color,
+        description: label.description,
+        exclusive: label.exclusive,
+        archived: false,
+      },
+    );
   }
 }
 

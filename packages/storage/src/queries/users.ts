@@ -196,6 +196,11 @@ export async function updateUser(db: Db, id: number, patch: UserUpdate): Promise
 }
 
 /** Deletes an account; rows that belong only to it (e-mails, tokens, 2FA) go with it. */
+/** Records a completed sign-in. */
+export async function touchLastLogin(db: Db, id: number, at: Date): Promise<void> {
+  await db.updateTable("users").set({ lastLoginAt: at }).where("id", "=", id).execute();
+}
+
 export async function deleteUser(db: Db, id: number): Promise<boolean> {
   await releaseUserCounters(db, id);
   const result = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { route } from "../../route.js";
 import { apiRepo } from "../repo/context.js";
+import { createInput } from "../repo/repo.js";
 import { conflict, forbidden, notFound, validationError } from "../responses.js";
 
 /** Forgejo's routers/api/v1/admin/repo.go: create a repository for a user or organization. */
@@ -32,15 +33,7 @@ export const adminCreateRepo = route({
   async handler(c, { params, body, principal }) {
     const admin = requirePrincipal(principal).user;
     const owner = await c.get("services").users.getByName(params.username);
-    const repo = await c.get("services").repositories.create(admin, owner, {
-      name: body.name,
-      description: body.description,
-      private: body.private,
-      autoInit: body.auto_init,
-      defaultBranch: body.default_branch,
-      template: body.template,
-      readme: body.readme,
-    });
+    const repo = await c.get("services").repositories.create(admin, owner, createInput(body));
     return c.json(await apiRepo(c, repo), 201);
   },
 });

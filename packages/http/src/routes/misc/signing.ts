@@ -1,3 +1,4 @@
+import { NotFoundError } from "@kiln/domain";
 import * as v from "valibot";
 import { route } from "../../route.js";
 import { repoParams } from "../repo/context.js";
@@ -5,7 +6,8 @@ import { notFound } from "../responses.js";
 
 /**
  * Forgejo's routers/api/v1/misc/signing.go. Kiln has no instance signing key (it signs no
- * commits), so both answer as Forgejo does when signing is not configured: 200 with an empty body.
+ * commits), so each answers as Forgejo does when signing is not configured: the GPG ones 200 with
+ * an empty body, the SSH one 404.
  */
 
 const text = { description: "GPG armored public key", schema: "text" } as const;
@@ -39,4 +41,20 @@ export const repoSigningKey = route({
   },
 });
 
-export const signingKeyRoutes = [getSigningKey, repoSigningKey];
+export const getSSHSigningKey = route({
+  method: "get",
+  path: "/signing-key.ssh",
+  operationId: "getSSHSigningKey",
+  tags: ["miscellaneous"],
+  summary: "Get default signing-key.ssh",
+  access: "public",
+  responses: {
+    200: { description: "SSH public key in OpenSSH authorized key format", schema: "text" },
+    ...notFound,
+  },
+  handler() {
+    throw new NotFoundError();
+  },
+});
+
+export const signingKeyRoutes = [getSigningKey, repoSigningKey, getSSHSigningKey];

@@ -12,7 +12,8 @@ import { orgListRepos, repoSearch, userCurrentListRepos, userListRepos } from ".
  * search are in repo-list.ts; `repoRoutes` keeps both in registration order).
  */
 
-function createInput(body: v.InferOutput<typeof api.CreateRepoOption>) {
+/** A `CreateRepoOption` as the service takes it (the user, organization and admin routes alike). */
+export function createInput(body: v.InferOutput<typeof api.CreateRepoOption>) {
   return {
     name: body.name,
     description: body.description,
@@ -22,6 +23,8 @@ function createInput(body: v.InferOutput<typeof api.CreateRepoOption>) {
     template: body.template,
     readme: body.readme,
     license: body.license,
+    gitignores: body.gitignores,
+    issueLabels: body.issue_labels,
   };
 }
 
