@@ -10,7 +10,7 @@ import {
   type Repository,
 } from "@kiln/domain";
 import { pushMirror } from "@kiln/git";
-import { mirrors, type PushMirrorRow, repositories } from "@kiln/storage";
+import { type Db, mirrors, type PushMirrorRow, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { formatInterval, parseInterval } from "./go-duration.js";
@@ -105,9 +105,12 @@ export class PushMirrorService {
       );
     }
     if (input.useSsh) throw new BadRequestError("SSH authentication not available.");
-    const { total } = await mirrors.listPushMirrors(this.ctx.db, repo.id, { page: 1, limit: 1 });
-    if (total >= MAX_PUSH_MIRRORS)
-      throw new InvalidArgumentError(`a repository can have at most ${MAX_PUSH_MIRRORS} push mirrors`);
+    const tooMany = () =>
+      new InvalidArgumentError(`a repository can have at most ${MAX_PUSH_MIRRORS} push mirrors`);
+    const count = async (db: Db) =>
+      (await mirrors.listPushMirrors(db, repo.id, { page: 1, limit: 1 })).total;
+    // Checked early to spare the address lookup, and again under the lock below.
+    if ((await count(this.ctx.db)) >= MAX_PUSH_MIRRORS) throw tooMany();
     const { address, auth } = await this.asBadRequest(async () => {
       refuseLocalPath(input.remoteAddress);
       const split = splitAddress(input.remoteAddress, {
@@ -117,13 +120,19 @@ export class PushMirrorService {
       await checkMirrorAddress(this.ctx.settings, split.address);
       return split;
     });
-    return mirrors.insertPushMirror(this.ctx.db, {
-      repoId: repo.id,
-      remoteName: `remote_mirror_${randomSuffix(10)}`,
-      remoteAddress: address,
-      credentials: sealCredentials(this.ctx.settings, auth),
-      intervalMs,
-      syncOnCommit: input.syncOnCommit ?? false,
+    // Count and insert with the repository's row locked, so two racing additions cannot pass the
+    // cap together.
+    return this.ctx.db.transaction().execute(async (trx) => {
+      if (!(await repositories.lockRepository(trx, repo.id))) throw new NotFoundError();
+      if ((await count(trx)) >= MAX_PUSH_MIRRORS) throw tooMany();
+      return mirrors.insertPushMirror(trx, {
+        repoId: repo.id,
+        remoteName: `remote_mirror_${randomSuffix(10)}`,
+        remoteAddress: address,
+        credentials: sealCredentials(this.ctx.settings, auth),
+        intervalMs,
+        syncOnCommit: input.syncOnCommit ?? false,
+      });
     });
   }
 

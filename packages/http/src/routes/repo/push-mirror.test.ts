@@ -219,4 +219,17 @@ describe.each(DIALECTS)("push mirrors on %s", (dialect) => {
     const list = await w.t.call("GET", "/repos/alice/many/push_mirrors?limit=1", { token: alice.token });
     expect(list.headers.get("x-total-count")).toBe("20");
   });
+
+  it("lets only one of several racing additions take a repository's last push mirror place", async () => {
+    const repo = await w.t.call("POST", "/user/repos", { token: alice.token, body: { name: "racing" } });
+    expect(repo.status).toBe(201);
+    const mirror = { remote_address: `${w.url}/carol/target2.git`, interval: "0" };
+    const addTo = () =>
+      w.t.call("POST", "/repos/alice/racing/push_mirrors", { token: alice.token, body: mirror });
+    for (let i = 0; i < 19; i++) expect((await addTo()).status).toBe(200);
+    const raced = await Promise.all(Array.from({ length: 5 }, addTo));
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 422, 422, 422, 422]);
+    const list = await w.t.call("GET", "/repos/alice/racing/push_mirrors?limit=1", { token: alice.token });
+    expect(list.headers.get("x-total-count")).toBe("20");
+  });
 });
