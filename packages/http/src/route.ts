@@ -85,8 +85,11 @@ export interface RouteDef<
   readonly body?: B;
   /** Whether the body is required (default: true for a body schema). */
   readonly bodyRequired?: boolean;
-  /** The largest body this route reads, in bytes (default `[api] MAX_BODY_SIZE`); more is 413. */
-  readonly bodyLimit?: number;
+  /**
+   * The largest body this route reads, in bytes (default `[api] MAX_BODY_SIZE`), or how to derive
+   * it from the settings; more is 413.
+   */
+  readonly bodyLimit?: number | ((settings: Settings) => number);
   /**
    * A route that takes a file: it declares no `body` (the pipeline reads none) and streams the
    * upload itself with `readUpload` (upload.ts). This documents it as Forgejo does: the content

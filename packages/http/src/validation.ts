@@ -1,3 +1,4 @@
+import type { Settings } from "@kiln/domain";
 import { BadRequestError, InvalidArgumentError, NotFoundError } from "@kiln/domain";
 import * as v from "valibot";
 import { readBoundedText } from "./bounded-body.js";
@@ -35,10 +36,17 @@ export function parsePathAndQuery(
   return { params: params?.output ?? {}, query: query?.output ?? {} };
 }
 
+/** The largest body the route reads under these settings: its own limit, else `[api] MAX_BODY_SIZE`. */
+export function routeBodyLimit(route: AnyRoute, settings: Settings): number {
+  const limit = route.bodyLimit;
+  if (limit === undefined) return settings.api.maxBodySize;
+  return typeof limit === "number" ? limit : limit(settings);
+}
+
 /** The route's JSON body, read within its limit and checked against its schema. */
 export async function parseBody(route: AnyRoute, c: AppContext): Promise<unknown> {
   if (!route.body) return undefined;
-  const json = await readJson(c, route.bodyLimit ?? c.get("settings").api.maxBodySize);
+  const json = await readJson(c, routeBodyLimit(route, c.get("settings")));
   const nulAt = findNul(json);
   if (nulAt) throw new InvalidArgumentError(nulMessage(nulAt));
   const parsed = v.safeParse(route.body, foldKeys(route.body, json));

@@ -3,6 +3,7 @@ import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enabledRoutes } from "../src/app.js";
 import type { AnyRoute } from "../src/route.js";
+import { routeBodyLimit } from "../src/validation.js";
 import { buildFixture, type Fixture, validValue } from "./hostile/fuzz-fixture.js";
 import { prng } from "./hostile/fuzz-inputs.js";
 import { fuzzRequest, lfsBodies } from "./hostile/fuzz-request.js";
@@ -105,7 +106,7 @@ describe.each(DIALECTS)("the fuzzer on %s", (dialect) => {
     const failures: string[] = [];
     const big = JSON.stringify({ name: "x".repeat(TWO_MIB) });
     for (const route of routes) {
-      if (!route.body || (route.bodyLimit ?? 0) > TWO_MIB) continue;
+      if (!route.body || routeBodyLimit(route, t.settings) > TWO_MIB) continue;
       const values = Object.fromEntries(
         pathParams(route.path).map((p) => [p, validValue(route, p, fixture)]),
       );

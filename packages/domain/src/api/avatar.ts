@@ -1,16 +1,15 @@
 import * as v from "valibot";
 
 /**
- * The longest `image` accepted in an avatar body: the base64 of a 6 MiB file, above Forgejo's
- * default `[picture] AVATAR_MAX_FILE_SIZE` of 1 MiB (the decoded size is checked against the setting).
+ * The largest avatar body for a `[picture] AVATAR_MAX_FILE_SIZE`: the base64 of a file that size
+ * (4 characters per 3 bytes) and 64 KiB for the JSON around it. The decoded size is then checked
+ * against the setting itself, with its own message.
  */
-export const AVATAR_BODY_LIMIT = 8 * 1024 * 1024;
+export function avatarBodyLimit(maxFileSize: number): number {
+  return Math.ceil(maxFileSize / 3) * 4 + 64 * 1024;
+}
 
-const image = v.pipe(
-  v.string(),
-  v.maxLength(AVATAR_BODY_LIMIT, `image must be at most ${AVATAR_BODY_LIMIT} base64 characters`),
-  v.description("image must be base64 encoded"),
-);
+const image = v.pipe(v.string(), v.description("image must be base64 encoded"));
 
 /** Body of `POST /user/avatar` and `POST /orgs/{org}/avatar`. */
 export const UpdateUserAvatarOption = v.object({ image });

@@ -107,8 +107,7 @@ export class PushMirrorService {
     if (input.useSsh) throw new BadRequestError("SSH authentication not available.");
     const tooMany = () =>
       new InvalidArgumentError(`a repository can have at most ${MAX_PUSH_MIRRORS} push mirrors`);
-    const count = async (db: Db) =>
-      (await mirrors.listPushMirrors(db, repo.id, { page: 1, limit: 1 })).total;
+    const count = async (db: Db) => (await mirrors.listPushMirrors(db, repo.id, { page: 1, limit: 1 })).total;
     // Checked early to spare the address lookup, and again under the lock below.
     if ((await count(this.ctx.db)) >= MAX_PUSH_MIRRORS) throw tooMany();
     const { address, auth } = await this.asBadRequest(async () => {

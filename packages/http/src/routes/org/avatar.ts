@@ -19,7 +19,7 @@ export const orgUpdateAvatar = route({
   scopes: ["organization"],
   params: orgParam,
   body: api.UpdateUserAvatarOption,
-  bodyLimit: api.AVATAR_BODY_LIMIT,
+  bodyLimit: (s) => api.avatarBodyLimit(s.picture.avatarMaxFileSize),
   responses: { ...empty, ...notFound, ...avatarErrors, ...validationError },
   async handler(c, { body, org: { org } }) {
     await c.get("services").avatars.setForAccount(org, body.image);

@@ -18,7 +18,7 @@ export const repoUpdateAvatar = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   body: api.UpdateRepoAvatarOption,
-  bodyLimit: api.AVATAR_BODY_LIMIT,
+  bodyLimit: (s) => api.avatarBodyLimit(s.picture.avatarMaxFileSize),
   responses: { ...empty, ...notFound, ...avatarErrors, ...validationError },
   async handler(c, { body, repo: ctx }) {
     await c.get("services").avatars.setForRepo(ctx.repo, body.image);

@@ -151,3 +151,21 @@ describe.each(DIALECTS)("avatars over HTTP on %s", (dialect) => {
     expect(t.services.cron.has("sweep_avatars")).toBe(true);
   });
 });
+
+describe("the avatar body limit follows [picture] AVATAR_MAX_FILE_SIZE", () => {
+  it("takes a 7 MiB picture when the setting allows 10 MiB, and refuses a body beyond it", async () => {
+    const t = await openTestApp("pglite", { picture: { avatarMaxFileSize: 10 * 1024 * 1024 } });
+    try {
+      const user = await t.user();
+      const post = (image: string) => t.call("POST", "/user/avatar", { token: user.token, body: { image } });
+      const png = identiconPng("large picture");
+      const large = await post(Buffer.concat([png, Buffer.alloc(7 * 1024 * 1024)]).toString("base64"));
+      expect(large.status).toBe(204);
+      const tooLarge = await post("A".repeat(14 * 1024 * 1024));
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.json.message).toMatch(/body/i);
+    } finally {
+      await t.close();
+    }
+  });
+});

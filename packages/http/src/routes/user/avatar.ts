@@ -15,7 +15,7 @@ export const userUpdateAvatar = route({
   access: "signed-in",
   scopes: ["user"],
   body: api.UpdateUserAvatarOption,
-  bodyLimit: api.AVATAR_BODY_LIMIT,
+  bodyLimit: (s) => api.avatarBodyLimit(s.picture.avatarMaxFileSize),
   responses: { ...empty, ...avatarErrors, ...validationError },
   async handler(c, { body, principal }) {
     const { user } = requirePrincipal(principal);
