@@ -1,5 +1,12 @@
 import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
-import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "@kiln/service";
+import {
+  canRead,
+  canWrite,
+  formatInterval,
+  isRepoAdmin,
+  type PullMirrorView,
+  type RepoPermission,
+} from "@kiln/service";
 import type * as v from "valibot";
 import { repoAvatarUrl, toApiUser } from "./user.js";
 
@@ -93,5 +100,19 @@ export function toApiRepository(
     object_format_name: "sha1",
     mirror_updated: formatTime(new Date(0)),
     topics: [...repo.topics],
+  };
+}
+
+/** A pull mirror's interval, last sync and address (Forgejo's ToRepo reads them from its mirror row). */
+export function withMirror<T extends v.InferOutput<typeof api.Repository>>(
+  json: T,
+  mirror: PullMirrorView | undefined,
+): T {
+  if (!mirror) return json;
+  return {
+    ...json,
+    mirror_interval: formatInterval(mirror.intervalMs),
+    mirror_updated: formatTime(mirror.updatedAt),
+    original_url: mirror.address,
   };
 }

@@ -6,7 +6,7 @@ import { ghostUser, toApiIssue } from "../convert/issue.js";
 import { toApiPackage } from "../convert/package.js";
 import { toApiPullRequest } from "../convert/pull.js";
 import { toApiRelease } from "../convert/release.js";
-import { toApiRepository } from "../convert/repository.js";
+import { toApiRepository, withMirror } from "../convert/repository.js";
 import { toApiUser } from "../convert/user.js";
 
 /** Forgejo's review payload `type` for each review event (its HookEventType string). */
@@ -26,7 +26,10 @@ export class ApiWebhookPayloads implements WebhookPayloads {
   build(subject: EventSubject): HookPayload {
     const { event, settings } = { event: subject.event, settings: this.settings };
     const sender = this.user(subject.sender);
-    const repository = subject.repo && subject.repoOwner ? this.repo(subject.repo, subject.repoOwner) : null;
+    const repository =
+      subject.repo && subject.repoOwner
+        ? withMirror(this.repo(subject.repo, subject.repoOwner), subject.repoMirror)
+        : null;
     switch (event.type) {
       case "push": {
         const push = subject.push ?? { commits: [], total: 0, accounts: new Map(), files: new Map() };

@@ -6,6 +6,7 @@ import {
   comments,
   type Db,
   issues,
+  mirrors,
   packages,
   pulls,
   type ReleaseRow,
@@ -18,6 +19,7 @@ import {
 } from "@kiln/storage";
 import type { ForgeEvent } from "../events/event.js";
 import { type IssueView, loadIssueViews } from "../issues/issue-views.js";
+import type { PullMirrorView } from "../mirrors/pull-mirror-service.js";
 import { loadPullViews, type PullView } from "../pulls/pull-views.js";
 import type { RepoService } from "../repos/repo-service.js";
 
@@ -35,6 +37,8 @@ export interface EventSubject {
   readonly sender: User | null;
   readonly repo: Repository | null;
   readonly repoOwner: User | null;
+  /** The repository's pull mirror row, when it is a pull mirror (its payload shows the interval). */
+  readonly repoMirror?: PullMirrorView;
   /** The issue (or the pull request's issue) the event is about. */
   readonly issue?: IssueView;
   readonly pull?: PullView;
@@ -61,6 +65,15 @@ export interface EventSubject {
   };
 }
 
+/** A pull mirror's interval, last sync and address, for the repository in a payload. */
+export async function mirrorViewOf(trx: Db, repo: Repository): Promise<PullMirrorView | undefined> {
+  if (!repo.isMirror) return undefined;
+  const row = await mirrors.findMirror(trx, repo.id);
+  return row
+    ? { intervalMs: row.intervalMs, updatedAt: row.updatedAt, address: row.remoteAddress }
+    : undefined;
+}
+
 /**
  * Loads an event's subject, or null when it is gone (a deleted issue, a repository removed in the
  * same transaction): a webhook for a vanished subject is skipped, as Forgejo skips it.
@@ -77,7 +90,14 @@ export async function loadEventSubject(
     users.findUserById(trx, event.actorId),
     repo ? users.findUserById(trx, repo.ownerId) : Promise.resolve(undefined),
   ]);
-  const base = { event, sender: sender ?? null, repo, repoOwner: repoOwner ?? null };
+  const repoMirror = repo ? await mirrorViewOf(trx, repo) : undefined;
+  const base = {
+    event,
+    sender: sender ?? null,
+    repo,
+    repoOwner: repoOwner ?? null,
+    ...(repoMirror ? { repoMirror } : {}),
+  };
   if ("issueId" in event && repo) {
     const issue = await issues.findIssueById(trx, event.issueId);
     if (!issue) return null;

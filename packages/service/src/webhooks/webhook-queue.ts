@@ -15,7 +15,7 @@ import type { ForgeEvent, HookEventType } from "../events/event.js";
 import type { EventConsumer } from "../events/recorder.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { branchMatches } from "./branch-glob.js";
-import { loadEventSubject, pushCommits } from "./event-subject.js";
+import { loadEventSubject, mirrorViewOf, pushCommits } from "./event-subject.js";
 import { hookWants } from "./hook-events.js";
 import { renderBody } from "./render.js";
 import type { WebhookPayloads } from "./webhook-payloads.js";
@@ -92,6 +92,7 @@ export class WebhookQueue implements EventConsumer {
     const sha = (await getCommit(git, ref || repo.defaultBranch, { files: false })).sha;
     const push = await pushCommits(trx, this.repos, repo, "0".repeat(40), sha);
     const owner = await users.findUserById(trx, repo.ownerId);
+    const mirror = await mirrorViewOf(trx, repo);
     const payload = payloads.build({
       event: {
         type: "push",
@@ -106,6 +107,7 @@ export class WebhookQueue implements EventConsumer {
       sender: actor,
       repo,
       repoOwner: owner ?? null,
+      ...(mirror ? { repoMirror: mirror } : {}),
       push: { ...push, commits: push.commits.slice(0, 1), total: 1 },
     });
     await webhooks.insertHookTasks(trx, [task(hook, "push", renderBody(hook, "push", payload))]);

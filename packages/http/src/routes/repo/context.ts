@@ -1,6 +1,5 @@
 import {
   type api,
-  formatTime,
   NotFoundError,
   type Paged,
   type PageRequest,
@@ -8,15 +7,9 @@ import {
   type Settings,
   type User,
 } from "@kiln/domain";
-import {
-  formatInterval,
-  type PendingTransfer,
-  type PullMirrorView,
-  type RepoAccess,
-  type RepoPermission,
-} from "@kiln/service";
+import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
 import * as v from "valibot";
-import { toApiRepository } from "../../convert/repository.js";
+import { toApiRepository, withMirror } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
@@ -76,17 +69,6 @@ export async function apiRepo(
   // Only when the repository was deleted meanwhile.
   if (!json) throw new NotFoundError(`repository does not exist [id: ${repo.id}]`);
   return json;
-}
-
-/** A pull mirror's interval, last sync and address (Forgejo's ToRepo reads them from its mirror row). */
-function withMirror(json: ApiRepository, mirror: PullMirrorView | undefined): ApiRepository {
-  if (!mirror) return json;
-  return {
-    ...json,
-    mirror_interval: formatInterval(mirror.intervalMs),
-    mirror_updated: formatTime(mirror.updatedAt),
-    original_url: mirror.address,
-  };
 }
 
 function shape(

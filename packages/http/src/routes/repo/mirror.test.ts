@@ -96,6 +96,15 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
     expect(deliveries).toEqual(
       expect.arrayContaining([`push refs/heads/main bob ${head}`, "create topic bob", "create v1 bob"]),
     );
+    // Their repository is the mirror as the API shows it: interval, last sync and source address.
+    for (const task of tasks.items) {
+      expect(JSON.parse(task.payload).repository).toMatchObject({
+        mirror: true,
+        mirror_interval: "8h0m0s",
+        original_url: sourceAddr(),
+      });
+      expect(Date.parse(JSON.parse(task.payload).repository.mirror_updated)).toBeGreaterThan(0);
+    }
 
     // The sync is in the mirror's feed as Forgejo's mirror_sync_* entries, by the owner.
     const feed = await w.t.call("GET", "/repos/bob/copy/activities/feeds", { token: bob.token });
