@@ -219,6 +219,10 @@ function commonValue(name: string, world: World): string | undefined {
     collaborator: world.friend,
     quotarule: world.quotaRule,
     quotagroup: world.quotaGroup,
+    secretname: "FIXTURE_SECRET",
+    variablename: "FIXTURE_VARIABLE",
+    run_id: "1",
+    workflowname: "ci.yml",
   };
   return common[name];
 }

@@ -13,7 +13,8 @@ export const MAX_ACTION_VALUE = 65_535;
 
 /** The stored (upper-cased) name of a secret, or Forgejo's 400 `invalid secret name`. */
 export function secretName(name: string): string {
-  if (!NAME.test(name) || FORBIDDEN_PREFIX.test(name)) throw new BadRequestError("invalid secret name");
+  if (name.length > MAX_ACTION_NAME || !NAME.test(name) || FORBIDDEN_PREFIX.test(name))
+    throw new BadRequestError("invalid secret name");
   return name.toUpperCase();
 }
 
