@@ -83,6 +83,7 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
           : r.issueAttachmentId,
       artifact_id: r.artifactId,
       run: 1,
+      run_id: world.actionRuns[r.id],
       ...(route.path.includes("/push_mirrors/") ? { name: FIXTURE_PUSH_MIRROR } : {}),
       ...(route.path.includes("/pulls/")
         ? {
