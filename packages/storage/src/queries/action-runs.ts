@@ -110,10 +110,17 @@ export type JobScope = { readonly all: true } | { readonly ownerId: number } | {
  * first, at most `limit` of them.
  */
 export async function pendingJobs(db: Db, scope: JobScope, limit: number): Promise<ActionRunJobRow[]> {
-  let query = db.selectFrom("actionRunJob").selectAll().where("status", "in", ["waiting", "running"]);
-  if ("ownerId" in scope) query = query.where("ownerId", "=", scope.ownerId);
-  if ("repoId" in scope) query = query.where("repoId", "=", scope.repoId);
-  return query.orderBy("id").limit(limit).execute();
+  let query = db
+    .selectFrom("actionRunJob")
+    .selectAll("actionRunJob")
+    .where("actionRunJob.status", "in", ["waiting", "running"]);
+  // An owner's jobs are those of the repositories it owns now (a transferred repository's go with it).
+  if ("ownerId" in scope)
+    query = query.where("actionRunJob.repoId", "in", (eb) =>
+      eb.selectFrom("repository").select("repository.id").where("repository.ownerId", "=", scope.ownerId),
+    );
+  if ("repoId" in scope) query = query.where("actionRunJob.repoId", "=", scope.repoId);
+  return query.orderBy("actionRunJob.id").limit(limit).execute();
 }
 
 /** A task with what the API shows of its job and run. */
