@@ -1,5 +1,6 @@
 export * from "./access-token.js";
 export * from "./action.js";
+export * from "./action-settings.js";
 export * from "./activity.js";
 export * from "./admin.js";
 export * from "./avatar.js";
@@ -27,4 +28,3 @@ export * from "./repository.js";
 export * from "./settings.js";
 export * from "./topic.js";
 export * from "./user.js";
-export * from "./action-settings.js";
