@@ -1,8 +1,11 @@
 import { FsBlobStore } from "@kiln/blobs";
 import { attachments as attachmentQueries, enableReadCache, packages as packageRows } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
+import { ActionRunService } from "./actions/action-run-service.js";
+import { ActionSettingsService } from "./actions/action-settings-service.js";
 import { artifactExpiryTask } from "./actions/artifact-expiry.js";
 import { ArtifactService } from "./actions/artifact-service.js";
+import { RunnerTokenService } from "./actions/runner-token-service.js";
 import { AdminEmailService } from "./admin/admin-email-service.js";
 import { RenameService } from "./admin/rename-service.js";
 import { UnadoptedService } from "./admin/unadopted-service.js";
@@ -204,6 +207,10 @@ export interface Services {
   readonly unadopted: UnadoptedService;
   readonly adminEmails: AdminEmailService;
   readonly renames: RenameService;
+  /** Actions settings as data: secrets and variables, runner registration tokens, runs, jobs and tasks. */
+  readonly actionSettings: ActionSettingsService;
+  readonly runnerTokens: RunnerTokenService;
+  readonly actionRuns: ActionRunService;
 }
 
 /** Builds the services of an instance. */
@@ -355,6 +362,9 @@ export function createServices(init: ServiceContextInit): Services {
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
     renames: new RenameService(ctx, repos),
+    actionSettings: new ActionSettingsService(ctx),
+    runnerTokens: new RunnerTokenService(ctx),
+    actionRuns: new ActionRunService(ctx, repos),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

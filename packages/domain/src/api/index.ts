@@ -1,5 +1,6 @@
 export * from "./access-token.js";
 export * from "./action.js";
+export * from "./action-settings.js";
 export * from "./activity.js";
 export * from "./admin.js";
 export * from "./avatar.js";

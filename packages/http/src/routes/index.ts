@@ -8,6 +8,7 @@ import { adminQuotaRoutes } from "./admin/quota.js";
 import { adminQuotaGroupRoutes } from "./admin/quota-group.js";
 import { adminQuotaRuleRoutes } from "./admin/quota-rule.js";
 import { adminRepoRoutes } from "./admin/repo.js";
+import { adminRunnerRoutes } from "./admin/runners.js";
 import { adminUserRoutes } from "./admin/user.js";
 import { adminUserKeyRoutes } from "./admin/user-key.js";
 import { activityFeedRoutes } from "./feed/activity-feed.js";
@@ -20,6 +21,7 @@ import { miscRoutes } from "./misc/version.js";
 import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
 import { notifyUserRoutes } from "./notify/user.js";
+import { orgActionRoutes } from "./org/action.js";
 import { orgAvatarRoutes } from "./org/avatar.js";
 import { orgHookRoutes } from "./org/hook.js";
 import { orgLabelRoutes } from "./org/label.js";
@@ -29,6 +31,8 @@ import { orgQuotaRoutes } from "./org/quota.js";
 import { teamRoutes } from "./org/team.js";
 import { packageRoutes } from "./packages/package.js";
 import { artifactRoutes } from "./repo/action-artifact.js";
+import { repoActionRunRoutes } from "./repo/action-runs.js";
+import { repoActionSettingsRoutes } from "./repo/action-settings.js";
 import { archiveRoutes } from "./repo/archive.js";
 import { repoAvatarRoutes } from "./repo/avatar.js";
 import { blobRoutes } from "./repo/blob.js";
@@ -76,6 +80,7 @@ import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
 import { settingsRoutes } from "./settings/settings.js";
+import { userActionRoutes } from "./user/action.js";
 import { tokenRoutes } from "./user/app.js";
 import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
 import { userAvatarRoutes } from "./user/avatar.js";
@@ -115,6 +120,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...sshKeyRoutes,
   ...oauth2ApplicationRoutes,
   ...userHookRoutes,
+  ...userActionRoutes,
   ...adminUserRoutes,
   ...adminUserKeyRoutes,
   ...adminCronRoutes,
@@ -123,12 +129,14 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminRepoRoutes,
   ...adminEmailRoutes,
   ...adminAdoptRoutes,
+  ...adminRunnerRoutes,
   ...userAvatarRoutes,
   ...orgRoutes,
   ...memberRoutes,
   ...teamRoutes,
   ...orgHookRoutes,
   ...orgAvatarRoutes,
+  ...orgActionRoutes,
   ...userQuotaRoutes,
   ...orgQuotaRoutes,
   ...adminQuotaRoutes,
@@ -149,6 +157,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...transferRoutes,
   ...repoAvatarRoutes,
   ...artifactRoutes,
+  ...repoActionSettingsRoutes,
+  ...repoActionRunRoutes,
   // Before commitRoutes: `/git/commits/{sha}` would otherwise take `{sha}.diff` as its sha.
   ...commitDiffRoutes,
   ...commitRoutes,

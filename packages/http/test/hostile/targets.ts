@@ -83,6 +83,7 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
           : r.issueAttachmentId,
       artifact_id: r.artifactId,
       run: 1,
+      run_id: world.actionRuns[r.id],
       ...(route.path.includes("/push_mirrors/") ? { name: FIXTURE_PUSH_MIRROR } : {}),
       ...(route.path.includes("/pulls/")
         ? {
@@ -221,6 +222,10 @@ function commonValue(name: string, world: World): string | undefined {
     collaborator: world.friend,
     quotarule: world.quotaRule,
     quotagroup: world.quotaGroup,
+    secretname: "FIXTURE_SECRET",
+    variablename: "FIXTURE_VARIABLE",
+    run_id: "1",
+    workflowname: "ci.yml",
   };
   return common[name];
 }

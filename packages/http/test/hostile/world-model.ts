@@ -102,6 +102,8 @@ export interface World {
   readonly keys: WorldKeys;
   /** The site admin's own OAuth2 application (oauth2-fixture.ts): nobody else may see or change it. */
   readonly oauth2App: { readonly id: number; readonly target: string };
+  /** A waiting Actions run of each fixture repository, by repository id (action-fixture.ts). */
+  readonly actionRuns: Readonly<Record<number, number>>;
 }
 
 /** Hook ids by repository id and organization name, the site admin's own hook and a system hook. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
+import { seedActions } from "./action-fixture.js";
 import { seedHooks } from "./hook-fixture.js";
 import { seedKeys } from "./key-fixture.js";
 import { seedPushMirrors } from "./mirror-fixture.js";
@@ -489,6 +490,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
   await seedPushMirrors(t, repos);
   const keys = await seedKeys(t, admin, repos);
   const oauth2App = await seedOAuth2App(t, admin);
+  const actionRuns = await seedActions(t, admin, repos, [privOrg, limOrg]);
 
   return {
     admin,
@@ -514,5 +516,6 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     hooks,
     keys,
     oauth2App,
+    actionRuns,
   };
 }

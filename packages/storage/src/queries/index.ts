@@ -1,4 +1,13 @@
 export * as accessTokens from "./access-tokens.js";
+export type { ActionRunJobRow, ActionRunRow, JobScope, RunFilter, TaskRow } from "./action-runs.js";
+export * as actionRuns from "./action-runs.js";
+export type {
+  ActionRunnerTokenRow,
+  ActionScope,
+  ActionSettingKind,
+  ActionSettingRow,
+} from "./action-settings.js";
+export * as actionSettings from "./action-settings.js";
 export type { ActionTypeName, FeedFilter, HeatmapBucket, NewAction } from "./actions.js";
 export * as actions from "./actions.js";
 export type { EmailWithOwner } from "./admin-emails.js";
