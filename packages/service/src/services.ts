@@ -94,6 +94,7 @@ import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
 import { hookTaskCleanupTask } from "./webhooks/hook-task-cleanup.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
+import { WikiService } from "./wiki/wiki-service.js";
 
 /** Every service of a Kiln instance, built over one context. */
 export interface Services {
@@ -195,6 +196,8 @@ export interface Services {
   readonly unadopted: UnadoptedService;
   readonly adminEmails: AdminEmailService;
   readonly renames: RenameService;
+  /** Repository wikis: pages through the API, the `.wiki.git` repository, their size as `size:wiki`. */
+  readonly wikis: WikiService;
 }
 
 /** Builds the services of an instance. */
@@ -343,6 +346,7 @@ export function createServices(init: ServiceContextInit): Services {
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
     renames: new RenameService(ctx, repos),
+    wikis: new WikiService(ctx, repos, ledger),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -1,0 +1,2 @@
+export * from "./wiki-path.js";
+export * from "./wiki-service.js";
