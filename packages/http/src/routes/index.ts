@@ -71,6 +71,7 @@ import { repoTeamRoutes } from "./repo/teams.js";
 import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
+import { wikiRoutes } from "./repo/wiki.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
@@ -182,6 +183,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...pullMergeRoutes,
   ...pullFileRoutes,
   ...pullReviewRoutes,
+  ...wikiRoutes,
   // Last of the pull request routes: its rest-of-path head would take `1/commits` for a base and head.
   repoGetPullRequestByBaseHead,
 ];
