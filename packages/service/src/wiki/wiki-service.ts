@@ -264,7 +264,24 @@ export class WikiService {
       const found = await this.entry(git, path);
       if (found) return found;
     }
-    return undefined;
+    const listed = await this.listedAs(git, webPath);
+    return listed ? this.entry(git, listed) : undefined;
+  }
+
+  /**
+   * The file the page list shows under `webPath`, for a file whose name is not the one Forgejo
+   * would write (`Release Notes.md` pushed with git is listed as `Release-Notes`): Kiln finds it,
+   * so that every page listed can be read, edited and deleted by its `sub_url`.
+   */
+  private async listedAs(git: GitRepository, webPath: string): Promise<string | undefined> {
+    try {
+      const root = await getContents(git, "", {});
+      if (root.kind !== "dir") return undefined;
+      return root.entries.find((e) => e.type === "file" && gitPathToWebPath(e.name) === webPath)?.name;
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
   }
 
   /** The blob at `path` on the wiki's branch, or undefined (no such file, or no commit yet). */
@@ -293,7 +310,8 @@ export class WikiService {
     try {
       unescaped = queryUnescape(gitPath);
     } catch {}
-    for (const path of new Set([gitPath, ...(unescaped ? [unescaped] : [])])) {
+    const candidates = new Set([gitPath, ...(unescaped ? [unescaped] : [])]);
+    for (const path of candidates) {
       try {
         const result = await getContents(git, path, { maxContentSize: max });
         if (result.kind !== "entry" || result.entry.type !== "file") continue;
@@ -302,7 +320,10 @@ export class WikiService {
         if (!isMissing(err)) throw err;
       }
     }
-    return undefined;
+    const webPath = gitPathToWebPath(gitPath);
+    const listed = webPath === undefined ? undefined : await this.listedAs(git, webPath);
+    if (listed === undefined || candidates.has(listed)) return undefined;
+    return this.readPage(git, listed, max);
   }
 
   /** Commits the changes as `doer`, then records the size and the event in one transaction. */
