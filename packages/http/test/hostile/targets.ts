@@ -219,6 +219,8 @@ function commonValue(name: string, world: World): string | undefined {
     collaborator: world.friend,
     quotarule: world.quotaRule,
     quotagroup: world.quotaGroup,
+    // Every fixture repository has a wiki page Home (world.ts).
+    pageName: "Home",
   };
   return common[name];
 }
