@@ -317,6 +317,18 @@ describe.each(DIALECTS)("repository wiki on %s", (dialect) => {
       true,
     );
 
+    // kiln doctor quota recounts the wiki counter from repo_wiki: a drift is found and repaired.
+    await t.services.ctx.db
+      .updateTable("quotaUsage")
+      .set({ wiki: 1 })
+      .where("ownerId", "=", owner.id)
+      .execute();
+    const found = await t.services.quotaDoctor.run({ fix: true });
+    expect(found.drifts).toEqual([
+      expect.objectContaining({ ownerId: owner.id, counter: "wiki", subject: "size:wiki", ledger: 1 }),
+    ]);
+    expect((await wikiUsage(owner.id)) - before).toBe(size);
+
     // Renamed: the wiki follows on disk.
     await t.call("PATCH", sized.path, { token: owner.token, body: { name: "sized2" } });
     expect(await exists(join(t.settings.repository.root, owner.name.toLowerCase(), "sized.wiki.git"))).toBe(
