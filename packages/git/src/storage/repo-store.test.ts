@@ -88,7 +88,10 @@ describe("RepoStore", () => {
     await store.create("wo", "book");
     const wiki = await store.create("wo", wikiRepoName("book"));
     expect(wiki.gitdir).toBe(join(root.dir, "repos", "wo", "book.wiki.git"));
-    await changeFiles(wiki, { files: [{ operation: "create", path: "Home.md", content: Buffer.from("hi") }], author });
+    await changeFiles(wiki, {
+      files: [{ operation: "create", path: "Home.md", content: Buffer.from("hi") }],
+      author,
+    });
     await store.move({ owner: "wo", name: "book" }, { owner: "other", name: "novel" });
     expect(await store.exists("wo", wikiRepoName("book"))).toBe(false);
     const moved = await store.open("other", wikiRepoName("novel"));
