@@ -95,6 +95,7 @@ import { UserService } from "./users/user-service.js";
 import { hookTaskCleanupTask } from "./webhooks/hook-task-cleanup.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
 import { WikiService } from "./wiki/wiki-service.js";
+import { wikiSizeRecountTask } from "./wiki/wiki-size-recount.js";
 
 /** Every service of a Kiln instance, built over one context. */
 export interface Services {
@@ -351,5 +352,6 @@ export function createServices(init: ServiceContextInit): Services {
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),
   );
+  cron.register(wikiSizeRecountTask(ctx, services.wikis));
   return services;
 }

@@ -253,6 +253,21 @@ export class WikiService {
   }
 
   /**
+   * Measures a repository's wiki again (the `update_wiki_size` cron task), when it has one on
+   * disk or a recorded size: bytes written behind Kiln's back, or a crash between a write and its
+   * transaction, are brought into the ledger. Resolves with whether there was anything to measure.
+   */
+  async refreshSize(repoId: number): Promise<boolean> {
+    const repo = await repositories.findRepositoryById(this.ctx.db, repoId);
+    if (!repo) return false;
+    const onDisk = await this.repos.store.exists(repo.ownerName, wikiRepoName(repo.name));
+    const recorded = await wikis.wikiRecorded(this.ctx.db, repo.id);
+    if (!onDisk && !recorded) return false;
+    await this.recordSize(repo);
+    return true;
+  }
+
+  /**
    * The file of a page as a write finds it (Forgejo's prepareGitPath): `<web path>.md` as given,
    * else the escaped file name; undefined when neither exists.
    */

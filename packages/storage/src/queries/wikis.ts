@@ -38,3 +38,9 @@ export const wikiUsage: UsageSource = async (db, ownerIds) => {
     .execute();
   return new Map(rows.map((r) => [r.ownerId, { wiki: Number(r.wiki) }]));
 };
+
+/** Whether a size is recorded for the repository's wiki. */
+export async function wikiRecorded(db: Db, repoId: number): Promise<boolean> {
+  const row = await db.selectFrom("repoWiki").select("repoId").where("repoId", "=", repoId).executeTakeFirst();
+  return row !== undefined;
+}

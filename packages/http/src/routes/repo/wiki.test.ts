@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { wikiRepoName } from "@kiln/git";
 import { DIALECTS } from "@kiln/storage/testing";
@@ -296,6 +296,18 @@ describe.each(DIALECTS)("repository wiki on %s", (dialect) => {
       repository: { full_name: `${owner.name}/hooked` },
       sender: { login: writer.name },
     });
+  });
+
+  it("re-measures wikis with the update_wiki_size cron task", async () => {
+    const admin = await t.user({ admin: true });
+    const before = await wikiUsage(owner.id);
+    // Bytes written behind Kiln's back (a restored backup, a repack): only a recount sees them.
+    const gitdir = t.services.repositories.store.pathOf(owner.name, wikiRepoName("docs"));
+    await writeFile(join(gitdir, "objects", "extra.bin"), Buffer.alloc(32 * 1024, 1));
+    expect(await wikiUsage(owner.id)).toBe(before);
+    expect((await t.call("POST", "/admin/cron/update_wiki_size", { token: admin.token })).status).toBe(204);
+    expect(await wikiUsage(owner.id)).toBe(before + 32 * 1024);
+    expect((await t.services.quotaDoctor.run({ fix: false })).drifts).toEqual([]);
   });
 
   it("counts the wiki's size against the owner as size:wiki, moved and released with the repository", async () => {
