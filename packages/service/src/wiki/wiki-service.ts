@@ -401,7 +401,8 @@ function goQuote(s: string): string {
   return JSON.stringify(s);
 }
 
+/** A page that is not there: no such file, no commit yet, or a name no file can have (`../x.md`). */
 function isMissing(err: unknown): boolean {
   const kind = (err as { kind?: string }).kind;
-  return kind === "not_found" || kind === "empty_repository";
+  return kind === "not_found" || kind === "empty_repository" || kind === "invalid_argument";
 }

@@ -140,6 +140,20 @@ describe.each(DIALECTS)("repository wiki on %s", (dialect) => {
     expect(bad.status).toBe(400);
     expect((await post({ title: "t".repeat(256) })).status).toBe(422);
     expect((await t.call("GET", `${repo.path}/wiki/page/Fresh`)).status).toBe(404);
+    // Names that unescape to paths outside the wiki's root find nothing (404, never 500).
+    for (const name of [
+      "..%252F..%252Fsecret.md",
+      "..%2F..%2FHome",
+      "%252E%252E%252FHome.md",
+      "%zz",
+      ".git.md",
+    ]) {
+      expect((await t.call("GET", `${repo.path}/wiki/page/${name}`)).status).toBe(404);
+      expect((await t.call("GET", `${repo.path}/wiki/revisions/${name}`)).status).toBe(404);
+      expect((await t.call("DELETE", `${repo.path}/wiki/page/${name}`, { token: owner.token })).status).toBe(
+        404,
+      );
+    }
   });
 
   it("edits, renames and deletes pages, each a commit by the acting user", async () => {
