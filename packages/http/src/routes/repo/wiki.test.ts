@@ -385,3 +385,42 @@ describe.each(DIALECTS)("repository wiki on %s", (dialect) => {
     expect((await t.services.quotaDoctor.run({ fix: false })).drifts).toEqual([]);
   });
 });
+
+/**
+ * Forgejo checks `size:wiki` before wiki writes (EnforceQuotaAPI); Kiln's seed rule keeps the
+ * wiki within quota, so with `[quota] ENFORCE` and an owner over every other limit, wiki writes
+ * still go through while a repository write is refused.
+ */
+describe.each(DIALECTS)("wiki writes under [quota] ENFORCE on %s", (dialect) => {
+  let t: TestApp;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    t = await openTestApp(dialect, { quota: { enforce: true, defaultTotal: 1 } });
+    owner = await t.user();
+  });
+  afterAll(() => t?.close());
+
+  it("lets an owner over quota write its wiki, and counts the bytes", async () => {
+    const repo = await createRepo(t, owner, "over");
+    expect(await t.services.quota.check(owner.id, "size:all")).toBe(false);
+    const refused = await t.call("POST", `${repo.path}/branches`, {
+      token: owner.token,
+      body: { new_branch_name: "b1" },
+    });
+    expect(refused.status).toBe(413);
+    const page = await t.call("POST", `${repo.path}/wiki/new`, {
+      token: owner.token,
+      body: { title: "Home", content_base64: b64("still writable") },
+    });
+    expect(page.status).toBe(201);
+    const edit = await t.call("PATCH", `${repo.path}/wiki/page/Home`, {
+      token: owner.token,
+      body: { content_base64: b64("still writable, again") },
+    });
+    expect(edit.status).toBe(200);
+    expect((await t.call("GET", "/user/quota/check?subject=size:wiki", { token: owner.token })).json).toBe(
+      true,
+    );
+  });
+});
