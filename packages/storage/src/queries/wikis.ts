@@ -41,6 +41,10 @@ export const wikiUsage: UsageSource = async (db, ownerIds) => {
 
 /** Whether a size is recorded for the repository's wiki. */
 export async function wikiRecorded(db: Db, repoId: number): Promise<boolean> {
-  const row = await db.selectFrom("repoWiki").select("repoId").where("repoId", "=", repoId).executeTakeFirst();
+  const row = await db
+    .selectFrom("repoWiki")
+    .select("repoId")
+    .where("repoId", "=", repoId)
+    .executeTakeFirst();
   return row !== undefined;
 }
