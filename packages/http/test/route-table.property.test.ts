@@ -179,6 +179,8 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
       for (const r of world.repos) {
         const hidden = world.secrets.some((s) => s.name === r.name && s.hiddenFrom.has(actor));
         const base = `/${r.owner}/${r.name}.git`;
+        // The repository's wiki (every fixture repository has one) follows the same rules.
+        const wiki = `/${r.owner}/${r.name}.wiki.git`;
         // Control: the requests below are real ones (the site admin is served).
         const control = await call({
           method: "GET",
@@ -191,6 +193,7 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
           ...(hidden
             ? [
                 { method: "GET", path: `${base}/info/refs?service=git-upload-pack` },
+                { method: "GET", path: `${wiki}/info/refs?service=git-upload-pack` },
                 {
                   method: "POST",
                   path: `${base}/info/lfs/objects/batch`,
@@ -200,6 +203,7 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
               ]
             : []),
           { method: "GET", path: `${base}/info/refs?service=git-receive-pack` },
+          { method: "GET", path: `${wiki}/info/refs?service=git-receive-pack` },
           {
             method: "POST",
             path: `${base}/info/lfs/objects/batch`,

@@ -175,3 +175,4 @@ export {
 } from "./users/user-service.js";
 export { canSeeUser } from "./users/visibility.js";
 export * from "./webhooks/index.js";
+export * from "./wiki/index.js";

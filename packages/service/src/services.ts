@@ -100,6 +100,8 @@ import { EmailService } from "./users/email-service.js";
 import { UserService } from "./users/user-service.js";
 import { hookTaskCleanupTask } from "./webhooks/hook-task-cleanup.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
+import { WikiService } from "./wiki/wiki-service.js";
+import { wikiSizeRecountTask } from "./wiki/wiki-size-recount.js";
 
 /** Every service of a Kiln instance, built over one context. */
 export interface Services {
@@ -211,6 +213,8 @@ export interface Services {
   readonly actionSettings: ActionSettingsService;
   readonly runnerTokens: RunnerTokenService;
   readonly actionRuns: ActionRunService;
+  /** Repository wikis: pages through the API, the `.wiki.git` repository, their size as `size:wiki`. */
+  readonly wikis: WikiService;
 }
 
 /** Builds the services of an instance. */
@@ -365,9 +369,11 @@ export function createServices(init: ServiceContextInit): Services {
     actionSettings: new ActionSettingsService(ctx),
     runnerTokens: new RunnerTokenService(ctx),
     actionRuns: new ActionRunService(ctx, repos),
+    wikis: new WikiService(ctx, repos, ledger),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),
   );
+  cron.register(wikiSizeRecountTask(ctx, services.wikis));
   return services;
 }

@@ -260,6 +260,8 @@ export interface QuotaUsageTable {
   releaseAttachments: Generated<number>;
   artifacts: Generated<number>;
   packages: Generated<number>;
+  /** Bytes of the owner's repositories' wikis (`size:wiki`, migration 0025). */
+  wiki: Generated<number>;
 }
 
 /** Quota rules: subjects (jsonb array) in the spelling they were created with. */
@@ -324,6 +326,13 @@ export interface Database
   repoTopic: RepoTopicTable;
   repoFlag: RepoFlagTable;
   commitStatus: CommitStatusTable;
+  repoWiki: RepoWikiTable;
+}
+
+/** A repository's wiki once it exists on disk: its size in bytes, as last measured (migration 0025). */
+export interface RepoWikiTable {
+  repoId: number;
+  size: Generated<number>;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */

@@ -29,3 +29,4 @@ export * from "./repository.js";
 export * from "./settings.js";
 export * from "./topic.js";
 export * from "./user.js";
+export * from "./wiki.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitCli, scratch } from "../../test/helpers.js";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { changeFiles } from "../objects/change-files.js";
-import { RepoStore } from "./repo-store.js";
+import { RepoStore, wikiRepoName } from "./repo-store.js";
 
 const author = {
   name: "Ann Author",
@@ -82,6 +82,29 @@ describe("RepoStore", () => {
     await store.delete("alice", "doomed");
     expect(await store.exists("alice", "doomed")).toBe(false);
     await expect(store.delete("alice", "doomed")).rejects.toBeInstanceOf(GitNotFoundError);
+  });
+
+  it("carries a repository's wiki along when it moves or goes, and leaves nothing behind", async () => {
+    await store.create("wo", "book");
+    const wiki = await store.create("wo", wikiRepoName("book"));
+    expect(wiki.gitdir).toBe(join(root.dir, "repos", "wo", "book.wiki.git"));
+    await changeFiles(wiki, {
+      files: [{ operation: "create", path: "Home.md", content: Buffer.from("hi") }],
+      author,
+    });
+    await store.move({ owner: "wo", name: "book" }, { owner: "other", name: "novel" });
+    expect(await store.exists("wo", wikiRepoName("book"))).toBe(false);
+    const moved = await store.open("other", wikiRepoName("novel"));
+    expect(await cli.ok(["show", "HEAD:Home.md"], moved.gitdir)).toBe("hi");
+    await access(join(moved.gitdir, "hooks", "post-receive"), constants.X_OK);
+    // A repository without a wiki moves as before.
+    await store.create("wo", "plain");
+    await store.move({ owner: "wo", name: "plain" }, { owner: "wo", name: "plain2" });
+    expect(await store.exists("wo", wikiRepoName("plain2"))).toBe(false);
+    await store.delete("other", "novel");
+    expect(await store.exists("other", "novel")).toBe(false);
+    expect(await store.exists("other", wikiRepoName("novel"))).toBe(false);
+    expect(await readdir(join(root.dir, "repos", ".tmp"))).toEqual([]);
   });
 
   it("measures the size on disk, which grows with content", async () => {

@@ -55,6 +55,14 @@ function forgetRepositoryState(gitdir: string): void {
   stopBatchProcesses(gitdir);
 }
 
+/**
+ * The store name of a repository's wiki: `<name>.wiki`, so its directory is `<name>.wiki.git` beside
+ * the repository, as Forgejo lays it out (no repository may be named `*.wiki`).
+ */
+export function wikiRepoName(name: string): string {
+  return `${name}.wiki`;
+}
+
 export class RepoStore {
   readonly root: string;
   readonly #nodePath: string;
@@ -170,15 +178,27 @@ export class RepoStore {
     });
   }
 
-  /** Deletes a repository's directory; throws not-found when it does not exist. */
+  /**
+   * Deletes a repository's directory, and its wiki's (`<name>.wiki.git`) when it has one; throws
+   * not-found when the repository does not exist. Both are renamed into `.tmp` before removal.
+   */
   async delete(owner: string, name: string): Promise<void> {
     const handle = this.#handle(owner, name);
-    await handle.withWriteLock(async () => {
+    const wiki = this.#handle(owner, wikiRepoName(name));
+    await this.#locks.runAll([handle.gitdir, wiki.gitdir], async () => {
       if (!(await this.exists(owner, name)))
         throw new GitNotFoundError(`repository ${owner}/${name} does not exist`);
       const trash = await this.tempDir();
       await rm(trash, { recursive: true, force: true });
-      await rename(handle.gitdir, trash);
+      await mkdir(trash, { recursive: true });
+      // The wiki goes first: a crash in between leaves a repository without its wiki, never a wiki
+      // without its repository.
+      if (await this.exists(owner, wikiRepoName(name))) {
+        await rename(wiki.gitdir, join(trash, "wiki.git"));
+        this.#opened.delete(wiki.gitdir);
+        forgetRepositoryState(wiki.gitdir);
+      }
+      await rename(handle.gitdir, join(trash, "repo.git"));
       this.#opened.delete(handle.gitdir);
       forgetRepositoryState(handle.gitdir);
       await rm(trash, { recursive: true, force: true });
@@ -186,8 +206,9 @@ export class RepoStore {
   }
 
   /**
-   * Renames a repository or transfers it to another owner, then makes sure its hooks are
-   * current. Throws not-found for a missing source and already-exists for a taken target.
+   * Renames a repository or transfers it to another owner, its wiki (`<name>.wiki.git`) with it
+   * when it has one, then makes sure the hooks are current. Throws not-found for a missing source
+   * and already-exists for a taken target.
    */
   async move(
     from: { owner: string; name: string },
@@ -195,23 +216,51 @@ export class RepoStore {
   ): Promise<GitRepository> {
     const source = this.#handle(from.owner, from.name);
     const target = this.#handle(to.owner, to.name);
-    return this.#locks.runAll([source.gitdir, target.gitdir], async () => {
+    const sourceWiki = this.#handle(from.owner, wikiRepoName(from.name));
+    const targetWiki = this.#handle(to.owner, wikiRepoName(to.name));
+    const dirs = [source.gitdir, target.gitdir, sourceWiki.gitdir, targetWiki.gitdir];
+    return this.#locks.runAll([...new Set(dirs)], async () => {
       if (!(await this.exists(from.owner, from.name))) {
         throw new GitNotFoundError(`repository ${from.owner}/${from.name} does not exist`);
       }
+      const hasWiki = await this.exists(from.owner, wikiRepoName(from.name));
       if (source.gitdir !== target.gitdir) {
         if (await this.exists(to.owner, to.name)) {
           throw new GitAlreadyExistsError(`repository ${to.owner}/${to.name} already exists`);
         }
         await mkdir(dirname(target.gitdir), { recursive: true });
+        if (hasWiki) {
+          // A wiki left at the target by an earlier crash belongs to no repository: it goes.
+          await this.#discard(targetWiki.gitdir);
+          await rename(sourceWiki.gitdir, targetWiki.gitdir);
+          this.#opened.delete(sourceWiki.gitdir);
+          forgetRepositoryState(sourceWiki.gitdir);
+          forgetRepositoryState(targetWiki.gitdir);
+        }
         await rename(source.gitdir, target.gitdir);
         this.#opened.delete(source.gitdir);
         forgetRepositoryState(source.gitdir);
         forgetRepositoryState(target.gitdir);
       }
       await installHooks(target.gitdir, this.#nodePath);
+      if (hasWiki) await installHooks(targetWiki.gitdir, this.#nodePath);
       return target;
     });
+  }
+
+  /** Removes a directory by renaming it into `.tmp` first (nothing when it does not exist). */
+  async #discard(dir: string): Promise<void> {
+    const exists = await stat(dir).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return;
+    const trash = await this.tempDir();
+    await rm(trash, { recursive: true, force: true });
+    await rename(dir, trash);
+    this.#opened.delete(dir);
+    forgetRepositoryState(dir);
+    await rm(trash, { recursive: true, force: true });
   }
 
   /** The repository's size on disk in bytes (Forgejo's git_size). */

@@ -27,7 +27,7 @@ function plain(status: number, message: string): Response {
 
 /**
  * The git transport's access rules, decided by the access module as for the API: reading (clone, fetch, LFS download)
- * needs read access to the code, writing (push, LFS upload) write access. Anonymous callers are
+ * needs read access to the code (to the wiki for `<repo>.wiki.git`), writing (push, LFS upload) write access. Anonymous callers are
  * challenged (401) rather than told whether a private repository exists; signed-in callers
  * without read access get 404, without write access 403. Tokens need the repository scope.
  */
@@ -36,6 +36,7 @@ export async function checkGitAccess(
   ownerName: string,
   repoName: string,
   need: "read" | "write",
+  unit: "repo.code" | "repo.wiki" = "repo.code",
 ): Promise<GitAccess> {
   const services = c.get("services");
   let principal: Principal | null = null;
@@ -59,7 +60,7 @@ export async function checkGitAccess(
   });
   let access: RepoAccess;
   try {
-    access = await services.access.repo(actorOf(principal), ownerName, repoName, { read: "repo.code" });
+    access = await services.access.repo(actorOf(principal), ownerName, repoName, { read: unit });
   } catch (err) {
     if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return hidden();
     throw err;
@@ -75,7 +76,7 @@ export async function checkGitAccess(
   if (need === "write") {
     if (!principal) return { ok: false, response: challenge() };
     try {
-      checkNeed(permission, { write: ["repo.code"] }, user);
+      checkNeed(permission, { write: [unit] }, user);
     } catch (err) {
       if (isKilnError(err) && err.kind === "permission_denied")
         return { ok: false, response: plain(403, "User permission denied") };

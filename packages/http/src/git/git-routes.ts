@@ -2,6 +2,7 @@ import { classifyGitRequest, handleGitHttp } from "@kiln/git";
 import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
 import { mountLfs } from "./lfs-routes.js";
+import { serveWikiGit, wikiOf } from "./wiki-git.js";
 
 /** `repo.git` or `repo` → `repo`, as git clients use both. */
 export function bareName(repo: string): string {
@@ -19,7 +20,8 @@ export function repoOf(c: AppContext): { readonly owner: string; readonly name: 
 }
 
 /**
- * Git's smart HTTP protocol at `/{owner}/{repo}.git/…`, served by the system git
+ * Git's smart HTTP protocol at `/{owner}/{repo}.git/…` (and a repository's wiki at
+ * `/{owner}/{repo}.wiki.git/…`, wiki-git.ts), served by the system git
  * (DECISIONS item 12): `info/refs`, `git-upload-pack` (clone, fetch) and `git-receive-pack`
  * (push). Pushes carry the pusher's push policy to the pre-receive hook, and once git has applied
  * them the repository's size, emptiness and default branch are brought up to date (and its usage
@@ -38,6 +40,8 @@ export function mountGit(mount: Mount): void {
     const subpath = c.req.path.split("/").slice(3).join("/");
     const gitRoute = classifyGitRequest(c.req.method, subpath, new URL(c.req.url).searchParams);
     if (!gitRoute) return c.text("Not found\n", 404);
+    const wikiOfRepo = wikiOf(at.name);
+    if (wikiOfRepo !== undefined) return serveWikiGit(c, at.owner, wikiOfRepo, subpath, gitRoute);
     const access = await checkGitAccess(c, at.owner, at.name, gitRoute.access);
     if (!access.ok) return access.response;
     const { repo, user } = access;

@@ -79,6 +79,7 @@ import { repoTeamRoutes } from "./repo/teams.js";
 import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
 import { treeRoutes } from "./repo/tree.js";
+import { wikiRoutes } from "./repo/wiki.js";
 import { settingsRoutes } from "./settings/settings.js";
 import { userActionRoutes } from "./user/action.js";
 import { tokenRoutes } from "./user/app.js";
@@ -200,6 +201,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...pullMergeRoutes,
   ...pullFileRoutes,
   ...pullReviewRoutes,
+  ...wikiRoutes,
   // Last of the pull request routes: its rest-of-path head would take `1/commits` for a base and head.
   repoGetPullRequestByBaseHead,
 ];

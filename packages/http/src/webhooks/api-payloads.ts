@@ -75,7 +75,7 @@ export class ApiWebhookPayloads implements WebhookPayloads {
           sender,
         };
       case "wiki":
-        return { action: event.action ?? "", repository, sender, page: "", comment: "" };
+        return { action: event.action, repository, sender, page: event.page, comment: event.comment };
       case "release": {
         const release = subject.release;
         return {

@@ -226,6 +226,8 @@ function commonValue(name: string, world: World): string | undefined {
     variablename: "FIXTURE_VARIABLE",
     run_id: "1",
     workflowname: "ci.yml",
+    // Every fixture repository has a wiki page Home (world.ts).
+    pageName: "Home",
   };
   return common[name];
 }

@@ -267,6 +267,16 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       "release",
     );
     const releaseAssetId = await upload(`/releases/${release.json.id}/assets`, `${name}-asset.txt`);
+    // A wiki page `Home` (its html_url names the repository, so a leak shows).
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/wiki/new`,
+        credential: asVictimOrAdmin,
+        body: { title: "Home", content_base64: Buffer.from(`wiki of ${name}\n`).toString("base64") },
+      }),
+      "wiki page",
+    );
     const issueAttachmentId = await upload("/issues/1/assets", `${name}-issue-file.txt`);
     const commentAttachmentId = await upload(
       `/issues/comments/${comment.json.id}/assets`,

@@ -40,7 +40,8 @@ export class UnadoptedService {
     for (const ownerDir of await subdirectories(root)) {
       if (ownerDir.startsWith(".") || !ownerMatch(ownerDir)) continue;
       const names = (await subdirectories(`${root}/${ownerDir}`))
-        .filter((d) => d.endsWith(".git"))
+        // A repository's wiki (`<name>.wiki.git`) is part of it, never a repository of its own.
+        .filter((d) => d.endsWith(".git") && !d.endsWith(".wiki.git"))
         .map((d) => d.slice(0, -".git".length))
         .filter((name) => name.length > 0 && repoMatch(name));
       if (names.length === 0) continue;

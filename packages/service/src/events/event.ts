@@ -169,7 +169,16 @@ export type ForgeEvent = EventBase &
         readonly action: "created" | "deleted";
       }
     | {
-        readonly type: "fork" | "wiki";
+        readonly type: "fork";
         readonly action?: string;
+      }
+    | {
+        /** A wiki page written through the API (Forgejo's NewWikiPage/EditWikiPage/DeleteWikiPage). */
+        readonly type: "wiki";
+        readonly action: "created" | "edited" | "deleted";
+        /** The page's web path (`Home-Page`). */
+        readonly page: string;
+        /** The commit message (empty for a deletion, as Forgejo's payload). */
+        readonly comment: string;
       }
   );

@@ -2,11 +2,19 @@ import { USAGE_COUNTER_SUBJECTS, USAGE_COUNTERS, type UsageCounter } from "@kiln
 import { quotaRecount, quotaUsage, type UsageCounters } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 
+/**
+ * The ledger's counters: the engine's leaf counters and `wiki`, which the ledger counts (per
+ * repository wiki) though the engine, by the specification, never limits `size:wiki`.
+ */
+type LedgerCounter = UsageCounter | "wiki";
+const LEDGER_COUNTERS: readonly LedgerCounter[] = [...USAGE_COUNTERS, "wiki"];
+const SUBJECT_OF: Readonly<Record<LedgerCounter, string>> = { ...USAGE_COUNTER_SUBJECTS, wiki: "size:wiki" };
+
 /** One counter of the ledger that disagrees with a recount of what it counts. */
 export interface UsageDrift {
   readonly ownerId: number;
   readonly ownerName: string;
-  readonly counter: UsageCounter;
+  readonly counter: LedgerCounter;
   /** The leaf subject the counter is (`size:repos:public`, …). */
   readonly subject: string;
   /** Bytes the ledger holds. */
@@ -98,11 +106,11 @@ function compare(
   ledger: UsageCounters,
   recount: UsageCounters,
 ): UsageDrift[] {
-  return USAGE_COUNTERS.filter((c) => ledger[c] !== recount[c]).map((counter) => ({
+  return LEDGER_COUNTERS.filter((c) => ledger[c] !== recount[c]).map((counter) => ({
     ownerId: owner.id,
     ownerName: owner.name,
     counter,
-    subject: USAGE_COUNTER_SUBJECTS[counter],
+    subject: SUBJECT_OF[counter],
     ledger: ledger[counter],
     recount: recount[counter],
   }));

@@ -21,6 +21,7 @@ import * as m0021 from "./2026-11-26-0021-mirrors.js";
 import * as m0022 from "./2026-11-26-0022-topics.js";
 import * as m0023 from "./2026-11-26-0023-commit-statuses.js";
 import * as m0024 from "./2026-11-26-0024-two-factor-attempts.js";
+import * as m0025 from "./2026-11-26-0025-wiki.js";
 import * as m0027 from "./2026-11-26-0027-actions-settings.js";
 import * as m0030 from "./2026-11-26-0030-repo-flags.js";
 
@@ -48,6 +49,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0022-topics": m0022,
   "2026-11-26-0023-commit-statuses": m0023,
   "2026-11-26-0024-two-factor-attempts": m0024,
+  "2026-11-26-0025-wiki": m0025,
   "2026-11-26-0027-actions-settings": m0027,
   "2026-11-26-0030-repo-flags": m0030,
 };

@@ -95,3 +95,4 @@ export type { WebSessionRecord } from "./web-sessions.js";
 export * as webSessions from "./web-sessions.js";
 export type { HookScope, NewHookTask, NewWebhook, WebhookChanges } from "./webhooks.js";
 export * as webhooks from "./webhooks.js";
+export * as wikis from "./wikis.js";

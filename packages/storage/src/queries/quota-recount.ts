@@ -3,6 +3,7 @@ import { artifactUsage } from "./artifacts.js";
 import { attachmentUsage } from "./attachments.js";
 import { packageUsage } from "./packages.js";
 import { NO_USAGE, type UsageCounters } from "./quota-usage.js";
+import { wikiUsage } from "./wikis.js";
 
 /**
  * One kind of stored data counted by the quota ledger: the bytes it holds per owner, summed from
@@ -40,14 +41,14 @@ export const repositoryUsage: UsageSource = async (db, ownerIds) => {
 
 /**
  * Every source table the ledger counts: the one place `kiln doctor quota` recounts from.
- * Issue and release attachments, packages and Actions artifacts add their `UsageSource` here
- * when those features land (their counters stay 0 until then).
+ * Issue and release attachments, packages, Actions artifacts and wikis each add their `UsageSource` here.
  */
 export const USAGE_SOURCES: readonly UsageSource[] = [
   repositoryUsage,
   attachmentUsage,
   packageUsage,
   artifactUsage,
+  wikiUsage,
 ];
 
 /** The counters of the given owners recomputed from the source tables (zeros for owners holding nothing). */

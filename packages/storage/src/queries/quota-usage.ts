@@ -12,6 +12,7 @@ export const NO_USAGE: UsageCounters = {
   releaseAttachments: 0,
   artifacts: 0,
   packages: 0,
+  wiki: 0,
 };
 
 /**

@@ -1,0 +1,54 @@
+import { type GitHttpRoute, handleGitHttp, type PushPolicy } from "@kiln/git";
+import type { AppContext } from "../env.js";
+import { checkGitAccess } from "./git-access.js";
+
+/** `name.wiki` → `name` when `name` is a wiki's store name (no repository may be named `*.wiki`). */
+export function wikiOf(name: string): string | undefined {
+  return name.toLowerCase().endsWith(".wiki") && name.length > ".wiki".length ? name.slice(0, -5) : undefined;
+}
+
+/**
+ * Git's smart HTTP protocol for a repository's wiki, `/{owner}/{repo}.wiki.git/…` (Forgejo's
+ * `isWiki` in routers/web/repo/githttp.go): the same access rules as the repository's, on the
+ * wiki unit (reading needs it readable, pushing writable). A wiki that does not exist yet is 404
+ * to readers and created by a writer's push; after a push its size is recorded as `size:wiki`.
+ * Branch protection does not apply to wikis; the pre-receive hook still refuses ref names git
+ * refuses and, with `[quota] ENFORCE`, an owner over its `size:wiki` quota.
+ */
+export async function serveWikiGit(
+  c: AppContext,
+  owner: string,
+  repoName: string,
+  subpath: string,
+  gitRoute: GitHttpRoute,
+): Promise<Response> {
+  const services = c.get("services");
+  const logger = c.get("logger");
+  const access = await checkGitAccess(c, owner, repoName, gitRoute.access, "repo.wiki");
+  if (!access.ok) return access.response;
+  const { repo, user } = access;
+  const pushing = gitRoute.access === "write" && user !== null;
+  const git = pushing ? await services.wikis.ensure(repo) : await services.wikis.open(repo);
+  if (!git) return c.text("Repository not found\n", 404);
+  let pushPolicy: PushPolicy | undefined;
+  if (pushing) {
+    const over = await services.quota.exceeds({ id: repo.ownerId, name: repo.ownerName }, "size:wiki");
+    pushPolicy = { branchRules: [], ...(over ? { quotaExceeded: true } : {}) };
+  }
+  return handleGitHttp(git, subpath, c.req.raw, {
+    ...(pushPolicy ? { pushPolicy } : {}),
+    onPushed: async (updates) => {
+      await services.wikis.afterPush(repo);
+      logger.info(
+        { repo: `${repo.ownerName}/${repo.name}.wiki`, pusher: user?.name, refs: updates.length },
+        "push",
+      );
+    },
+    onError: (err) => {
+      logger.error(
+        { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}.wiki` },
+        "git transport error",
+      );
+    },
+  });
+}
