@@ -37,3 +37,4 @@ export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
 export { KeyedMutex } from "./util/keyed-mutex.js";
 export { isValidRefName } from "./util/ref-names.js";
+export * from "./hooks/tag-rules.js";

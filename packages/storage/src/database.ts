@@ -225,6 +225,17 @@ export interface ProtectedBranchTable {
   updatedAt: UpdatedAt;
 }
 
+/** A tag protection rule (Forgejo's ProtectedTag): allowlists by user and team id. */
+export interface ProtectedTagTable {
+  id: Generated<number>;
+  repoId: number;
+  namePattern: string;
+  allowlistUserIds: ColumnType<number[], string | undefined, string>;
+  allowlistTeamIds: ColumnType<number[], string | undefined, string>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
 /** A transfer of a repository waiting for the recipient to accept it. */
 export interface RepoTransferTable {
   id: Generated<number>;
@@ -315,6 +326,7 @@ export interface Database
   topic: TopicTable;
   repoTopic: RepoTopicTable;
   commitStatus: CommitStatusTable;
+  protectedTag: ProtectedTagTable;
 }
 
 /** The database handle every query takes: the instance or an open transaction. */
@@ -336,3 +348,4 @@ export type TeamRow = Selectable<TeamTable>;
 export type QuotaUsageRow = Selectable<QuotaUsageTable>;
 export type ProtectedBranchRow = Selectable<ProtectedBranchTable>;
 export type RepoTransferRow = Selectable<RepoTransferTable>;
+export type ProtectedTagRow = Selectable<ProtectedTagTable>;
