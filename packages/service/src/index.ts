@@ -173,3 +173,4 @@ export {
 } from "./users/user-service.js";
 export { canSeeUser } from "./users/visibility.js";
 export * from "./webhooks/index.js";
+export { type TagProtectionInput, TagProtectionService, type TagProtectionView } from "./git/tag-protection-service.js";

@@ -28,6 +28,7 @@ import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
+import { TagProtectionService } from "./git/tag-protection-service.js";
 import { CommentService } from "./issues/comment-service.js";
 import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
@@ -133,6 +134,7 @@ export interface Services {
   readonly branches: BranchService;
   readonly branchProtections: BranchProtectionService;
   readonly tags: TagService;
+  readonly tagProtections: TagProtectionService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -221,7 +223,8 @@ export function createServices(init: ServiceContextInit): Services {
   users.addDeletionGuard(ownershipGuard(removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
-  const tagService = new TagService(ctx, repos);
+  const tagProtections = new TagProtectionService(ctx);
+  const tagService = new TagService(ctx, repos, tagProtections);
   const issues = new IssueService(ctx, permissions);
   const times = new TimeService(ctx, issues);
   const commentService = new CommentService(ctx, issues);
@@ -229,7 +232,7 @@ export function createServices(init: ServiceContextInit): Services {
   const issueLabels = new IssueLabelService(ctx, issues);
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
-  const pushPolicies = new PushPolicyService(protections, quota);
+  const pushPolicies = new PushPolicyService(protections, quota, tagProtections);
   const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
@@ -294,6 +297,7 @@ export function createServices(init: ServiceContextInit): Services {
     branches: new BranchService(repos, users, protections, commitVerifier),
     branchProtections: protections,
     tags: tagService,
+    tagProtections,
     labels: new LabelService(ctx),
     issues,
     issueEdits,

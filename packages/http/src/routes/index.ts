@@ -67,6 +67,7 @@ import { repoStarRoutes } from "./repo/star.js";
 import { statusRoutes } from "./repo/status.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tagRoutes } from "./repo/tag.js";
+import { tagProtectionRoutes } from "./repo/tag-protection.js";
 import { repoTeamRoutes } from "./repo/teams.js";
 import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
@@ -173,6 +174,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchRoutes,
   ...branchProtectionRoutes,
   ...tagRoutes,
+  ...tagProtectionRoutes,
   ...topicRoutes,
   ...statusRoutes,
   ...releaseRoutes,
