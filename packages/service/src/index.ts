@@ -174,3 +174,4 @@ export {
 export { canSeeUser } from "./users/visibility.js";
 export * from "./webhooks/index.js";
 export { type TagProtectionInput, TagProtectionService, type TagProtectionView } from "./git/tag-protection-service.js";
+export { BranchRenameService } from "./git/branch-rename-service.js";

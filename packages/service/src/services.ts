@@ -29,6 +29,7 @@ import { FileService } from "./git/file-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagService } from "./git/tag-service.js";
 import { TagProtectionService } from "./git/tag-protection-service.js";
+import { BranchRenameService } from "./git/branch-rename-service.js";
 import { CommentService } from "./issues/comment-service.js";
 import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
@@ -135,6 +136,7 @@ export interface Services {
   readonly branchProtections: BranchProtectionService;
   readonly tags: TagService;
   readonly tagProtections: TagProtectionService;
+  readonly branchRenames: BranchRenameService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -298,6 +300,7 @@ export function createServices(init: ServiceContextInit): Services {
     branchProtections: protections,
     tags: tagService,
     tagProtections,
+    branchRenames: new BranchRenameService(ctx, repos, protections),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

@@ -1,5 +1,11 @@
 import * as v from "valibot";
-import { Commit, CommitAffectedFiles, CommitUser, PayloadCommitVerification, TagArchiveDownloadCount } from "./git.js";
+import {
+  Commit,
+  CommitAffectedFiles,
+  CommitUser,
+  PayloadCommitVerification,
+  TagArchiveDownloadCount,
+} from "./git.js";
 import { dateTime, int64 } from "./primitives.js";
 
 /** Issue 18's git operations: tag protections, annotated tags, notes, compare, branch rename, git hooks. */

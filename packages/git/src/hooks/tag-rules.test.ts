@@ -63,7 +63,9 @@ describe("tag patterns (gobwas/glob without separators)", () => {
         message: "Tag v1 is protected",
       });
     }
-    expect(await evaluateRefUpdate(policy, { ref: "refs/tags/x1", oldSha: ZERO_SHA, newSha: A }, facts)).toEqual({
+    expect(
+      await evaluateRefUpdate(policy, { ref: "refs/tags/x1", oldSha: ZERO_SHA, newSha: A }, facts),
+    ).toEqual({
       allowed: true,
     });
   });

@@ -9,7 +9,11 @@ type Token =
   | { readonly kind: "char"; readonly char: string }
   | { readonly kind: "any" }
   | { readonly kind: "star" }
-  | { readonly kind: "class"; readonly negated: boolean; readonly ranges: readonly (readonly [string, string])[] };
+  | {
+      readonly kind: "class";
+      readonly negated: boolean;
+      readonly ranges: readonly (readonly [string, string])[];
+    };
 
 /** At most this many alternatives a pattern's braces may expand to. */
 const MAX_ALTERNATIVES = 64;
@@ -153,7 +157,8 @@ const cache = new Map<string, readonly Token[][]>();
 export function compileTagPattern(pattern: string): readonly Token[][] {
   const cached = cache.get(pattern);
   if (cached) return cached;
-  if (isRegexTagPattern(pattern)) throw new TagPatternError("regular-expression tag patterns are not supported");
+  if (isRegexTagPattern(pattern))
+    throw new TagPatternError("regular-expression tag patterns are not supported");
   const compiled = expandBraces(pattern).map(tokenize);
   if (cache.size > 1000) cache.clear();
   cache.set(pattern, compiled);

@@ -76,9 +76,13 @@ export class TagProtectionService {
     const updated = await protectedTags.updateProtectedTag(this.ctx.db, repo.id, id, {
       namePattern,
       allowlistUserIds:
-        input.whitelistUsernames === undefined ? rule.allowlistUserIds : await this.userIds(input.whitelistUsernames),
+        input.whitelistUsernames === undefined
+          ? rule.allowlistUserIds
+          : await this.userIds(input.whitelistUsernames),
       allowlistTeamIds:
-        input.whitelistTeams === undefined ? rule.allowlistTeamIds : await this.teamIds(repo, input.whitelistTeams),
+        input.whitelistTeams === undefined
+          ? rule.allowlistTeamIds
+          : await this.teamIds(repo, input.whitelistTeams),
     });
     if (!updated) throw new NotFoundError();
     return this.view(updated);
@@ -118,7 +122,9 @@ export class TagProtectionService {
   }
 
   private async view(rule: ProtectedTag): Promise<TagProtectionView> {
-    const found = new Map((await users.findUsersByIds(this.ctx.db, rule.allowlistUserIds)).map((u) => [u.id, u.name]));
+    const found = new Map(
+      (await users.findUsersByIds(this.ctx.db, rule.allowlistUserIds)).map((u) => [u.id, u.name]),
+    );
     const teamNames: string[] = [];
     for (const id of rule.allowlistTeamIds) {
       const team = await teams.findTeamById(this.ctx.db, id);
@@ -132,7 +138,8 @@ export class TagProtectionService {
     const ids: number[] = [];
     for (const name of names) {
       const user = await users.findUserByName(this.ctx.db, name);
-      if (!user || user.type !== "individual") throw new InvalidArgumentError(`user does not exist [name: ${name}]`);
+      if (!user || user.type !== "individual")
+        throw new InvalidArgumentError(`user does not exist [name: ${name}]`);
       if (!ids.includes(user.id)) ids.push(user.id);
     }
     return ids;
@@ -157,7 +164,8 @@ function checkPattern(pattern: string): void {
   try {
     compileTagPattern(pattern);
   } catch (err) {
-    if (err instanceof TagPatternError) throw new InvalidArgumentError(`invalid name_pattern: ${err.message}`);
+    if (err instanceof TagPatternError)
+      throw new InvalidArgumentError(`invalid name_pattern: ${err.message}`);
     throw err;
   }
 }

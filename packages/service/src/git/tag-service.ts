@@ -73,7 +73,12 @@ export class TagService {
     if (!isValidTagName(input.name)) {
       throw new InvalidArgumentError(`release tag name is not valid [tag_name: ${input.name}]`);
     }
-    await this.protections?.assertMayControl(repo, doer, input.name, "user not allowed to create protected tag");
+    await this.protections?.assertMayControl(
+      repo,
+      doer,
+      input.name,
+      "user not allowed to create protected tag",
+    );
     const git = await this.repos.git(repo);
     const tag = await withGitErrors(
       () =>

@@ -30,12 +30,21 @@ function toProtectedTag(row: ProtectedTagRow): ProtectedTag {
 
 /** The tag protection rules of a repository, by id (the order Forgejo lists and checks them in). */
 export async function listProtectedTags(db: Db, repoId: number): Promise<ProtectedTag[]> {
-  const rows = await db.selectFrom("protectedTag").selectAll().where("repoId", "=", repoId).orderBy("id").execute();
+  const rows = await db
+    .selectFrom("protectedTag")
+    .selectAll()
+    .where("repoId", "=", repoId)
+    .orderBy("id")
+    .execute();
   return rows.map(toProtectedTag);
 }
 
 /** One rule of the repository by id, or undefined (a rule of another repository is undefined too). */
-export async function findProtectedTag(db: Db, repoId: number, id: number): Promise<ProtectedTag | undefined> {
+export async function findProtectedTag(
+  db: Db,
+  repoId: number,
+  id: number,
+): Promise<ProtectedTag | undefined> {
   const row = await db
     .selectFrom("protectedTag")
     .selectAll()
@@ -68,7 +77,11 @@ export interface ProtectedTagValues {
 }
 
 /** Adds a rule to the repository. */
-export async function insertProtectedTag(db: Db, repoId: number, values: ProtectedTagValues): Promise<ProtectedTag> {
+export async function insertProtectedTag(
+  db: Db,
+  repoId: number,
+  values: ProtectedTagValues,
+): Promise<ProtectedTag> {
   const row = await db
     .insertInto("protectedTag")
     .values({

@@ -51,11 +51,20 @@ describe.each(DIALECTS)("tag protections over HTTP on %s", (dialect) => {
     const noLists = await as(owner, "POST", "/tag_protections", { name_pattern: "v*" });
     expect(noLists.status).toBe(400);
     expect(noLists.json.message).toBe("both whitelist_usernames and whitelist_teams are empty");
-    const ghost = await as(owner, "POST", "/tag_protections", { name_pattern: "v*", whitelist_usernames: ["ghost"] });
+    const ghost = await as(owner, "POST", "/tag_protections", {
+      name_pattern: "v*",
+      whitelist_usernames: ["ghost"],
+    });
     expect(ghost.status).toBe(422);
-    const team = await as(owner, "POST", "/tag_protections", { name_pattern: "v*", whitelist_teams: ["nobody"] });
+    const team = await as(owner, "POST", "/tag_protections", {
+      name_pattern: "v*",
+      whitelist_teams: ["nobody"],
+    });
     expect(team.status).toBe(422);
-    const regex = await as(owner, "POST", "/tag_protections", { name_pattern: "/v.*/", whitelist_usernames: ["owner"] });
+    const regex = await as(owner, "POST", "/tag_protections", {
+      name_pattern: "/v.*/",
+      whitelist_usernames: ["owner"],
+    });
     expect(regex.status).toBe(422);
   });
 
@@ -73,7 +82,10 @@ describe.each(DIALECTS)("tag protections over HTTP on %s", (dialect) => {
       whitelist_teams: ["release-team"],
     });
     id = created.json.id;
-    const again = await as(owner, "POST", "/tag_protections", { name_pattern: "v*", whitelist_usernames: ["owner"] });
+    const again = await as(owner, "POST", "/tag_protections", {
+      name_pattern: "v*",
+      whitelist_usernames: ["owner"],
+    });
     expect(again.status).toBe(403);
     expect(again.json.message).toBe("Tag protection already exist");
     expect((await as(owner, "GET", "/tag_protections")).json).toHaveLength(1);
@@ -82,7 +94,10 @@ describe.each(DIALECTS)("tag protections over HTTP on %s", (dialect) => {
     const edited = await as(owner, "PATCH", `/tag_protections/${id}`, { name_pattern: "v*.*" });
     expect(edited.status).toBe(200);
     expect(edited.json).toMatchObject({ name_pattern: "v*.*", whitelist_usernames: ["releaser"] });
-    const other = await as(owner, "POST", "/tag_protections", { name_pattern: "tmp-*", whitelist_usernames: ["owner"] });
+    const other = await as(owner, "POST", "/tag_protections", {
+      name_pattern: "tmp-*",
+      whitelist_usernames: ["owner"],
+    });
     expect((await as(owner, "DELETE", `/tag_protections/${other.json.id}`)).status).toBe(204);
     expect((await as(owner, "DELETE", `/tag_protections/${other.json.id}`)).status).toBe(404);
   });
