@@ -22,6 +22,7 @@ export {
   BranchProtectionService,
   type BranchProtectionView,
 } from "./git/branch-protection-service.js";
+export { BranchRenameService } from "./git/branch-rename-service.js";
 export { BranchService, type BranchView, type CreateBranchInput } from "./git/branch-service.js";
 export { type IdentityInput, userSignature } from "./git/commit-identity.js";
 export {
@@ -50,6 +51,7 @@ export {
   type FileOperation,
   FileService,
 } from "./git/file-service.js";
+export { GIT_HOOKS_REFUSED, GitHookService } from "./git/git-hook-service.js";
 export { GitObjectService } from "./git/object-service.js";
 export {
   type BranchProtectionOptions,
@@ -61,6 +63,11 @@ export {
   toBranchRulePolicy,
 } from "./git/protection-rules.js";
 export type { RefKind } from "./git/ref-kind.js";
+export {
+  type TagProtectionInput,
+  TagProtectionService,
+  type TagProtectionView,
+} from "./git/tag-protection-service.js";
 export { type CreateTagInput, TagService } from "./git/tag-service.js";
 export { CommentService, type CommentView } from "./issues/comment-service.js";
 export {
@@ -173,5 +180,3 @@ export {
 } from "./users/user-service.js";
 export { canSeeUser } from "./users/visibility.js";
 export * from "./webhooks/index.js";
-export { type TagProtectionInput, TagProtectionService, type TagProtectionView } from "./git/tag-protection-service.js";
-export { BranchRenameService } from "./git/branch-rename-service.js";

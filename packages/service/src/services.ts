@@ -20,16 +20,17 @@ import { feedConsumer } from "./feed/feed-consumer.js";
 import { FeedService } from "./feed/feed-service.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
+import { BranchRenameService } from "./git/branch-rename-service.js";
 import { BranchService } from "./git/branch-service.js";
 import { CommitDiffService } from "./git/commit-diff-service.js";
 import { CommitService } from "./git/commit-service.js";
 import { CommitStatusService } from "./git/commit-status-service.js";
 import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
+import { GitHookService } from "./git/git-hook-service.js";
 import { GitObjectService } from "./git/object-service.js";
-import { TagService } from "./git/tag-service.js";
 import { TagProtectionService } from "./git/tag-protection-service.js";
-import { BranchRenameService } from "./git/branch-rename-service.js";
+import { TagService } from "./git/tag-service.js";
 import { CommentService } from "./issues/comment-service.js";
 import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
@@ -137,6 +138,7 @@ export interface Services {
   readonly tags: TagService;
   readonly tagProtections: TagProtectionService;
   readonly branchRenames: BranchRenameService;
+  readonly gitHooks: GitHookService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -301,6 +303,7 @@ export function createServices(init: ServiceContextInit): Services {
     tags: tagService,
     tagProtections,
     branchRenames: new BranchRenameService(ctx, repos, protections),
+    gitHooks: new GitHookService(),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

@@ -38,6 +38,7 @@ import { commitPullRoutes } from "./repo/commit-pull.js";
 import { commitRoutes } from "./repo/commits.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
+import { gitHookRoutes } from "./repo/git-hook.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { repoHookRoutes } from "./repo/hook.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
@@ -139,6 +140,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...migrateRoutes,
   ...mirrorRoutes,
   ...collaboratorRoutes,
+  // Before the webhook routes: their /hooks/{id} would take /hooks/git.
+  ...gitHookRoutes,
   ...repoHookRoutes,
   ...deployKeyRoutes,
   ...transferRoutes,
