@@ -15,6 +15,7 @@ export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger
 export * from "./cron/index.js";
 export * from "./events/index.js";
 export { type FeedEntry, type FeedQuery, FeedService } from "./feed/feed-service.js";
+export { AnnotatedTagService, type AnnotatedTagView } from "./git/annotated-tag-service.js";
 export { type ArchiveDownload, ArchiveService } from "./git/archive-service.js";
 export {
   assertNotArchived,
@@ -52,6 +53,7 @@ export {
   FileService,
 } from "./git/file-service.js";
 export { GIT_HOOKS_REFUSED, GitHookService } from "./git/git-hook-service.js";
+export { NoteService, type NoteView } from "./git/note-service.js";
 export { GitObjectService } from "./git/object-service.js";
 export {
   type BranchProtectionOptions,

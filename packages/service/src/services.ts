@@ -18,6 +18,7 @@ import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
 import { feedConsumer } from "./feed/feed-consumer.js";
 import { FeedService } from "./feed/feed-service.js";
+import { AnnotatedTagService } from "./git/annotated-tag-service.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
 import { BranchRenameService } from "./git/branch-rename-service.js";
@@ -28,6 +29,7 @@ import { CommitStatusService } from "./git/commit-status-service.js";
 import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitHookService } from "./git/git-hook-service.js";
+import { NoteService } from "./git/note-service.js";
 import { GitObjectService } from "./git/object-service.js";
 import { TagProtectionService } from "./git/tag-protection-service.js";
 import { TagService } from "./git/tag-service.js";
@@ -139,6 +141,8 @@ export interface Services {
   readonly tagProtections: TagProtectionService;
   readonly branchRenames: BranchRenameService;
   readonly gitHooks: GitHookService;
+  readonly notes: NoteService;
+  readonly annotatedTags: AnnotatedTagService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -304,6 +308,8 @@ export function createServices(init: ServiceContextInit): Services {
     tagProtections,
     branchRenames: new BranchRenameService(ctx, repos, protections),
     gitHooks: new GitHookService(),
+    notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
+    annotatedTags: new AnnotatedTagService(repos, commitVerifier),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

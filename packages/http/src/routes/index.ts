@@ -56,6 +56,7 @@ import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
 import { milestoneRoutes } from "./repo/milestone.js";
 import { mirrorRoutes } from "./repo/mirror.js";
+import { noteRoutes } from "./repo/notes.js";
 import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
 import { pullMergeRoutes } from "./repo/pull-merge.js";
@@ -178,6 +179,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchProtectionRoutes,
   ...tagRoutes,
   ...tagProtectionRoutes,
+  ...noteRoutes,
   ...topicRoutes,
   ...statusRoutes,
   ...releaseRoutes,
