@@ -40,6 +40,13 @@ export {
 } from "./git/commit-status-service.js";
 export { type CommitUsers, commitUsers } from "./git/commit-users.js";
 export {
+  type BaseHead,
+  CompareService,
+  type CompareView,
+  MAX_COMPARE_COMMITS,
+  parseBaseHead,
+} from "./git/compare-service.js";
+export {
   type ContentItem,
   ContentService,
   type ContentsRef,

@@ -26,6 +26,7 @@ import { BranchService } from "./git/branch-service.js";
 import { CommitDiffService } from "./git/commit-diff-service.js";
 import { CommitService } from "./git/commit-service.js";
 import { CommitStatusService } from "./git/commit-status-service.js";
+import { CompareService } from "./git/compare-service.js";
 import { ContentService } from "./git/content-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitHookService } from "./git/git-hook-service.js";
@@ -143,6 +144,7 @@ export interface Services {
   readonly gitHooks: GitHookService;
   readonly notes: NoteService;
   readonly annotatedTags: AnnotatedTagService;
+  readonly compare: CompareService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -310,6 +312,7 @@ export function createServices(init: ServiceContextInit): Services {
     gitHooks: new GitHookService(),
     notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
     annotatedTags: new AnnotatedTagService(repos, commitVerifier),
+    compare: new CompareService(repos, new CommitService(repos, users, commitVerifier)),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

@@ -36,6 +36,7 @@ import { collaboratorRoutes } from "./repo/collaborators.js";
 import { commitDiffRoutes } from "./repo/commit-diff.js";
 import { commitPullRoutes } from "./repo/commit-pull.js";
 import { commitRoutes } from "./repo/commits.js";
+import { compareRoutes } from "./repo/compare.js";
 import { fileReadRoutes } from "./repo/file.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { gitHookRoutes } from "./repo/git-hook.js";
@@ -180,6 +181,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...tagRoutes,
   ...tagProtectionRoutes,
   ...noteRoutes,
+  ...compareRoutes,
   ...topicRoutes,
   ...statusRoutes,
   ...releaseRoutes,
