@@ -54,6 +54,11 @@ export {
   type RawFile,
 } from "./git/content-service.js";
 export {
+  type EditorconfigDefinition,
+  EditorconfigService,
+  MAX_EDITORCONFIG_SIZE,
+} from "./git/editorconfig-service.js";
+export {
   type FileCommitInput,
   type FileCommitResult,
   type FileOperation,

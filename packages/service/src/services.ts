@@ -28,6 +28,7 @@ import { CommitService } from "./git/commit-service.js";
 import { CommitStatusService } from "./git/commit-status-service.js";
 import { CompareService } from "./git/compare-service.js";
 import { ContentService } from "./git/content-service.js";
+import { EditorconfigService } from "./git/editorconfig-service.js";
 import { FileService } from "./git/file-service.js";
 import { GitHookService } from "./git/git-hook-service.js";
 import { NoteService } from "./git/note-service.js";
@@ -145,6 +146,7 @@ export interface Services {
   readonly notes: NoteService;
   readonly annotatedTags: AnnotatedTagService;
   readonly compare: CompareService;
+  readonly editorconfig: EditorconfigService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -313,6 +315,7 @@ export function createServices(init: ServiceContextInit): Services {
     notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
     annotatedTags: new AnnotatedTagService(repos, commitVerifier),
     compare: new CompareService(repos, new CommitService(repos, users, commitVerifier)),
+    editorconfig: new EditorconfigService(repos),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

@@ -38,6 +38,7 @@ import { commitPullRoutes } from "./repo/commit-pull.js";
 import { commitRoutes } from "./repo/commits.js";
 import { compareRoutes } from "./repo/compare.js";
 import { fileReadRoutes } from "./repo/file.js";
+import { editorconfigRoutes } from "./repo/file-editorconfig.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { gitHookRoutes } from "./repo/git-hook.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
@@ -182,6 +183,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...tagProtectionRoutes,
   ...noteRoutes,
   ...compareRoutes,
+  ...editorconfigRoutes,
   ...topicRoutes,
   ...statusRoutes,
   ...releaseRoutes,
