@@ -15,6 +15,7 @@ export * from "./lfs/lfs-store.js";
 export * from "./migrate/clone-remote.js";
 export * from "./migrate/mirror-remote.js";
 export * from "./objects/annotated-tags.js";
+export * from "./objects/apply-patch.js";
 export * from "./objects/archive.js";
 export * from "./objects/blobs.js";
 export * from "./objects/branches.js";

@@ -67,6 +67,7 @@ export {
 export { GIT_HOOKS_REFUSED, GitHookService } from "./git/git-hook-service.js";
 export { NoteService, type NoteView } from "./git/note-service.js";
 export { GitObjectService } from "./git/object-service.js";
+export { PatchService } from "./git/patch-service.js";
 export {
   type BranchProtectionOptions,
   mayMerge,

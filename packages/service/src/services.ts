@@ -33,6 +33,7 @@ import { FileService } from "./git/file-service.js";
 import { GitHookService } from "./git/git-hook-service.js";
 import { NoteService } from "./git/note-service.js";
 import { GitObjectService } from "./git/object-service.js";
+import { PatchService } from "./git/patch-service.js";
 import { TagProtectionService } from "./git/tag-protection-service.js";
 import { TagService } from "./git/tag-service.js";
 import { CommentService } from "./issues/comment-service.js";
@@ -147,6 +148,7 @@ export interface Services {
   readonly annotatedTags: AnnotatedTagService;
   readonly compare: CompareService;
   readonly editorconfig: EditorconfigService;
+  readonly patches: PatchService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -316,6 +318,7 @@ export function createServices(init: ServiceContextInit): Services {
     annotatedTags: new AnnotatedTagService(repos, commitVerifier),
     compare: new CompareService(repos, new CommitService(repos, users, commitVerifier)),
     editorconfig: new EditorconfigService(repos),
+    patches: new PatchService(ctx, repos, protections, pullChecks),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

@@ -59,6 +59,7 @@ import { migrateRoutes } from "./repo/migrate.js";
 import { milestoneRoutes } from "./repo/milestone.js";
 import { mirrorRoutes } from "./repo/mirror.js";
 import { noteRoutes } from "./repo/notes.js";
+import { patchRoutes } from "./repo/patch.js";
 import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
 import { pullMergeRoutes } from "./repo/pull-merge.js";
@@ -184,6 +185,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...noteRoutes,
   ...compareRoutes,
   ...editorconfigRoutes,
+  ...patchRoutes,
   ...topicRoutes,
   ...statusRoutes,
   ...releaseRoutes,
