@@ -24,10 +24,8 @@ describe("tag patterns (gobwas/glob without separators)", () => {
     expect(tagPatternMatches("\\*", "*")).toBe(true);
   });
 
-  it("stays fast on patterns that make regular expressions backtrack", () => {
-    const started = process.hrtime.bigint();
+  it("answers at once for patterns that make regular expressions backtrack (the test would time out)", () => {
     expect(tagPatternMatches("*a*a*a*a*a*a*a*a*b", "a".repeat(255))).toBe(false);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
   });
 
   it("refuses regular expressions and broken patterns", () => {

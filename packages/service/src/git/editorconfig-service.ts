@@ -20,6 +20,30 @@ export interface EditorconfigDefinition {
 
 const noConfig = () => new NotFoundError("no .editorconfig in this ref");
 
+/** Section globs with more special characters than this, or longer, never match (see {@link defuse}). */
+const MAX_GLOB_SPECIALS = 8;
+const MAX_GLOB_LENGTH = 256;
+
+/**
+ * The `editorconfig` package matches sections with regular expressions (minimatch), which a crafted
+ * glob (`[*a*a*a*a*a*a*a*a*a*b]`, nested braces) can make exponentially slow on the server's event
+ * loop; Forgejo's Go regular expressions run in linear time. Headers beyond a small budget of `*`,
+ * `?`, `[` and `{`, or longer than 256 characters, are replaced by `[/]`, which matches no file.
+ */
+function defuse(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      const header = line.trim();
+      if (!header.startsWith("[") || !header.endsWith("]")) return line;
+      const glob = header.slice(1, -1);
+      let specials = 0;
+      for (const ch of glob) if (ch === "*" || ch === "?" || ch === "[" || ch === "{") specials++;
+      return specials > MAX_GLOB_SPECIALS || glob.length > MAX_GLOB_LENGTH ? "[/]" : line;
+    })
+    .join("\n");
+}
+
 /**
  * `GET /repos/{owner}/{repo}/editorconfig/{filepath}` (Forgejo's GetEditorconfig): the root
  * `.editorconfig` of a ref, parsed and matched by the `editorconfig` package (the reference
@@ -38,7 +62,9 @@ export class EditorconfigService {
       invalid_argument: noConfig,
     });
     if (file.size > MAX_EDITORCONFIG_SIZE) throw noConfig();
-    const contents = Buffer.from(await new Response(await file.open()).arrayBuffer());
+    if (filepath.length > 4096) throw noConfig();
+    const raw = Buffer.from(await new Response(await file.open()).arrayBuffer()).toString("utf8");
+    const contents = Buffer.from(defuse(raw));
     const target = `/${filepath.replace(/^\/+/, "")}`;
     const props = parseFromFilesSync(target, [{ name: "/.editorconfig", contents }], { root: "/" });
     const text = (value: unknown) =>

@@ -34,6 +34,8 @@ describe.each(DIALECTS)("GET /editorconfig/{filepath} on %s", (dialect) => {
       "indent_style = tab",
       "[src/**.md]",
       "trim_trailing_whitespace = false",
+      `[${"*a".repeat(30)}b]`,
+      "charset = latin1",
       "",
     ].join("\n");
     expect((await as(owner, "POST", "/contents/.editorconfig", { content: b64(config) })).status).toBe(201);
@@ -54,6 +56,12 @@ describe.each(DIALECTS)("GET /editorconfig/{filepath} on %s", (dialect) => {
     expect(go.json).toMatchObject({ indent_style: "tab", indent_size: "2" });
     const md = await as(null, "GET", "/editorconfig/src/docs/readme.md");
     expect(md.json).toMatchObject({ trim_trailing_whitespace: false });
+  });
+
+  it("never matches a section glob that would make the matcher backtrack for ever (the test would time out)", async () => {
+    const res = await as(null, "GET", `/editorconfig/${"a".repeat(200)}`);
+    expect(res.status).toBe(200);
+    expect(res.json.charset).toBeUndefined();
   });
 
   it("answers 404 for a ref without a root .editorconfig and for an unknown ref", async () => {
