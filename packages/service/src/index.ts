@@ -15,6 +15,7 @@ export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger
 export * from "./cron/index.js";
 export * from "./events/index.js";
 export { type FeedEntry, type FeedQuery, FeedService } from "./feed/feed-service.js";
+export { AnnotatedTagService, type AnnotatedTagView } from "./git/annotated-tag-service.js";
 export { type ArchiveDownload, ArchiveService } from "./git/archive-service.js";
 export {
   assertNotArchived,
@@ -22,6 +23,7 @@ export {
   BranchProtectionService,
   type BranchProtectionView,
 } from "./git/branch-protection-service.js";
+export { BranchRenameService } from "./git/branch-rename-service.js";
 export { BranchService, type BranchView, type CreateBranchInput } from "./git/branch-service.js";
 export { type IdentityInput, userSignature } from "./git/commit-identity.js";
 export {
@@ -38,6 +40,13 @@ export {
 } from "./git/commit-status-service.js";
 export { type CommitUsers, commitUsers } from "./git/commit-users.js";
 export {
+  type BaseHead,
+  CompareService,
+  type CompareView,
+  MAX_COMPARE_COMMITS,
+  parseBaseHead,
+} from "./git/compare-service.js";
+export {
   type ContentItem,
   ContentService,
   type ContentsRef,
@@ -45,12 +54,20 @@ export {
   type RawFile,
 } from "./git/content-service.js";
 export {
+  type EditorconfigDefinition,
+  EditorconfigService,
+  MAX_EDITORCONFIG_SIZE,
+} from "./git/editorconfig-service.js";
+export {
   type FileCommitInput,
   type FileCommitResult,
   type FileOperation,
   FileService,
 } from "./git/file-service.js";
+export { GIT_HOOKS_REFUSED, GitHookService } from "./git/git-hook-service.js";
+export { NoteService, type NoteView } from "./git/note-service.js";
 export { GitObjectService } from "./git/object-service.js";
+export { PatchService } from "./git/patch-service.js";
 export {
   type BranchProtectionOptions,
   mayMerge,
@@ -61,6 +78,11 @@ export {
   toBranchRulePolicy,
 } from "./git/protection-rules.js";
 export type { RefKind } from "./git/ref-kind.js";
+export {
+  type TagProtectionInput,
+  TagProtectionService,
+  type TagProtectionView,
+} from "./git/tag-protection-service.js";
 export { type CreateTagInput, TagService } from "./git/tag-service.js";
 export { CommentService, type CommentView } from "./issues/comment-service.js";
 export {

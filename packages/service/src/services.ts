@@ -21,15 +21,23 @@ import { CronRegistry } from "./cron/cron-registry.js";
 import { EventRecorder } from "./events/recorder.js";
 import { feedConsumer } from "./feed/feed-consumer.js";
 import { FeedService } from "./feed/feed-service.js";
+import { AnnotatedTagService } from "./git/annotated-tag-service.js";
 import { ArchiveService } from "./git/archive-service.js";
 import { BranchProtectionService } from "./git/branch-protection-service.js";
+import { BranchRenameService } from "./git/branch-rename-service.js";
 import { BranchService } from "./git/branch-service.js";
 import { CommitDiffService } from "./git/commit-diff-service.js";
 import { CommitService } from "./git/commit-service.js";
 import { CommitStatusService } from "./git/commit-status-service.js";
+import { CompareService } from "./git/compare-service.js";
 import { ContentService } from "./git/content-service.js";
+import { EditorconfigService } from "./git/editorconfig-service.js";
 import { FileService } from "./git/file-service.js";
+import { GitHookService } from "./git/git-hook-service.js";
+import { NoteService } from "./git/note-service.js";
 import { GitObjectService } from "./git/object-service.js";
+import { PatchService } from "./git/patch-service.js";
+import { TagProtectionService } from "./git/tag-protection-service.js";
 import { TagService } from "./git/tag-service.js";
 import { InstanceService } from "./instance/instance-service.js";
 import { CommentService } from "./issues/comment-service.js";
@@ -141,6 +149,14 @@ export interface Services {
   readonly branches: BranchService;
   readonly branchProtections: BranchProtectionService;
   readonly tags: TagService;
+  readonly tagProtections: TagProtectionService;
+  readonly branchRenames: BranchRenameService;
+  readonly gitHooks: GitHookService;
+  readonly notes: NoteService;
+  readonly annotatedTags: AnnotatedTagService;
+  readonly compare: CompareService;
+  readonly editorconfig: EditorconfigService;
+  readonly patches: PatchService;
   readonly labels: LabelService;
   readonly issues: IssueService;
   readonly issueEdits: IssueEditService;
@@ -241,7 +257,8 @@ export function createServices(init: ServiceContextInit): Services {
   users.addDeletionGuard(ownershipGuard(removeRepository));
   const protections = new BranchProtectionService(ctx, permissions);
   const contents = new ContentService(repos);
-  const tagService = new TagService(ctx, repos);
+  const tagProtections = new TagProtectionService(ctx);
+  const tagService = new TagService(ctx, repos, tagProtections);
   const issues = new IssueService(ctx, permissions);
   const times = new TimeService(ctx, issues);
   const commentService = new CommentService(ctx, issues);
@@ -249,7 +266,7 @@ export function createServices(init: ServiceContextInit): Services {
   const issueLabels = new IssueLabelService(ctx, issues);
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
-  const pushPolicies = new PushPolicyService(protections, quota);
+  const pushPolicies = new PushPolicyService(protections, quota, tagProtections);
   const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
@@ -314,6 +331,14 @@ export function createServices(init: ServiceContextInit): Services {
     branches: new BranchService(repos, users, protections, commitVerifier),
     branchProtections: protections,
     tags: tagService,
+    tagProtections,
+    branchRenames: new BranchRenameService(ctx, repos, protections),
+    gitHooks: new GitHookService(),
+    notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
+    annotatedTags: new AnnotatedTagService(repos, commitVerifier),
+    compare: new CompareService(repos, new CommitService(repos, users, commitVerifier)),
+    editorconfig: new EditorconfigService(repos),
+    patches: new PatchService(ctx, repos, protections, pullChecks),
     labels: new LabelService(ctx),
     issues,
     issueEdits,

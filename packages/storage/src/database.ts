@@ -233,6 +233,17 @@ export interface ProtectedBranchTable {
   updatedAt: UpdatedAt;
 }
 
+/** A tag protection rule (Forgejo's ProtectedTag): allowlists by user and team id. */
+export interface ProtectedTagTable {
+  id: Generated<number>;
+  repoId: number;
+  namePattern: string;
+  allowlistUserIds: ColumnType<number[], string | undefined, string>;
+  allowlistTeamIds: ColumnType<number[], string | undefined, string>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
 /** A transfer of a repository waiting for the recipient to accept it. */
 export interface RepoTransferTable {
   id: Generated<number>;
@@ -327,6 +338,7 @@ export interface Database
   repoFlag: RepoFlagTable;
   commitStatus: CommitStatusTable;
   repoWiki: RepoWikiTable;
+  protectedTag: ProtectedTagTable;
 }
 
 /** A repository's wiki once it exists on disk: its size in bytes, as last measured (migration 0025). */
@@ -354,3 +366,4 @@ export type TeamRow = Selectable<TeamTable>;
 export type QuotaUsageRow = Selectable<QuotaUsageTable>;
 export type ProtectedBranchRow = Selectable<ProtectedBranchTable>;
 export type RepoTransferRow = Selectable<RepoTransferTable>;
+export type ProtectedTagRow = Selectable<ProtectedTagTable>;

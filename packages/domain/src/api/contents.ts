@@ -122,3 +122,13 @@ export const ChangeFilesOptions = v.object({
   ...fileOptions,
   files: v.pipe(v.array(ChangeFileOperation), v.minLength(1, "Required")),
 });
+
+/**
+ * Body of `POST /repos/{owner}/{repo}/diffpatch` (Forgejo's `ApplyDiffPatchFileOptions`): a
+ * unified diff in `content`, committed to `branch` (or `new_branch`).
+ */
+export const ApplyDiffPatchFileOptions = v.object({
+  ...fileOptions,
+  sha: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  content: v.pipe(v.string(), v.minLength(1, "Required")),
+});

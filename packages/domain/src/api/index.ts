@@ -11,6 +11,7 @@ export * from "./cron.js";
 export * from "./email.js";
 export * from "./error.js";
 export * from "./git.js";
+export * from "./git-ops.js";
 export * from "./hook.js";
 export * from "./instance.js";
 export * from "./issue.js";

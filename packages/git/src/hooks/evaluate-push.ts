@@ -2,6 +2,7 @@ import { isValidBranchName, isValidTagName } from "../util/ref-names.js";
 import { findBranchRule } from "./branch-rules.js";
 import { parseFilePatterns } from "./file-patterns.js";
 import { type PushPolicy, type RefUpdate, ZERO_SHA } from "./push-policy.js";
+import { mayControlTag } from "./tag-rules.js";
 
 /**
  * Facts about one ref update that need the repository to compute. They are asked for lazily,
@@ -51,8 +52,8 @@ export const QUOTA_EXCEEDED_MESSAGE = "Quota exceeded";
 /**
  * Decides whether one ref update may be applied under a push policy: no new branch or tag under
  * a name git refuses, then Forgejo's order: deletion, force push, signatures, protected files,
- * push permission, unprotected files. Only branches (`refs/heads/…`) are protected; other refs
- * are allowed here once their name is. Last, an update the rules allow is refused when the owner
+ * push permission, unprotected files. Tags (`refs/tags/…`) follow the tag protection rules
+ * (Forgejo's `Tag <name> is protected`); other refs are allowed here once their name is. Last, an update the rules allow is refused when the owner
  * is over quota, unless it deletes the ref (deleting frees space).
  */
 export async function evaluateRefUpdate(
@@ -77,6 +78,10 @@ async function evaluateRules(
   // Kiln keeps refs/pull/<index>/head for each pull request: a push may not move them.
   if (update.ref.startsWith("refs/pull/"))
     return refuse(`${update.ref} is kept for pull requests and cannot be pushed`);
+  if (update.ref.startsWith("refs/tags/")) {
+    const tag = update.ref.slice("refs/tags/".length);
+    return mayControlTag(policy.tagRules ?? [], tag) ? ALLOWED : refuse(`Tag ${tag} is protected`);
+  }
   if (!update.ref.startsWith("refs/heads/")) return ALLOWED;
   const branch = update.ref.slice("refs/heads/".length);
   if (update.newSha === ZERO_SHA && policy.defaultBranch === branch) {

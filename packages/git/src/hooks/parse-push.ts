@@ -1,4 +1,5 @@
 import type { BranchRulePolicy, PushPolicy, RefUpdate } from "./push-policy.js";
+import type { TagRulePolicy } from "./tag-rules.js";
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -56,8 +57,17 @@ export function parsePushPolicy(json: string): PushPolicy {
   }
   const defaultBranch = (raw as { defaultBranch?: unknown }).defaultBranch;
   const quotaExceeded = bool((raw as { quotaExceeded?: unknown }).quotaExceeded);
+  const rawTags = (raw as { tagRules?: unknown }).tagRules;
+  const tagRules: TagRulePolicy[] = [];
+  if (Array.isArray(rawTags)) {
+    for (const rule of rawTags as Record<string, unknown>[]) {
+      if (typeof rule !== "object" || rule === null || typeof rule.pattern !== "string") continue;
+      tagRules.push({ pattern: rule.pattern, allowed: bool(rule.allowed) });
+    }
+  }
   return {
     branchRules,
+    ...(tagRules.length > 0 ? { tagRules } : {}),
     ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),
     ...(quotaExceeded ? { quotaExceeded } : {}),
   };

@@ -1,3 +1,5 @@
+import type { TagRulePolicy } from "./tag-rules.js";
+
 /**
  * What one branch protection rule allows the pusher at hand. The caller computes it from the
  * stored rule (Forgejo's `BranchProtection`) and the pusher's permissions and whitelists.
@@ -36,6 +38,11 @@ export interface PushPolicy {
    * runs): every ref update that is not a deletion is refused with Forgejo's `Quota exceeded`.
    */
   readonly quotaExceeded?: boolean;
+  /**
+   * Tag protection rules with what each allows this pusher (Forgejo's `ProtectedTag`): creating,
+   * moving or deleting a tag a rule matches needs one matching rule that allows the pusher.
+   */
+  readonly tagRules?: readonly TagRulePolicy[];
 }
 
 /** One ref update of a push: `oldSha` is all zeros for a creation, `newSha` for a deletion. */

@@ -125,3 +125,44 @@ export async function setDefaultBranch(repo: GitRepository, branch: string): Pro
     refsChanged(ctx.gitdir);
   });
 }
+
+/** What {@link renameBranch} did: the commit the branch points at and whether it was the default. */
+export interface RenamedBranch {
+  readonly sha: string;
+  readonly wasDefault: boolean;
+}
+
+/**
+ * Renames a branch, keeping its commit (Forgejo's `git branch -m`): the new name is written, HEAD
+ * follows when it pointed at the old name, then the old name goes, so a crash in between leaves
+ * both names rather than neither. Not-found for a missing branch, already-exists when the new name
+ * is taken, invalid-argument for a name `git branch` refuses.
+ */
+export async function renameBranch(repo: GitRepository, from: string, to: string): Promise<RenamedBranch> {
+  if (!isValidBranchName(to)) throw new GitInvalidArgumentError(`invalid branch name: ${to}`);
+  return repo.withWriteLock(async () => {
+    const ctx = isoContext(repo);
+    const sha = await readRef(ctx, `refs/heads/${from}`);
+    if (!sha) throw new GitNotFoundError(`branch ${from} does not exist`);
+    if (await readRef(ctx, `refs/heads/${to}`))
+      throw new GitAlreadyExistsError(`branch ${to} already exists`);
+    const wasDefault = (await headBranch(ctx)) === from;
+    await compareAndSetRef(ctx, `refs/heads/${to}`, undefined, sha);
+    try {
+      if (wasDefault) {
+        await git.writeRef({
+          fs: ctx.fs,
+          gitdir: ctx.gitdir,
+          ref: "HEAD",
+          value: `refs/heads/${to}`,
+          symbolic: true,
+          force: true,
+        });
+      }
+      await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/heads/${from}` });
+    } finally {
+      refsChanged(ctx.gitdir);
+    }
+    return { sha, wasDefault };
+  });
+}

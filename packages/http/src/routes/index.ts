@@ -42,9 +42,12 @@ import { collaboratorRoutes } from "./repo/collaborators.js";
 import { commitDiffRoutes } from "./repo/commit-diff.js";
 import { commitPullRoutes } from "./repo/commit-pull.js";
 import { commitRoutes } from "./repo/commits.js";
+import { compareRoutes } from "./repo/compare.js";
 import { fileReadRoutes } from "./repo/file.js";
+import { editorconfigRoutes } from "./repo/file-editorconfig.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { repoFlagRoutes } from "./repo/flags.js";
+import { gitHookRoutes } from "./repo/git-hook.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { repoHookRoutes } from "./repo/hook.js";
 import { issueRoutes, issueSearchIssues } from "./repo/issue.js";
@@ -62,6 +65,8 @@ import { languageRoutes } from "./repo/language.js";
 import { migrateRoutes } from "./repo/migrate.js";
 import { milestoneRoutes } from "./repo/milestone.js";
 import { mirrorRoutes } from "./repo/mirror.js";
+import { noteRoutes } from "./repo/notes.js";
+import { patchRoutes } from "./repo/patch.js";
 import { repoPeopleRoutes } from "./repo/people.js";
 import { pullRoutes, repoGetPullRequestByBaseHead } from "./repo/pull.js";
 import { pullFileRoutes } from "./repo/pull-files.js";
@@ -75,6 +80,7 @@ import { repoStarRoutes } from "./repo/star.js";
 import { statusRoutes } from "./repo/status.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
 import { tagRoutes } from "./repo/tag.js";
+import { tagProtectionRoutes } from "./repo/tag-protection.js";
 import { repoTeamRoutes } from "./repo/teams.js";
 import { topicRoutes } from "./repo/topic.js";
 import { transferRoutes } from "./repo/transfer.js";
@@ -153,6 +159,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...migrateRoutes,
   ...mirrorRoutes,
   ...collaboratorRoutes,
+  // Before the webhook routes: their /hooks/{id} would take /hooks/git.
+  ...gitHookRoutes,
   ...repoHookRoutes,
   ...deployKeyRoutes,
   ...transferRoutes,
@@ -190,6 +198,11 @@ export const allRoutes: readonly AnyRoute[] = [
   ...branchRoutes,
   ...branchProtectionRoutes,
   ...tagRoutes,
+  ...tagProtectionRoutes,
+  ...noteRoutes,
+  ...compareRoutes,
+  ...editorconfigRoutes,
+  ...patchRoutes,
   ...topicRoutes,
   ...repoFlagRoutes,
   ...repoPeopleRoutes,

@@ -54,27 +54,32 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
         ? world.hooks.repo[r.id]
         : route.path.endsWith("/keys/{id}")
           ? world.keys.deploy[r.id]
-          : route.path.includes("/releases/{id}")
-            ? r.releaseId
-            : route.path.includes("/reviews/{id}")
-              ? r.reviewId
-              : route.path.includes("/teams/{id}")
-                ? r.teamId
-                : route.path.includes("/labels/{id}")
-                  ? r.labelId
-                  : route.path.includes("/milestones/{id}")
-                    ? r.milestoneId
-                    : route.path.includes("/comments/{id}")
-                      ? r.commentId
-                      : route.path.includes("/times/{id}")
-                        ? r.timeId
-                        : r.id,
+          : route.path.includes("/tag_protections/{id}")
+            ? r.tagProtectionId
+            : route.path.includes("/releases/{id}")
+              ? r.releaseId
+              : route.path.includes("/reviews/{id}")
+                ? r.reviewId
+                : route.path.includes("/teams/{id}")
+                  ? r.teamId
+                  : route.path.includes("/labels/{id}")
+                    ? r.labelId
+                    : route.path.includes("/milestones/{id}")
+                      ? r.milestoneId
+                      : route.path.includes("/comments/{id}")
+                        ? r.commentId
+                        : route.path.includes("/times/{id}")
+                          ? r.timeId
+                          : r.id,
       sha: route.path.includes("/blobs/")
         ? r.readmeBlob
-        : route.path.endsWith("/commits/{sha}/pull")
-          ? r.mergeCommit
-          : r.commit,
+        : route.path.includes("/git/tags/")
+          ? r.annotatedTag
+          : route.path.endsWith("/commits/{sha}/pull")
+            ? r.mergeCommit
+            : r.commit,
       collaborator: world.friend,
+      basehead: `main...${r.pullHead}`,
       comment: r.reviewCommentId,
       attachment_id: route.path.includes("/releases/")
         ? r.releaseAssetId
@@ -287,6 +292,7 @@ export function instancesFor(route: AnyRoute, world: World): Instance[] {
         if (key === "limit") return "50";
         if (key === "uid" && scene.owner?.id) return String(scene.owner.id);
         if (key === "subject") return "size:all";
+        if (key === "ref" && route.path.includes("/editorconfig/")) return "styled";
         return undefined;
       });
       if (sampled.ok) query = new URLSearchParams(sampled.value as Record<string, string>).toString();

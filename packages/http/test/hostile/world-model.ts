@@ -33,6 +33,10 @@ export interface WorldRepo {
   /** A published release on tag v1 (its title names the repository) and its asset. */
   readonly releaseId: number;
   readonly releaseAssetId: number;
+  /** A tag protection rule (its pattern starts with the repository's name). */
+  readonly tagProtectionId: number;
+  /** The sha of an annotated tag object on main (its message names the repository). */
+  readonly annotatedTag: string;
   /** Attachments of the first issue and of its comment (their names start with the repository's). */
   readonly issueAttachmentId: number;
   readonly commentAttachmentId: number;

@@ -277,6 +277,48 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "wiki page",
     );
+    // An annotated tag and a note on the main commit whose texts name the repository, and an
+    // .editorconfig on the branch "styled" (for /git/tags, /git/notes and /editorconfig).
+    const annotated = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/tags`,
+        credential: asVictimOrAdmin,
+        body: { tag_name: `${name}-annotated`, target: "main", message: `tag of ${name}` },
+      }),
+      "annotated tag",
+    );
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/git/notes/${branch.json.commit.id}`,
+        credential: asVictimOrAdmin,
+        body: { message: `note of ${name}` },
+      }),
+      "note",
+    );
+    await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/contents/.editorconfig`,
+        credential: asVictimOrAdmin,
+        body: {
+          content: Buffer.from("[*]\nindent_style = space\n").toString("base64"),
+          new_branch: "styled",
+        },
+      }),
+      "editorconfig",
+    );
+    // A tag protection whose pattern names the repository, so a leak of it shows.
+    const tagProtection = await ok(
+      call({
+        method: "POST",
+        path: `/repos/${owner}/${name}/tag_protections`,
+        credential: asVictimOrAdmin,
+        body: { name_pattern: `${name}-v*`, whitelist_usernames: [admin.name] },
+      }),
+      "tag protection",
+    );
     const issueAttachmentId = await upload("/issues/1/assets", `${name}-issue-file.txt`);
     const commentAttachmentId = await upload(
       `/issues/comments/${comment.json.id}/assets`,
@@ -288,6 +330,8 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       id: repo.json.id as number,
       releaseId: release.json.id as number,
       releaseAssetId,
+      tagProtectionId: tagProtection.json.id as number,
+      annotatedTag: annotated.json.id as string,
       issueAttachmentId,
       commentAttachmentId,
       artifactId: ((await artifact.json()) as { id: number }).id,

@@ -24,6 +24,7 @@ import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived } from "./branch-protection-service.js";
 import { userSignature } from "./commit-identity.js";
+import type { TagProtectionService } from "./tag-protection-service.js";
 
 /** What creating a tag takes (Forgejo's CreateTagOption): a message makes it annotated. */
 export interface CreateTagInput {
@@ -43,6 +44,7 @@ export class TagService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly protections?: TagProtectionService,
   ) {}
 
   /** One page of tags, newest first (Forgejo sorts by creation date), then by name. */
@@ -63,14 +65,20 @@ export class TagService {
 
   /**
    * Creates a tag, annotated by `doer` when there is a message; 422 for a name `git tag`
-   * refuses (`HEAD`, `-x`, `a..b`, … with Forgejo's ErrInvalidTagName message), 404 for a
-   * missing target, 409 when taken.
+   * refuses (`HEAD`, `-x`, `a..b`, … with Forgejo's ErrInvalidTagName message), 422 for a tag
+   * a tag protection rule keeps from `doer`, 404 for a missing target, 409 when taken.
    */
   async create(repo: Repository, doer: User, input: CreateTagInput): Promise<TagInfo> {
     assertNotArchived(repo);
     if (!isValidTagName(input.name)) {
       throw new InvalidArgumentError(`release tag name is not valid [tag_name: ${input.name}]`);
     }
+    await this.protections?.assertMayControl(
+      repo,
+      doer,
+      input.name,
+      "user not allowed to create protected tag",
+    );
     const git = await this.repos.git(repo);
     const tag = await withGitErrors(
       () =>
@@ -97,7 +105,7 @@ export class TagService {
   /**
    * Deletes a tag: 422 for a name no tag can have (git's ref format; names git only refuses to
    * create, such as `HEAD`, may be deleted), 404 when it does not exist, 409 when a release
-   * names it.
+   * names it, 422 when a tag protection rule keeps it from `doer`.
    */
   async delete(repo: Repository, name: string, doer: User): Promise<void> {
     assertNotArchived(repo);
@@ -107,6 +115,7 @@ export class TagService {
     // Forgejo's DeleteTag: a release's tag goes only with the release (DELETE …/releases/…).
     if (await releases.findReleaseByTag(this.ctx.db, repo.id, name))
       throw new ConflictError("a tag attached to a release cannot be deleted directly");
+    await this.protections?.assertMayControl(repo, doer, name, "user not allowed to delete protected tag");
     const git = await this.repos.git(repo);
     const sha = await withGitErrors(() => deleteTag(git, name));
     await this.repos.afterPush(repo, [{ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }], doer.id);

@@ -2,13 +2,15 @@ import type { Repository, User } from "@kiln/domain";
 import type { PushPolicy } from "@kiln/git";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { toBranchRulePolicy } from "../git/protection-rules.js";
+import type { TagProtectionService } from "../git/tag-protection-service.js";
 import type { QuotaService } from "../quota/quota-service.js";
 
 /**
  * What a pusher may do to a repository's branches, as the git transport's pre-receive hook
  * enforces it: the default branch can never be deleted by a push, and every branch protection
  * rule is turned into what it allows this pusher (push per the whitelist or write access; never
- * force-push, delete or change protected files; signed commits when required). With
+ * force-push, delete or change protected files; signed commits when required), and every tag
+ * protection rule into whether it allows this pusher (Forgejo's preReceiveTag). With
  * `[quota] ENFORCE`, a repository whose owner is over quota (`size:repos:all`, as Forgejo's
  * pre-receive checks) takes no update but deletions; the verdict reads the owner's ledger row.
  */
@@ -16,16 +18,22 @@ export class PushPolicyService {
   constructor(
     private readonly protections: BranchProtectionService,
     private readonly quota: QuotaService,
+    private readonly tagProtections?: TagProtectionService,
   ) {}
 
   /** The policy for one push by `pusher`, computed before git runs. */
   async forPush(repo: Repository, pusher: User): Promise<PushPolicy> {
     const owner = { id: repo.ownerId, name: repo.ownerName };
-    const [rules, quotaExceeded] = await Promise.all([
+    const [rules, quotaExceeded, tagRules] = await Promise.all([
       this.protections.list(repo),
       this.quota.exceeds(owner, "size:repos:all"),
+      this.tagProtections?.forUser(repo, pusher) ?? [],
     ]);
-    const base = { defaultBranch: repo.defaultBranch, ...(quotaExceeded ? { quotaExceeded } : {}) };
+    const base = {
+      defaultBranch: repo.defaultBranch,
+      ...(quotaExceeded ? { quotaExceeded } : {}),
+      ...(tagRules.length > 0 ? { tagRules } : {}),
+    };
     if (rules.length === 0) return { ...base, branchRules: [] };
     const facts = await this.protections.pusherFacts(repo, pusher);
     return { ...base, branchRules: rules.map((rule) => toBranchRulePolicy(rule, facts)) };

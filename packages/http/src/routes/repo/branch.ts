@@ -8,7 +8,15 @@ import { repoLinks } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { empty, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
+import {
+  conflict,
+  empty,
+  forbidden,
+  notFound,
+  quotaExceeded,
+  repoArchived,
+  validationError,
+} from "../responses.js";
 import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
@@ -145,4 +153,36 @@ export const repoDeleteBranch = route({
   },
 });
 
-export const branchRoutes = [repoListBranches, repoCreateBranch, repoGetBranch, repoDeleteBranch];
+export const repoUpdateBranch = route({
+  method: "patch",
+  path: "/repos/{owner}/{repo}/branches/{branch*}",
+  operationId: "repoUpdateBranch",
+  tags: ["repository"],
+  summary: "Update a branch",
+  access: "signed-in",
+  repo: { write: ["repo.code"] },
+  scopes: ["repository"],
+  params: branchParams("name of the branch"),
+  body: api.UpdateBranchRepoOption,
+  responses: {
+    ...empty,
+    ...forbidden,
+    ...notFound,
+    ...conflict,
+    ...validationError,
+    ...repoArchived,
+  },
+  async handler(c, { params, body, principal, repo: ctx }) {
+    const { user } = requirePrincipal(principal);
+    await c.get("services").branchRenames.rename(ctx, user, params.branch, body.name);
+    return c.body(null, 204);
+  },
+});
+
+export const branchRoutes = [
+  repoListBranches,
+  repoCreateBranch,
+  repoGetBranch,
+  repoDeleteBranch,
+  repoUpdateBranch,
+];

@@ -2,6 +2,7 @@ import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { repoLinks, toApiTag } from "../../convert/git.js";
+import { toAnnotatedTag } from "../../convert/git-ops.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -121,4 +122,30 @@ export const repoDeleteTag = route({
   },
 });
 
-export const tagRoutes = [repoListTags, repoCreateTag, repoGetTag, repoDeleteTag];
+export const GetAnnotatedTag = route({
+  method: "get",
+  path: "/repos/{owner}/{repo}/git/tags/{sha}",
+  operationId: "GetAnnotatedTag",
+  tags: ["repository"],
+  summary: "Gets the tag object of an annotated tag (not lightweight tags)",
+  access: "public",
+  repo: { read: "repo.code" },
+  scopes: ["repository"],
+  params: v.object({
+    ...repoParams,
+    sha: qs.string(
+      "sha of the tag. The Git tags API only supports annotated tag objects, not lightweight tags.",
+    ),
+  }),
+  responses: {
+    200: { description: "AnnotatedTag", schema: api.AnnotatedTag },
+    400: { description: "APIError", schema: api.APIError },
+    ...notFound,
+  },
+  async handler(c, { params, repo: ctx }) {
+    const view = await c.get("services").annotatedTags.get(ctx.repo, params.sha);
+    return c.json(toAnnotatedTag(view, repoLinks(ctx.repo, c.get("settings"))));
+  },
+});
+
+export const tagRoutes = [repoListTags, repoCreateTag, repoGetTag, repoDeleteTag, GetAnnotatedTag];

@@ -1,0 +1,93 @@
+import { NotFoundError, type Repository } from "@kiln/domain";
+import { type ComparedFile, changedFiles, mergeBase, rangeCommits, resolveCommitSha } from "@kiln/git";
+import { withGitErrors } from "../repos/git-errors.js";
+import type { RepoService } from "../repos/repo-service.js";
+import type { CommitDetailOptions, CommitService, CommitsView } from "./commit-service.js";
+
+/** At most this many commits are described in a comparison (`total_commits` counts them all). */
+export const MAX_COMPARE_COMMITS = 250;
+
+/** A comparison of two refs (Forgejo's `Compare`). */
+export interface CompareView extends CommitsView {
+  readonly totalCommits: number;
+  readonly files: readonly ComparedFile[];
+}
+
+/** A `basehead` path parameter split as Forgejo's CompareDiff splits it. */
+export interface BaseHead {
+  readonly base: string;
+  /** The head ref, without any `owner:` or `owner/repo:` prefix. */
+  readonly head: string;
+  /** The head's owner (and repository name) when the head named them. */
+  readonly headOwner?: string;
+  readonly headRepo?: string;
+  /** `base..head` compares the two directly; `base...head` from their merge base. */
+  readonly direct: boolean;
+}
+
+/**
+ * Splits `base...head`, `base..head` or a lone `head` (compared with the default branch), and a
+ * head of the form `owner:branch` or `owner/repo:branch`.
+ */
+export function parseBaseHead(basehead: string, defaultBranch: string): BaseHead {
+  let base = defaultBranch;
+  let head = basehead;
+  let direct = false;
+  const three = basehead.indexOf("...");
+  const two = basehead.indexOf("..");
+  if (three >= 0) {
+    base = basehead.slice(0, three);
+    head = basehead.slice(three + 3);
+  } else if (two >= 0) {
+    base = basehead.slice(0, two);
+    head = basehead.slice(two + 2);
+    direct = true;
+  }
+  const colon = head.indexOf(":");
+  if (colon < 0) return { base, head, direct };
+  const owner = head.slice(0, colon);
+  const slash = owner.indexOf("/");
+  return {
+    base,
+    head: head.slice(colon + 1),
+    direct,
+    ...(slash >= 0
+      ? { headOwner: owner.slice(0, slash), headRepo: owner.slice(slash + 1) }
+      : { headOwner: owner }),
+  };
+}
+
+/**
+ * `GET /repos/{owner}/{repo}/compare/{basehead}` (Forgejo's CompareDiff): the commits the head has
+ * that the base lacks, newest first, and the files that differ. A head in another repository
+ * would be a fork; Kiln has no forks yet, so any other owner or repository is 404.
+ */
+export class CompareService {
+  constructor(
+    private readonly repos: RepoService,
+    private readonly commits: CommitService,
+  ) {}
+
+  async compare(repo: Repository, basehead: string, options: CommitDetailOptions): Promise<CompareView> {
+    const spec = parseBaseHead(basehead, repo.defaultBranch);
+    const sameOwner =
+      spec.headOwner === undefined || spec.headOwner.toLowerCase() === repo.ownerName.toLowerCase();
+    const sameRepo = spec.headRepo === undefined || spec.headRepo.toLowerCase() === repo.name.toLowerCase();
+    if (!sameOwner || !sameRepo) throw new NotFoundError("the head repository does not exist");
+    if (spec.base === "" || spec.head === "") throw new NotFoundError("the base or head does not exist");
+    const git = await this.repos.git(repo);
+    const resolve = (name: string, what: string) =>
+      withGitErrors(() => resolveCommitSha(git, name), {
+        not_found: () => new NotFoundError(`${what} ${name} does not exist`),
+        empty_repository: () => new NotFoundError(`${what} ${name} does not exist`),
+        invalid_argument: () => new NotFoundError(`${what} ${name} does not exist`),
+      });
+    const base = await resolve(spec.base, "base");
+    const head = await resolve(spec.head, "head");
+    const from = spec.direct ? base : ((await mergeBase(git, base, head)) ?? base);
+    const range = await rangeCommits(git, from, head, { skip: 0, limit: MAX_COMPARE_COMMITS });
+    const files = await changedFiles(git, from, head);
+    const view = await this.commits.describe(repo, range.commits, options);
+    return { ...view, totalCommits: range.total, files };
+  }
+}
