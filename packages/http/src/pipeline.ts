@@ -1,5 +1,5 @@
-import { LockedError, type Repository, type Settings } from "@kiln/domain";
-import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
+import { isKilnError, LockedError, type Repository, type Settings } from "@kiln/domain";
+import { ANONYMOUS, type Logger, type OrgAccess, type RepoAccess, type Services } from "@kiln/service";
 import * as v from "valibot";
 import { checkAccess, identify } from "./auth.js";
 import type { AppContext } from "./env.js";
@@ -56,9 +56,17 @@ export function apiHandler(
 
   const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
     const actor = c.get("actor");
-    const repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
-    if (r.notArchived && repo?.repo.isArchived) throw repoIsArchived(repo.repo);
-    const org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
+    let repo: RepoAccess | undefined;
+    let org: OrgAccess | undefined;
+    try {
+      repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
+      if (r.notArchived && repo?.repo.isArchived) throw repoIsArchived(repo.repo);
+      org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
+    } catch (err) {
+      const moved = isKilnError(err) && err.kind === "not_found" ? await movedTo(c, access, path) : undefined;
+      if (moved) return moved;
+      throw err;
+    }
     const body = r.body ? await parseBody(r, c) : undefined;
     const input = { ...parsed, body, repo, org } as Input;
     if (r.quota) await enforceRouteQuota(r, c, input);
@@ -87,6 +95,39 @@ export function apiHandler(
     const identifying = identify(c);
     return identifying ? identifying.then(() => run(c)) : run(c);
   };
+}
+
+/**
+ * Forgejo's RedirectToRepo / RedirectToUser for a route whose repository or organization is not
+ * found under that name: when a rename or transfer left the name leading to one the caller may
+ * see, 307 to the same path under the current name (query kept); otherwise undefined (404).
+ */
+async function movedTo(
+  c: AppContext,
+  access: Services["access"],
+  path: Record<string, string>,
+): Promise<Response | undefined> {
+  const actor = c.get("actor");
+  const url = new URL(c.req.url);
+  const segments = url.pathname.split("/");
+  if (path.owner !== undefined && path.repo !== undefined) {
+    const moved = await access.repoRedirect(actor, path.owner, path.repo);
+    const at = segments.indexOf("repos");
+    if (!moved || at < 0 || segments.length < at + 3) return undefined;
+    segments[at + 1] = encodeURIComponent(moved.owner);
+    segments[at + 2] = encodeURIComponent(moved.name);
+  } else if (path.org !== undefined) {
+    const moved = await access.accountRedirect(actor, path.org);
+    const at = segments.indexOf("orgs");
+    if (!moved || at < 0 || segments.length < at + 2) return undefined;
+    segments[at + 1] = encodeURIComponent(moved);
+  } else return undefined;
+  return redirectResponse(`${segments.join("/")}${url.search}`);
+}
+
+/** A 307 to `location` (the method and body are kept, as Forgejo's redirects). */
+export function redirectResponse(location: string): Response {
+  return new Response(null, { status: 307, headers: { Location: location } });
 }
 
 /** Forgejo's mustNotBeArchived answer: 423 `<Repository 5:owner/name> is archived`. */

@@ -85,6 +85,7 @@ import { repoSizeRecountTask } from "./repos/repo-size-recount.js";
 import { TopicService } from "./repos/topic-service.js";
 import { TransferService } from "./repos/transfer-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
+import { BlockService } from "./social/block-service.js";
 import { FollowService } from "./social/follow-service.js";
 import { NotificationService } from "./social/notification-service.js";
 import { StarService } from "./social/star-service.js";
@@ -195,6 +196,7 @@ export interface Services {
   readonly unadopted: UnadoptedService;
   readonly adminEmails: AdminEmailService;
   readonly renames: RenameService;
+  readonly blocks: BlockService;
 }
 
 /** Builds the services of an instance. */
@@ -343,6 +345,7 @@ export function createServices(init: ServiceContextInit): Services {
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
     renames: new RenameService(ctx, repos),
+    blocks: new BlockService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -3,6 +3,7 @@ export * from "./action.js";
 export * from "./activity.js";
 export * from "./admin.js";
 export * from "./avatar.js";
+export * from "./block.js";
 export * from "./branch.js";
 export * from "./commit-status.js";
 export * from "./contents.js";

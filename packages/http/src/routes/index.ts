@@ -19,6 +19,7 @@ import { notifyRepoRoutes } from "./notify/repo.js";
 import { notifyThreadRoutes } from "./notify/threads.js";
 import { notifyUserRoutes } from "./notify/user.js";
 import { orgAvatarRoutes } from "./org/avatar.js";
+import { orgBlockRoutes } from "./org/block.js";
 import { orgHookRoutes } from "./org/hook.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
@@ -75,6 +76,7 @@ import { settingsRoutes } from "./settings/settings.js";
 import { tokenRoutes } from "./user/app.js";
 import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
 import { userAvatarRoutes } from "./user/avatar.js";
+import { userBlockRoutes } from "./user/block.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
 import { gpgKeyRoutes } from "./user/gpg-key.js";
@@ -98,6 +100,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...heatmapRoutes,
   ...activityFeedRoutes,
   ...followerRoutes,
+  ...userBlockRoutes,
   ...starRoutes,
   ...watchRoutes,
   ...notifyUserRoutes,
@@ -119,6 +122,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminAdoptRoutes,
   ...userAvatarRoutes,
   ...orgRoutes,
+  ...orgBlockRoutes,
   ...memberRoutes,
   ...teamRoutes,
   ...orgHookRoutes,
