@@ -1,5 +1,5 @@
 import { isKilnError, LockedError, type Repository, type Settings } from "@kiln/domain";
-import { ANONYMOUS, type Logger, type OrgAccess, type RepoAccess, type Services } from "@kiln/service";
+import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
 import * as v from "valibot";
 import { checkAccess, identify } from "./auth.js";
 import type { AppContext } from "./env.js";
@@ -53,20 +53,13 @@ export function apiHandler(
   const waits = Boolean(r.repo || r.org || r.body || r.quota || validateResponses);
   // A static path has no parameters to read or to check for NUL bytes.
   const withParams = r.path.includes("{");
+  const renamed = renamable(r.path);
 
   const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
     const actor = c.get("actor");
-    let repo: RepoAccess | undefined;
-    let org: OrgAccess | undefined;
-    try {
-      repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
-      if (r.notArchived && repo?.repo.isArchived) throw repoIsArchived(repo.repo);
-      org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
-    } catch (err) {
-      const moved = isKilnError(err) && err.kind === "not_found" ? await movedTo(c, access, path) : undefined;
-      if (moved) return moved;
-      throw err;
-    }
+    const repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
+    if (r.notArchived && repo?.repo.isArchived) throw repoIsArchived(repo.repo);
+    const org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
     const body = r.body ? await parseBody(r, c) : undefined;
     const input = { ...parsed, body, repo, org } as Input;
     if (r.quota) await enforceRouteQuota(r, c, input);
@@ -87,7 +80,9 @@ export function apiHandler(
       repo: undefined,
       org: undefined,
     } as Input;
-    return waits ? complete(c, path, parsed) : r.handler(c, parsed);
+    const outcome = waits ? complete(c, path, parsed) : r.handler(c, parsed);
+    if (!renamed || !(outcome instanceof Promise)) return outcome;
+    return outcome.catch((err: unknown) => redirectOr(err, c, renamed, access, path));
   };
 
   return (c) => {
@@ -97,31 +92,46 @@ export function apiHandler(
   };
 }
 
+/** Which name of a route's path a rename may have left behind: its repository, organization or user. */
+type Renamable = "repo" | "org" | "username";
+
+function renamable(path: string): Renamable | undefined {
+  if (path.startsWith("/repos/{owner}/{repo}")) return "repo";
+  if (path.startsWith("/orgs/{org}")) return "org";
+  if (path.startsWith("/users/{username}")) return "username";
+  return undefined;
+}
+
 /**
- * Forgejo's RedirectToRepo / RedirectToUser for a route whose repository or organization is not
- * found under that name: when a rename or transfer left the name leading to one the caller may
- * see, 307 to the same path under the current name (query kept); otherwise undefined (404).
+ * Forgejo's RedirectToRepo / RedirectToUser for a route whose repository, organization or user
+ * is not found under the name in its path: when a rename or transfer left that name leading to
+ * one the caller may see, 307 to the same path under the current name (query kept). Any other
+ * error, or no such redirect, is thrown on (a 404 stays a 404). Only names that no account or
+ * repository carries have redirects, so a 404 about anything inside (an issue, a file) stays so.
  */
-async function movedTo(
+async function redirectOr(
+  err: unknown,
   c: AppContext,
+  kind: Renamable,
   access: Services["access"],
   path: Record<string, string>,
-): Promise<Response | undefined> {
+): Promise<Response> {
+  if (!isKilnError(err) || err.kind !== "not_found") throw err;
   const actor = c.get("actor");
   const url = new URL(c.req.url);
   const segments = url.pathname.split("/");
-  if (path.owner !== undefined && path.repo !== undefined) {
-    const moved = await access.repoRedirect(actor, path.owner, path.repo);
-    const at = segments.indexOf("repos");
-    if (!moved || at < 0 || segments.length < at + 3) return undefined;
+  const at = segments.indexOf(kind === "repo" ? "repos" : kind === "org" ? "orgs" : "users");
+  if (at < 0) throw err;
+  if (kind === "repo") {
+    const moved = await access.repoRedirect(actor, path.owner ?? "", path.repo ?? "");
+    if (!moved || segments.length < at + 3) throw err;
     segments[at + 1] = encodeURIComponent(moved.owner);
     segments[at + 2] = encodeURIComponent(moved.name);
-  } else if (path.org !== undefined) {
-    const moved = await access.accountRedirect(actor, path.org);
-    const at = segments.indexOf("orgs");
-    if (!moved || at < 0 || segments.length < at + 2) return undefined;
+  } else {
+    const moved = await access.accountRedirect(actor, path[kind] ?? "");
+    if (!moved || segments.length < at + 2) throw err;
     segments[at + 1] = encodeURIComponent(moved);
-  } else return undefined;
+  }
   return redirectResponse(`${segments.join("/")}${url.search}`);
 }
 
