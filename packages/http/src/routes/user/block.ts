@@ -44,6 +44,7 @@ export const userBlockUser = route({
   summary: "Blocks a user from the doer",
   access: "signed-in",
   scopes: ["user"],
+  readersMayWrite: true,
   params: v.object({ username: username() }),
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
   async handler(c, { params, principal }) {
@@ -63,6 +64,7 @@ export const userUnblockUser = route({
   summary: "Unblocks a user from the doer",
   access: "signed-in",
   scopes: ["user"],
+  readersMayWrite: true,
   params: v.object({ username: username() }),
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
   async handler(c, { params, principal }) {
