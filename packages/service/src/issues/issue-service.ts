@@ -23,7 +23,7 @@ import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
-import { assertNotBlocked } from "../social/block-service.js";
+import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
 import { mentionedNames } from "./issue-rules.js";
 import {
@@ -110,6 +110,12 @@ export class IssueService {
     const assignees = writer
       ? await resolveAssignees(this.ctx.db, this.permissions, ctx.repo, input.assignee, input.assignees)
       : [];
+    await assertAssignable(
+      this.ctx.db,
+      [ctx.repo.ownerId],
+      actor.id,
+      assignees.map((user) => user.id),
+    );
     const milestone =
       writer && input.milestoneId
         ? await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId)

@@ -34,7 +34,7 @@ import {
 } from "../issues/issue-support.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { RepoService } from "../repos/repo-service.js";
-import { assertNotBlocked } from "../social/block-service.js";
+import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import type { PullChecker } from "./pull-check.js";
 import { loadPullViews, type PullIssue, type PullView } from "./pull-views.js";
 
@@ -244,6 +244,12 @@ export class PullService {
       ctx.repo,
       input.assignee,
       input.assignees,
+    );
+    await assertAssignable(
+      this.ctx.db,
+      [ctx.repo.ownerId],
+      actor.id,
+      assignees.map((user) => user.id),
     );
     const body = input.body ?? "";
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));

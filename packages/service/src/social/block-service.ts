@@ -15,6 +15,22 @@ export async function assertNotBlocked(db: Db, blockerIds: readonly number[], do
 }
 
 /**
+ * Forgejo's UserCanBeAssigned for the users a change would newly assign: none may be blocked by
+ * the repository's owner or the issue's poster, and none may block the doer (403 otherwise).
+ */
+export async function assertAssignable(
+  db: Db,
+  blockerIds: readonly number[],
+  doerId: number,
+  assigneeIds: readonly number[],
+): Promise<void> {
+  for (const id of assigneeIds) {
+    await assertNotBlocked(db, blockerIds, id);
+    await assertNotBlocked(db, [id], doerId);
+  }
+}
+
+/**
  * Blocking users (Forgejo's services/user/block.go). A user or an organization (through its
  * owners) blocks an account: the follows between them, the blocked user's watches of the
  * blocker's repositories, the blocked user's collaborations on them and pending transfers

@@ -118,6 +118,31 @@ describe.each(DIALECTS)("blocking users on %s", (dialect) => {
     expect(open.status).toBe(201);
   });
 
+  it("nobody is assigned by a user they block (Forgejo's UserCanBeAssigned)", async () => {
+    const boss = await t.user();
+    const helper = await t.user();
+    const shop = await createRepo(t, boss, "shop");
+    await t.call("PUT", `${shop.path}/collaborators/${helper.name}`, {
+      token: boss.token,
+      body: { permission: "write" },
+    });
+    expect((await t.call("PUT", `/user/block/${boss.name}`, { token: helper.token })).status).toBe(204);
+    const create = await t.call("POST", `${shop.path}/issues`, {
+      token: boss.token,
+      body: { title: "task", assignees: [helper.name] },
+    });
+    expect(create.status).toBe(403);
+    expect(create.json.message).toBe(BLOCKED);
+    const open = await t.call("POST", `${shop.path}/issues`, { token: boss.token, body: { title: "task" } });
+    expect(open.status).toBe(201);
+    const assign = await t.call("PATCH", `${shop.path}/issues/${open.json.number}`, {
+      token: boss.token,
+      body: { assignees: [helper.name] },
+    });
+    expect(assign.status).toBe(403);
+    expect((await t.call("GET", `${shop.path}/issues/${open.json.number}`)).json.assignees).toBeNull();
+  });
+
   it("unblocks, after which the user may act again", async () => {
     expect((await t.call("PUT", `/user/unblock/${pest.name}`, { token: owner.token })).status).toBe(204);
     expect((await t.call("PUT", `/user/unblock/${pest.name}`, { token: owner.token })).status).toBe(204);
