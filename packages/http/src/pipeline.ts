@@ -1,4 +1,4 @@
-import { LockedError, type Repository, type Settings } from "@kiln/domain";
+import { isKilnError, LockedError, type Repository, type Settings } from "@kiln/domain";
 import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
 import * as v from "valibot";
 import { checkAccess, identify } from "./auth.js";
@@ -53,6 +53,7 @@ export function apiHandler(
   const waits = Boolean(r.repo || r.org || r.body || r.quota || validateResponses);
   // A static path has no parameters to read or to check for NUL bytes.
   const withParams = r.path.includes("{");
+  const renamed = renamable(r.path);
 
   const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
     const actor = c.get("actor");
@@ -79,7 +80,9 @@ export function apiHandler(
       repo: undefined,
       org: undefined,
     } as Input;
-    return waits ? complete(c, path, parsed) : r.handler(c, parsed);
+    const outcome = waits ? complete(c, path, parsed) : r.handler(c, parsed);
+    if (!renamed || !(outcome instanceof Promise)) return outcome;
+    return outcome.catch((err: unknown) => redirectOr(err, c, renamed, access, path));
   };
 
   return (c) => {
@@ -87,6 +90,54 @@ export function apiHandler(
     const identifying = identify(c);
     return identifying ? identifying.then(() => run(c)) : run(c);
   };
+}
+
+/** Which name of a route's path a rename may have left behind: its repository, organization or user. */
+type Renamable = "repo" | "org" | "username";
+
+function renamable(path: string): Renamable | undefined {
+  if (path.startsWith("/repos/{owner}/{repo}")) return "repo";
+  if (path.startsWith("/orgs/{org}")) return "org";
+  if (path.startsWith("/users/{username}")) return "username";
+  return undefined;
+}
+
+/**
+ * Forgejo's RedirectToRepo / RedirectToUser for a route whose repository, organization or user
+ * is not found under the name in its path: when a rename or transfer left that name leading to
+ * one the caller may see, 307 to the same path under the current name (query kept). Any other
+ * error, or no such redirect, is thrown on (a 404 stays a 404). Only names that no account or
+ * repository carries have redirects, so a 404 about anything inside (an issue, a file) stays so.
+ */
+async function redirectOr(
+  err: unknown,
+  c: AppContext,
+  kind: Renamable,
+  access: Services["access"],
+  path: Record<string, string>,
+): Promise<Response> {
+  if (!isKilnError(err) || err.kind !== "not_found") throw err;
+  const actor = c.get("actor");
+  const url = new URL(c.req.url);
+  const segments = url.pathname.split("/");
+  const at = segments.indexOf(kind === "repo" ? "repos" : kind === "org" ? "orgs" : "users");
+  if (at < 0) throw err;
+  if (kind === "repo") {
+    const moved = await access.repoRedirect(actor, path.owner ?? "", path.repo ?? "");
+    if (!moved || segments.length < at + 3) throw err;
+    segments[at + 1] = encodeURIComponent(moved.owner);
+    segments[at + 2] = encodeURIComponent(moved.name);
+  } else {
+    const moved = await access.accountRedirect(actor, path[kind] ?? "");
+    if (!moved || segments.length < at + 2) throw err;
+    segments[at + 1] = encodeURIComponent(moved);
+  }
+  return redirectResponse(`${segments.join("/")}${url.search}`);
+}
+
+/** A 307 to `location` (the method and body are kept, as Forgejo's redirects). */
+export function redirectResponse(location: string): Response {
+  return new Response(null, { status: 307, headers: { Location: location } });
 }
 
 /** Forgejo's mustNotBeArchived answer: 423 `<Repository 5:owner/name> is archived`. */

@@ -119,7 +119,9 @@ describe.each(DIALECTS)("the fuzzer on %s", (dialect) => {
           rawBody: big,
           headers: { "Content-Type": "application/json" },
         });
+        // A name a fuzzed rename or transfer left behind redirects (307) before the body is read.
         const refusedFirst =
+          res.status === 307 ||
           (actor !== "admin" && [401, 403, 404].includes(res.status)) ||
           (route.access === "password" && res.status === 401);
         if (res.status !== 413 && !refusedFirst)

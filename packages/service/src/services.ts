@@ -99,6 +99,7 @@ import { repoSizeRecountTask } from "./repos/repo-size-recount.js";
 import { TopicService } from "./repos/topic-service.js";
 import { TransferService } from "./repos/transfer-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
+import { BlockService } from "./social/block-service.js";
 import { FollowService } from "./social/follow-service.js";
 import { NotificationService } from "./social/notification-service.js";
 import { StarService } from "./social/star-service.js";
@@ -231,6 +232,7 @@ export interface Services {
   readonly actionRuns: ActionRunService;
   /** Repository wikis: pages through the API, the `.wiki.git` repository, their size as `size:wiki`. */
   readonly wikis: WikiService;
+  readonly blocks: BlockService;
 }
 
 /** Builds the services of an instance. */
@@ -395,6 +397,7 @@ export function createServices(init: ServiceContextInit): Services {
     runnerTokens: new RunnerTokenService(ctx),
     actionRuns: new ActionRunService(ctx, repos),
     wikis: new WikiService(ctx, repos, ledger),
+    blocks: new BlockService(ctx),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -15,6 +15,7 @@ import type { KeyTables } from "./database-keys.js";
 import type { MirrorTables } from "./database-mirrors.js";
 import type { OAuthTables } from "./database-oauth.js";
 import type { PackageTables } from "./database-packages.js";
+import type { PeopleTables } from "./database-people.js";
 import type { PullTables } from "./database-pulls.js";
 import type { SocialTables } from "./database-social.js";
 import type { WebhookTables } from "./database-webhooks.js";
@@ -314,6 +315,7 @@ export interface Database
     MirrorTables,
     KeyTables,
     OAuthTables,
+    PeopleTables,
     AvatarTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;

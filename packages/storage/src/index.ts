@@ -5,6 +5,7 @@ export * from "./database-avatars.js";
 export * from "./database-issues.js";
 export * from "./database-keys.js";
 export * from "./database-mirrors.js";
+export * from "./database-people.js";
 export * from "./database-social.js";
 export * from "./database-webhooks.js";
 export { createDialect, openPGlitePool } from "./dialect.js";

@@ -4,6 +4,7 @@ export * from "./action-settings.js";
 export * from "./activity.js";
 export * from "./admin.js";
 export * from "./avatar.js";
+export * from "./block.js";
 export * from "./branch.js";
 export * from "./commit-status.js";
 export * from "./contents.js";

@@ -62,6 +62,10 @@ export async function checkGitAccess(
   try {
     access = await services.access.repo(actorOf(principal), ownerName, repoName, { read: unit });
   } catch (err) {
+    if (isKilnError(err) && err.kind === "not_found") {
+      const moved = await services.access.repoRedirect(actorOf(principal), ownerName, repoName);
+      if (moved) return { ok: false, response: movedResponse(c, moved) };
+    }
     if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return hidden();
     throw err;
   }
@@ -86,4 +90,18 @@ export async function checkGitAccess(
     if (repo.isMirror) return { ok: false, response: plain(403, "Mirror repositories are read-only") };
   }
   return { ok: true, repo, user, permission };
+}
+
+/**
+ * A 307 from an old `owner/name` (renamed or transferred) to the same git or LFS path under the
+ * repository's current name: git's smart HTTP client follows it on its first request and then
+ * talks to the new URL. Only given when the caller may read the repository.
+ */
+function movedResponse(c: AppContext, moved: { readonly owner: string; readonly name: string }): Response {
+  const url = new URL(c.req.url);
+  const segments = url.pathname.split("/");
+  const suffix = segments[2]?.endsWith(".git") ? ".git" : "";
+  segments[1] = encodeURIComponent(moved.owner);
+  segments[2] = `${encodeURIComponent(moved.name)}${suffix}`;
+  return new Response(null, { status: 307, headers: { Location: `${segments.join("/")}${url.search}` } });
 }

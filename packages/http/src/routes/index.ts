@@ -23,6 +23,7 @@ import { notifyThreadRoutes } from "./notify/threads.js";
 import { notifyUserRoutes } from "./notify/user.js";
 import { orgActionRoutes } from "./org/action.js";
 import { orgAvatarRoutes } from "./org/avatar.js";
+import { orgBlockRoutes } from "./org/block.js";
 import { orgHookRoutes } from "./org/hook.js";
 import { orgLabelRoutes } from "./org/label.js";
 import { memberRoutes } from "./org/member.js";
@@ -91,6 +92,7 @@ import { userActionRoutes } from "./user/action.js";
 import { tokenRoutes } from "./user/app.js";
 import { oauth2ApplicationRoutes } from "./user/app-oauth2.js";
 import { userAvatarRoutes } from "./user/avatar.js";
+import { userBlockRoutes } from "./user/block.js";
 import { emailRoutes } from "./user/email.js";
 import { followerRoutes } from "./user/follower.js";
 import { gpgKeyRoutes } from "./user/gpg-key.js";
@@ -116,6 +118,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...heatmapRoutes,
   ...activityFeedRoutes,
   ...followerRoutes,
+  ...userBlockRoutes,
   ...starRoutes,
   ...watchRoutes,
   ...notifyUserRoutes,
@@ -139,6 +142,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...adminRunnerRoutes,
   ...userAvatarRoutes,
   ...orgRoutes,
+  ...orgBlockRoutes,
   ...memberRoutes,
   ...teamRoutes,
   ...orgHookRoutes,

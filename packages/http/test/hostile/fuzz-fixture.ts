@@ -27,6 +27,8 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     body: { name: "fz-repo", auto_init: true },
   });
   await must({ method: "POST", path: "/orgs", credential: as, body: { username: "fz-org" } });
+  // The organization renameOrg may rename (not the one the other routes aim at).
+  await must({ method: "POST", path: "/orgs", credential: as, body: { username: "fz-renamed-org" } });
   const team = await must({
     method: "POST",
     path: "/orgs/fz-org/teams",
@@ -207,5 +209,6 @@ export function validValue(route: AnyRoute, param: string, f: Fixture): string {
   if (param === "repo" && route.path.includes("/teams/")) return "fz-orepo";
   if (param === "owner" && route.path.includes("/teams/")) return "fz-org";
   if (param === "username" && route.path.endsWith("/rename")) return "fz-renamed";
+  if (param === "org" && route.path.endsWith("/rename")) return "fz-renamed-org";
   return f.values[param] ?? "1";
 }

@@ -1,5 +1,14 @@
 import { NotFoundError, PermissionDeniedError, type Repository, type Team, type User } from "@kiln/domain";
-import { orgs, type RepoAccessRow, type RepoViewer, repoAccess, teams, users } from "@kiln/storage";
+import {
+  orgs,
+  type RepoAccessRow,
+  type RepoViewer,
+  redirects,
+  repoAccess,
+  repositories,
+  teams,
+  users,
+} from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { canSeeAccount, computeOrgPermission, type OrgPermission } from "../permissions/org-permission.js";
 import {
@@ -55,6 +64,55 @@ export class AccessService {
       actor.user?.id ?? null,
     );
     return this.judge(actor, rows[0], need, `[owner: ${ownerName}, name: ${name}]`);
+  }
+
+  /**
+   * Where an `owner/name` that names no repository now leads, after renames and transfers
+   * (Forgejo's LookupUserRedirect and LookupRedirect, followed in one step): the repository's
+   * current owner and name, only when `actor` may read it; undefined otherwise, so a redirect
+   * never tells anyone more than a 404 would.
+   */
+  async repoRedirect(
+    actor: Actor,
+    ownerName: string,
+    name: string,
+  ): Promise<{ readonly owner: string; readonly name: string } | undefined> {
+    const repoName = name.replace(/\.git$/, "");
+    const owner = await users.findUserByName(this.ctx.db, ownerName);
+    let repoId: number | undefined;
+    if (owner) {
+      repoId = await redirects.lookupRepoRedirect(this.ctx.db, owner.id, repoName);
+    } else {
+      const ownerId = await redirects.lookupUserRedirect(this.ctx.db, ownerName);
+      if (ownerId === undefined) return undefined;
+      repoId =
+        (await repositories.findRepositoryByName(this.ctx.db, ownerId, repoName))?.id ??
+        (await redirects.lookupRepoRedirect(this.ctx.db, ownerId, repoName));
+    }
+    if (repoId === undefined) return undefined;
+    try {
+      const { repo } = await this.repoById(actor, repoId, "read");
+      return { owner: repo.ownerName, name: repo.name };
+    } catch (err) {
+      if (err instanceof NotFoundError || err instanceof PermissionDeniedError) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * The current name of the account an old name leads to (Forgejo's LookupUserRedirect), only
+   * when `actor` may see that account; undefined otherwise.
+   */
+  async accountRedirect(actor: Actor, name: string): Promise<string | undefined> {
+    if (await users.findUserByName(this.ctx.db, name)) return undefined;
+    const id = await redirects.lookupUserRedirect(this.ctx.db, name);
+    if (id === undefined) return undefined;
+    try {
+      return (await this.accountById(actor, id)).name;
+    } catch (err) {
+      if (err instanceof NotFoundError || err instanceof PermissionDeniedError) return undefined;
+      throw err;
+    }
   }
 
   /** The repository with this id for `actor`, checked against `need`. */

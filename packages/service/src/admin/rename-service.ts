@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type User, usernameProblem } from "@kiln/domain";
-import { adminRepos, isUniqueViolation, repositories, users } from "@kiln/storage";
+import { adminRepos, isUniqueViolation, redirects, repositories, users } from "@kiln/storage";
 import { type CredentialCache, credentialCacheOf } from "../auth/credential-cache.js";
 import type { ServiceContext } from "../context.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -8,10 +8,12 @@ import type { RepoService } from "../repos/repo-service.js";
 const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
 
 /**
- * `POST /admin/users/{username}/rename` (Forgejo's user_service.RenameUser): a new name for an
- * individual user, whose repositories move with it on disk. The rows change in one transaction;
- * the directories are moved inside it, before the commit, and moved back if anything fails, so
- * rows and disk agree. Forgejo's redirects from the old name are not kept.
+ * Renaming accounts (Forgejo's user_service.RenameUser), for `POST /admin/users/{username}/rename`
+ * (individual users) and `POST /orgs/{org}/rename` (organizations). In one transaction the
+ * account and its repositories' owner name change, the old name is left redirecting to the
+ * account (Forgejo's user_redirect) and each repository directory's move is journalled; the
+ * directories move after the commit (see `RepoMoves`), so a kill -9 at any point leaves rows and
+ * directories that agree once start-up has finished the journal.
  */
 export class RenameService {
   constructor(
@@ -20,53 +22,53 @@ export class RenameService {
     private readonly cache: CredentialCache = credentialCacheOf(ctx),
   ) {}
 
+  /** Renames an individual user (the admin route). */
   async rename(user: User, newName: string): Promise<void> {
     if (user.type !== "individual")
       throw new InvalidArgumentError(`${user.name} is an organization not a user`);
-    if (newName === user.name) return;
+    await this.renameAccount(user, newName, "The username is already taken.");
+  }
+
+  /** Renames an organization (its owners' route); Forgejo answers a taken name with 422. */
+  async renameOrg(org: User, newName: string): Promise<void> {
+    if (org.type !== "organization") throw new InvalidArgumentError(`${org.name} is not an organization`);
+    await this.renameAccount(org, newName, `user already exists [name: ${newName}]`);
+  }
+
+  private async renameAccount(account: User, newName: string, taken: string): Promise<void> {
+    if (newName === account.name) return;
     const problem = usernameProblem(newName);
     if (problem) throw new InvalidArgumentError(problem);
-    const store = this.repos.store;
-    const moved: { name: string }[] = [];
-    const moveBack = async () => {
-      for (const repo of moved.reverse()) {
-        await store
-          .move({ owner: newName, name: repo.name }, { owner: user.name, name: repo.name })
-          .catch((err) => this.ctx.logger.error({ err: String(err) }, "could not move a repository back"));
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const other = await users.findUserByName(trx, newName);
+      if (other && other.id !== account.id) throw new InvalidArgumentError(taken);
+      const current = await users.findUserById(trx, account.id);
+      if (!current) throw new InvalidArgumentError(taken);
+      try {
+        await adminRepos.renameAccount(trx, account.id, newName);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new InvalidArgumentError(taken);
+        throw err;
       }
-    };
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const taken = await users.findUserByName(trx, newName);
-        if (taken && taken.id !== user.id) throw new InvalidArgumentError("The username is already taken.");
-        try {
-          await adminRepos.renameAccount(trx, user.id, newName);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw new InvalidArgumentError("The username is already taken.");
-          throw err;
+      await redirects.addUserRedirect(trx, account.id, current.name, newName);
+      // Only a change beyond letter case moves directories (they are named in lower case).
+      if (newName.toLowerCase() === current.lowerName) return;
+      for (let page = 1; ; page++) {
+        const batch = await repositories.listVisibleRepositories(trx, { ownerId: account.id }, SEE_ALL, {
+          page,
+          limit: 100,
+        });
+        for (const repo of batch.items) {
+          await this.repos.moves.journal(
+            trx,
+            { owner: current.name, name: repo.name },
+            { owner: newName, name: repo.name },
+          );
         }
-        // Only a change beyond letter case moves directories (they are named in lower case).
-        if (newName.toLowerCase() === user.lowerName) return;
-        const owned: string[] = [];
-        for (let page = 1; ; page++) {
-          const batch = await repositories.listVisibleRepositories(trx, { ownerId: user.id }, SEE_ALL, {
-            page,
-            limit: 100,
-          });
-          owned.push(...batch.items.map((r) => r.name));
-          if (batch.items.length < 100) break;
-        }
-        for (const name of owned) {
-          const repo = { name };
-          if (!(await store.exists(user.name, repo.name))) continue;
-          await store.move({ owner: user.name, name: repo.name }, { owner: newName, name: repo.name });
-          moved.push({ name: repo.name });
-        }
-      });
-    } catch (err) {
-      await moveBack();
-      throw err;
-    }
-    this.cache.forgetUser(user.id);
+        if (batch.items.length < 100) break;
+      }
+    });
+    this.cache.forgetUser(account.id);
+    await this.repos.moves.drain();
   }
 }

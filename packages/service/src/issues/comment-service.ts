@@ -12,6 +12,7 @@ import type { RepoAccess } from "../access/access-service.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
+import { assertNotBlocked } from "../social/block-service.js";
 import { mentionedNames } from "./issue-rules.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
 import { actorOf, updateTime } from "./issue-support.js";
@@ -80,6 +81,7 @@ export class CommentService {
     if (issue.isLocked && !isIssueWriter(ctx, issue.isPull)) {
       throw new PermissionDeniedError("You cannot comment on a locked issue.");
     }
+    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId, issue.posterId ?? 0], actor.id);
     const at = updateTime(ctx, issue, updatedAt);
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
     const comment = await this.ctx.db.transaction().execute(async (trx) => {

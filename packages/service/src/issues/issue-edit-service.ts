@@ -20,6 +20,7 @@ import type { ServiceContext } from "../context.js";
 import type { ForgeEvent } from "../events/event.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
+import { assertAssignable } from "../social/block-service.js";
 import { endOfDay, limitTitle, mentionedNames } from "./issue-rules.js";
 import type { EditIssueInput, IssueService } from "./issue-service.js";
 import { isIssueWriter } from "./issue-service.js";
@@ -134,6 +135,7 @@ export class IssueEditService {
         const wanted = assignees.map((user) => user.id);
         const removed = current.filter((id) => !wanted.includes(id));
         const added = wanted.filter((id) => !current.includes(id));
+        await assertAssignable(trx, [ctx.repo.ownerId, issue.posterId ?? 0], actor.id, added);
         await issues.removeAssignees(trx, issue.id, removed);
         await issues.addAssignees(trx, issue.id, added);
         for (const id of removed) event(CommentType.assignees, { assigneeId: id, removedAssignee: true });

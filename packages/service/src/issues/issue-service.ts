@@ -23,6 +23,7 @@ import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
+import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
 import { mentionedNames } from "./issue-rules.js";
 import {
@@ -104,10 +105,17 @@ export class IssueService {
    */
   async create(ctx: RepoAccess, input: CreateIssueInput): Promise<Issue> {
     const actor = actorOf(ctx);
+    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
     const writer = isIssueWriter(ctx, false);
     const assignees = writer
       ? await resolveAssignees(this.ctx.db, this.permissions, ctx.repo, input.assignee, input.assignees)
       : [];
+    await assertAssignable(
+      this.ctx.db,
+      [ctx.repo.ownerId],
+      actor.id,
+      assignees.map((user) => user.id),
+    );
     const milestone =
       writer && input.milestoneId
         ? await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId)

@@ -2,6 +2,7 @@ import { NotFoundError, type Paged, type PageRequest, PermissionDeniedError, typ
 import { comments, issues, type ReactionRow, reactions, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
+import { assertNotBlocked } from "../social/block-service.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
 import { actorOf } from "./issue-support.js";
 
@@ -17,6 +18,8 @@ interface Target {
   readonly commentId: number;
   readonly isPull: boolean;
   readonly isLocked: boolean;
+  /** The issue's poster, who may block the reacting user as the repository's owner may. */
+  readonly posterId: number | null;
 }
 
 /**
@@ -31,7 +34,13 @@ export class ReactionService {
 
   private async issueTarget(ctx: RepoAccess, index: number): Promise<Target> {
     const issue = await this.issueService.get(ctx, index);
-    return { issueId: issue.id, commentId: 0, isPull: issue.isPull, isLocked: issue.isLocked };
+    return {
+      issueId: issue.id,
+      commentId: 0,
+      isPull: issue.isPull,
+      isLocked: issue.isLocked,
+      posterId: issue.posterId,
+    };
   }
 
   private async commentTarget(ctx: RepoAccess, id: number): Promise<Target> {
@@ -45,6 +54,7 @@ export class ReactionService {
       commentId: id,
       isPull: found.isPull,
       isLocked: issue?.isLocked === true,
+      posterId: issue?.posterId ?? null,
     };
   }
 
@@ -99,6 +109,7 @@ export class ReactionService {
   ): Promise<{ view: ReactionView; created: boolean }> {
     const actor = actorOf(ctx);
     this.checkChange(ctx, target);
+    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId, target.posterId ?? 0], actor.id);
     if (!this.ctx.settings.ui.reactions.includes(content)) {
       throw new PermissionDeniedError(`'${content}' is not an allowed reaction`);
     }

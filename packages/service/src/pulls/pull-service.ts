@@ -34,6 +34,7 @@ import {
 } from "../issues/issue-support.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import type { PullChecker } from "./pull-check.js";
 import { loadPullViews, type PullIssue, type PullView } from "./pull-views.js";
 
@@ -196,6 +197,7 @@ export class PullService {
         "Invalid PullRequest: There are no changes between the head and the base",
       );
     }
+    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
     const name = parseHead(input.head);
     const headRepo = await this.headRepository(ctx, name);
     const git = await this.repos.git(ctx.repo);
@@ -242,6 +244,12 @@ export class PullService {
       ctx.repo,
       input.assignee,
       input.assignees,
+    );
+    await assertAssignable(
+      this.ctx.db,
+      [ctx.repo.ownerId],
+      actor.id,
+      assignees.map((user) => user.id),
     );
     const body = input.body ?? "";
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));

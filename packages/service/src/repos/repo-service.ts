@@ -17,7 +17,14 @@ import {
   setDefaultBranch,
   writeCommitGraph,
 } from "@kiln/git";
-import { type Db, type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
+import {
+  type Db,
+  type RepositoryFilter,
+  type RepoViewer,
+  redirects,
+  repositories,
+  users,
+} from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, recordRefUpdates } from "../events/ref-events.js";
@@ -31,6 +38,7 @@ import {
   repoExists,
 } from "./repo-create-service.js";
 import { RepoLfsService } from "./repo-lfs-service.js";
+import { RepoMoves } from "./repo-moves.js";
 import { checkRepoName } from "./repo-names.js";
 import { RepoSizeService } from "./repo-size-service.js";
 
@@ -58,6 +66,8 @@ const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false }
  */
 export class RepoService {
   readonly store: RepoStore;
+  /** The journalled directory moves of renames and transfers (carried out after commit). */
+  readonly moves: RepoMoves;
   /** The instance-wide, content-addressed LFS object store. */
   readonly lfs: LfsStore;
   private readonly sizes: RepoSizeService;
@@ -71,6 +81,7 @@ export class RepoService {
     private readonly ledger: QuotaLedger,
   ) {
     this.store = new RepoStore({ root: ctx.settings.repository.root });
+    this.moves = new RepoMoves(ctx, this.store);
     this.sizes = new RepoSizeService(ctx, this.store, ledger);
     this.lfsRefs = new RepoLfsService(ctx, ledger);
     this.lfs = this.lfsRefs.store;
@@ -196,7 +207,7 @@ export class RepoService {
       }
       await withGitErrors(() => setDefaultBranch(git, input.defaultBranch as string));
     }
-    return this.ctx.db.transaction().execute(async (trx) => {
+    const after = await this.ctx.db.transaction().execute(async (trx) => {
       const locked = await repositories.lockRepository(trx, repo.id);
       if (!locked) throw new NotFoundError();
       if (rename && (await repositories.findRepositoryByName(trx, repo.ownerId, input.name as string))) {
@@ -217,15 +228,18 @@ export class RepoService {
       if (!after) throw new NotFoundError();
       await this.ledger.recordRepositoryChange(trx, locked, after);
       if (rename) {
-        await withGitErrors(() =>
-          this.store.move(
-            { owner: repo.ownerName, name: repo.name },
-            { owner: repo.ownerName, name: input.name as string },
-          ),
+        // Forgejo's NewRepoRedirect; the directory moves after the commit (journalled).
+        await redirects.addRepoRedirect(trx, repo.ownerId, repo.id, locked.name, input.name as string);
+        await this.moves.journal(
+          trx,
+          { owner: locked.ownerName, name: locked.name },
+          { owner: locked.ownerName, name: input.name as string },
         );
       }
       return after;
     });
+    if (rename) await this.moves.drain();
+    return after;
   }
 
   /**

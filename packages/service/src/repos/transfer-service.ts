@@ -11,6 +11,7 @@ import {
   collaborations,
   notifications,
   type RepoTransferRow,
+  redirects,
   repositories,
   repoTransfers,
   teams as teamQueries,
@@ -23,7 +24,6 @@ import type { PermissionService } from "../permissions/permission-service.js";
 import { hasAccess } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import type { QuotaService } from "../quota/quota-service.js";
-import { withGitErrors } from "./git-errors.js";
 import type { RepoService } from "./repo-service.js";
 
 /** A pending transfer of a repository. */
@@ -169,36 +169,38 @@ export class TransferService {
     return out;
   }
 
-  /** Moves the repository row, its usage and its directory to the new owner, all or nothing. */
+  /**
+   * Moves the repository row and its usage to the new owner in one transaction, which also leaves
+   * the old `owner/name` redirecting to it (Forgejo's NewRedirect) and journals the directory's
+   * move; the directory moves after the commit.
+   */
   private async transferOwnership(repo: Repository, newOwner: User, teams: readonly Team[]): Promise<void> {
-    const from = { owner: repo.ownerName, name: repo.name };
-    const to = { owner: newOwner.name, name: repo.name };
-    let moved = false;
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const locked = await repositories.lockRepository(trx, repo.id);
-        if (!locked) throw new NotFoundError();
-        if (await repositories.findRepositoryByName(trx, newOwner.id, repo.name)) {
-          throw new InvalidArgumentError(
-            `repository already exists [uname: ${newOwner.name}, name: ${repo.name}]`,
-          );
-        }
-        const after = await repositories.updateRepository(trx, repo.id, {
-          ownerId: newOwner.id,
-          ownerName: newOwner.name,
-        });
-        if (!after) throw new NotFoundError();
-        await this.ledger.recordRepositoryChange(trx, locked, after);
-        await teamQueries.removeRepoFromAllTeams(trx, repo.id);
-        for (const team of teams) await teamQueries.addTeamRepo(trx, team, repo.id);
-        await collaborations.removeCollaborator(trx, repo.id, newOwner.id);
-        await repoTransfers.deleteTransfer(trx, repo.id);
-        await withGitErrors(() => this.repos.store.move(from, to));
-        moved = true;
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const locked = await repositories.lockRepository(trx, repo.id);
+      if (!locked) throw new NotFoundError();
+      if (await repositories.findRepositoryByName(trx, newOwner.id, locked.name)) {
+        throw new InvalidArgumentError(
+          `repository already exists [uname: ${newOwner.name}, name: ${locked.name}]`,
+        );
+      }
+      const after = await repositories.updateRepository(trx, repo.id, {
+        ownerId: newOwner.id,
+        ownerName: newOwner.name,
       });
-    } catch (err) {
-      if (moved) await this.repos.store.move(to, from).catch(() => undefined);
-      throw err;
-    }
+      if (!after) throw new NotFoundError();
+      await this.ledger.recordRepositoryChange(trx, locked, after);
+      await teamQueries.removeRepoFromAllTeams(trx, repo.id);
+      for (const team of teams) await teamQueries.addTeamRepo(trx, team, repo.id);
+      await collaborations.removeCollaborator(trx, repo.id, newOwner.id);
+      await repoTransfers.deleteTransfer(trx, repo.id);
+      await redirects.deleteRepoRedirect(trx, newOwner.id, locked.name);
+      await redirects.setRepoRedirect(trx, locked.ownerId, locked.name, repo.id);
+      await this.repos.moves.journal(
+        trx,
+        { owner: locked.ownerName, name: locked.name },
+        { owner: newOwner.name, name: locked.name },
+      );
+    });
+    await this.repos.moves.drain();
   }
 }

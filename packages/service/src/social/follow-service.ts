@@ -2,6 +2,7 @@ import type { Paged, PageRequest, User } from "@kiln/domain";
 import { social } from "@kiln/storage";
 import { type Actor, signedInViewer, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
+import { assertNotBlocked } from "./block-service.js";
 
 /**
  * Following users (Forgejo's models/user/follow.go). Following oneself is quietly nothing, as
@@ -16,10 +17,14 @@ export class FollowService {
     return social.isFollowing(this.ctx.db, user.id, target.id);
   }
 
-  /** The caller follows (`on`) or unfollows `target`. */
+  /** The caller follows (`on`) or unfollows `target`; not when either blocks the other (403). */
   async set(actor: Actor, target: User, on: boolean): Promise<void> {
     const viewer = signedInViewer(actor);
     if (viewer.id === target.id) return;
+    if (on) {
+      await assertNotBlocked(this.ctx.db, [target.id], viewer.id);
+      await assertNotBlocked(this.ctx.db, [viewer.id], target.id);
+    }
     await this.ctx.db
       .transaction()
       .execute((trx) => social.setFollow(trx, viewer.id, target.id, on, new Date()));

@@ -3,6 +3,7 @@ import { social } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, signedInViewer, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
+import { assertNotBlocked } from "./block-service.js";
 
 /**
  * Stars on repositories (Forgejo's models/repo/star.go). The repository's and the user's star
@@ -16,9 +17,13 @@ export class StarService {
     return social.isStarred(this.ctx.db, signedInViewer(repo.actor).id, repo.repo.id);
   }
 
-  /** Stars (`on`) or unstars the repository for the caller; doing it twice changes nothing. */
+  /**
+   * Stars (`on`) or unstars the repository for the caller; doing it twice changes nothing. A user
+   * the owner blocks may not star (403).
+   */
   async set(repo: RepoAccess, on: boolean): Promise<void> {
     const viewer = signedInViewer(repo.actor);
+    if (on) await assertNotBlocked(this.ctx.db, [repo.repo.ownerId], viewer.id);
     await this.ctx.db
       .transaction()
       .execute((trx) => social.setStar(trx, viewer.id, repo.repo.id, on, new Date()));

@@ -3,6 +3,7 @@ import { social, WatchMode } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, signedInViewer, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
+import { assertNotBlocked } from "./block-service.js";
 
 /** A user's watch of a repository as the API shows it. */
 export interface WatchState {
@@ -31,6 +32,7 @@ export class WatchService {
   /** Watches (`on`) or unwatches the repository for the caller, as Forgejo's WatchRepo. */
   async set(repo: RepoAccess, on: boolean): Promise<void> {
     const viewer = signedInViewer(repo.actor);
+    if (on) await assertNotBlocked(this.ctx.db, [repo.repo.ownerId], viewer.id);
     await this.ctx.db.transaction().execute(async (trx) => {
       const current = await social.findWatch(trx, viewer.id, repo.repo.id);
       const mode = on ? WatchMode.normal : current?.mode === WatchMode.auto ? WatchMode.dont : null;

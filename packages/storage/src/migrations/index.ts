@@ -24,6 +24,7 @@ import * as m0024 from "./2026-11-26-0024-two-factor-attempts.js";
 import * as m0025 from "./2026-11-26-0025-wiki.js";
 import * as m0027 from "./2026-11-26-0027-actions-settings.js";
 import * as m0028 from "./2026-11-26-0028-protected-tags.js";
+import * as m0029 from "./2026-11-26-0029-blocks-redirects.js";
 import * as m0030 from "./2026-11-26-0030-repo-flags.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
@@ -53,5 +54,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0025-wiki": m0025,
   "2026-11-26-0027-actions-settings": m0027,
   "2026-11-26-0028-protected-tags": m0028,
+  "2026-11-26-0029-blocks-redirects": m0029,
   "2026-11-26-0030-repo-flags": m0030,
 };

@@ -2,6 +2,7 @@ import type { Paged, PageRequest, RepoOrder, Repository } from "@kiln/domain";
 import type { Db, NewRepositoryRow, RepositoryUpdate } from "../database.js";
 import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
+import { deleteRepoRedirect } from "./redirects.js";
 import { type RepoViewer, repoAccessibleBy, repoVisibleTo } from "./repo-visibility.js";
 import { releaseRepositoryCounters } from "./social-counters.js";
 import { repoHasTopic, repoTopicLike } from "./topics.js";
@@ -41,6 +42,7 @@ export const REPO_COLUMNS = [
 /** Inserts a repository row. A name taken by the owner violates repository_owner_name_key. */
 export async function insertRepository(db: Db, values: NewRepositoryRow): Promise<Repository> {
   const row = await db.insertInto("repository").values(values).returning("id").executeTakeFirstOrThrow();
+  await deleteRepoRedirect(db, values.ownerId as number, values.name as string);
   return (await findRepositoryById(db, row.id)) as Repository;
 }
 

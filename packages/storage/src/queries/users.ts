@@ -3,13 +3,19 @@ import { sql } from "kysely";
 import type { Db, NewUserRow, UserUpdate } from "../database.js";
 import { cachedRead } from "../read-cache.js";
 import { paged } from "./paging.js";
+import { deleteUserRedirect } from "./redirects.js";
 import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { releaseUserCounters } from "./social-counters.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
-/** Inserts an account and returns it. A taken name violates the unique index on lower_name. */
+/**
+ * Inserts an account and returns it. A taken name violates the unique index on lower_name. A
+ * redirect an earlier rename left on the name is removed (the name is the new account's now).
+ */
 export async function insertUser(db: Db, values: NewUserRow): Promise<User> {
-  return db.insertInto("users").values(values).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+  const user = await db.insertInto("users").values(values).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+  await deleteUserRedirect(db, user.name);
+  return user;
 }
 
 /** The account with this id, or undefined. */

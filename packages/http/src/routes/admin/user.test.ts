@@ -212,7 +212,10 @@ describe.each(DIALECTS)("user administration over HTTP on %s", (dialect) => {
     expect((await rename("x", admin.token, "nobody-to-rename")).status).toBe(404);
 
     expect((await rename(newName)).status).toBe(204);
-    expect((await t.call("GET", `/users/${u.name}`)).status).toBe(404);
+    // The old name leads to the account (Forgejo's user_redirect): 307 to the new name.
+    const old = await t.call("GET", `/users/${u.name}`);
+    expect(old.status).toBe(307);
+    expect(old.headers.get("Location")).toBe(`/api/v1/users/${newName}`);
     expect((await t.call("GET", "/user", { token: u.token })).json.login).toBe(newName);
     const repo = await t.call("GET", `/repos/${newName}/moving`, { token: u.token });
     expect(repo.json.full_name).toBe(`${newName}/moving`);

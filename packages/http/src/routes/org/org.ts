@@ -207,6 +207,24 @@ export const orgGetUserPermissions = route({
   },
 });
 
+export const renameOrg = route({
+  method: "post",
+  path: "/orgs/{org}/rename",
+  operationId: "renameOrg",
+  tags: ["organization"],
+  summary: "Rename an organization",
+  access: "signed-in",
+  org: "owner",
+  scopes: ["organization"],
+  params: orgParam,
+  body: api.RenameOrgOption,
+  responses: { ...empty, ...forbidden, ...notFound, ...validationError },
+  async handler(c, { body, org: { org } }) {
+    await c.get("services").renames.renameOrg(org, body.new_name);
+    return c.body(null, 204);
+  },
+});
+
 export const orgRoutes = [
   orgCreate,
   orgGetAll,
@@ -216,4 +234,5 @@ export const orgRoutes = [
   orgListCurrentUserOrgs,
   orgListUserOrgs,
   orgGetUserPermissions,
+  renameOrg,
 ];

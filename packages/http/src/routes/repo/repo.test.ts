@@ -216,7 +216,12 @@ describe.each(DIALECTS)("repositories over HTTP on %s", (dialect) => {
     expect(renamed.json).toMatchObject({ name: "moved", private: true });
     expect(onDisk("alice", "moved")).toBe(true);
     expect(onDisk("alice", "movable")).toBe(false);
-    expect((await t.call("GET", "/repos/alice/movable", { token: alice.token })).status).toBe(404);
+    // The old name redirects (Forgejo's repo_redirect), to the owner, and is 404 to anonymous
+    // callers, who may not see the now private repository.
+    const old = await t.call("GET", "/repos/alice/movable", { token: alice.token });
+    expect(old.status).toBe(307);
+    expect(old.headers.get("Location")).toBe("/api/v1/repos/alice/moved");
+    expect((await t.call("GET", "/repos/alice/movable")).status).toBe(404);
     const after = await usage("alice");
     const size = (await t.services.repositories.findByName(
       await t.services.users.getByName("alice"),

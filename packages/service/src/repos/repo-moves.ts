@@ -1,0 +1,76 @@
+import type { RepoStore } from "@kiln/git";
+import { type Db, repoMoves } from "@kiln/storage";
+import type { ServiceContext } from "../context.js";
+
+/**
+ * Directory moves of renamed or transferred repositories, made crash-safe by a journal: the
+ * transaction that changes the rows journals each move (`repo_move`), and the directories move
+ * only after it committed ({@link drain}, which the operation calls and start-up calls again).
+ * A kill -9 before the commit leaves rows and directories as they were; one after it leaves
+ * journal rows that the next drain finishes, in order. Each move is one `rename(2)` and is
+ * idempotent: a source already gone with its target present counts as done.
+ */
+export class RepoMoves {
+  #draining: Promise<void> | undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly store: RepoStore,
+  ) {}
+
+  /** Journals the move of `from` to `to` in the caller's transaction. */
+  async journal(
+    trx: Db,
+    from: { readonly owner: string; readonly name: string },
+    to: { readonly owner: string; readonly name: string },
+  ): Promise<void> {
+    if (
+      from.owner.toLowerCase() === to.owner.toLowerCase() &&
+      from.name.toLowerCase() === to.name.toLowerCase()
+    )
+      return;
+    await repoMoves.journalMove(trx, {
+      fromOwner: from.owner,
+      fromName: from.name,
+      toOwner: to.owner,
+      toName: to.name,
+    });
+  }
+
+  /**
+   * Carries out every journalled move, oldest first; concurrent calls share one pass. It never
+   * fails: a move that cannot be made is logged and stays journalled for the next pass.
+   */
+  drain(): Promise<void> {
+    this.#draining ??= this.#drain()
+      .catch((err) => this.ctx.logger.error({ err: String(err) }, "a journalled repository move failed"))
+      .finally(() => {
+        this.#draining = undefined;
+      });
+    return this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    for (;;) {
+      const done = await this.ctx.db.transaction().execute(async (trx) => {
+        const move = await repoMoves.lockFirstMove(trx);
+        if (!move) return false;
+        const from = { owner: move.fromOwner, name: move.fromName };
+        const to = { owner: move.toOwner, name: move.toName };
+        const [source, target] = await Promise.all([
+          this.store.exists(from.owner, from.name),
+          this.store.exists(to.owner, to.name),
+        ]);
+        if (source && !target) await this.store.move(from, to);
+        else if (!target)
+          this.ctx.logger.warn(
+            { from: `${from.owner}/${from.name}`, to: `${to.owner}/${to.name}` },
+            "a journalled repository move found no directory to move",
+          );
+        await repoMoves.deleteMove(trx, move.id);
+        return true;
+      });
+      if (!done) return;
+    }
+  }
+}
