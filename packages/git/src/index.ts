@@ -37,3 +37,6 @@ export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
 export { KeyedMutex } from "./util/keyed-mutex.js";
 export { isValidRefName } from "./util/ref-names.js";
+export * from "./storage/fork.js";
+export * from "./storage/template-content.js";
+export * from "./storage/template-expansion.js";

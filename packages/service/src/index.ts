@@ -173,3 +173,5 @@ export {
 } from "./users/user-service.js";
 export { canSeeUser } from "./users/visibility.js";
 export * from "./webhooks/index.js";
+export { ForkService, type SyncForkInfo } from "./repos/fork-service.js";
+export { type GenerateRepoInput, GenerateService } from "./repos/generate-service.js";

@@ -84,6 +84,8 @@ import { RepoService } from "./repos/repo-service.js";
 import { repoSizeRecountTask } from "./repos/repo-size-recount.js";
 import { TopicService } from "./repos/topic-service.js";
 import { TransferService } from "./repos/transfer-service.js";
+import { ForkService } from "./repos/fork-service.js";
+import { GenerateService } from "./repos/generate-service.js";
 import { autoWatchConsumer } from "./social/auto-watch.js";
 import { FollowService } from "./social/follow-service.js";
 import { NotificationService } from "./social/notification-service.js";
@@ -195,6 +197,10 @@ export interface Services {
   readonly unadopted: UnadoptedService;
   readonly adminEmails: AdminEmailService;
   readonly renames: RenameService;
+  /** Forks and their sync with the parent (issue 18). */
+  readonly forks: ForkService;
+  /** Repositories generated from templates (issue 18). */
+  readonly generator: GenerateService;
 }
 
 /** Builds the services of an instance. */
@@ -343,6 +349,8 @@ export function createServices(init: ServiceContextInit): Services {
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
     renames: new RenameService(ctx, repos),
+    forks: new ForkService(ctx, permissions, repos),
+    generator: new GenerateService(ctx, repos),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -27,3 +27,4 @@ export * from "./repository.js";
 export * from "./settings.js";
 export * from "./topic.js";
 export * from "./user.js";
+export * from "./fork.js";

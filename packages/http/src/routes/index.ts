@@ -28,6 +28,9 @@ import { teamRoutes } from "./org/team.js";
 import { packageRoutes } from "./packages/package.js";
 import { artifactRoutes } from "./repo/action-artifact.js";
 import { archiveRoutes } from "./repo/archive.js";
+import { forkRoutes } from "./repo/fork.js";
+import { repoGenerateRoutes } from "./repo/repo-generate.js";
+import { syncForkRoutes } from "./repo/sync-fork.js";
 import { repoAvatarRoutes } from "./repo/avatar.js";
 import { blobRoutes } from "./repo/blob.js";
 import { branchRoutes } from "./repo/branch.js";
@@ -184,4 +187,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...pullReviewRoutes,
   // Last of the pull request routes: its rest-of-path head would take `1/commits` for a base and head.
   repoGetPullRequestByBaseHead,
+  ...forkRoutes,
+  ...syncForkRoutes,
+  ...repoGenerateRoutes,
 ];

@@ -169,7 +169,13 @@ export type ForgeEvent = EventBase &
         readonly action: "created" | "deleted";
       }
     | {
-        readonly type: "fork" | "wiki";
+        readonly type: "fork";
+        readonly action?: string;
+        /** The new fork (the event is the parent's, as Forgejo's ForkPayload: forkee and repo). */
+        readonly forkRepoId?: number;
+      }
+    | {
+        readonly type: "wiki";
         readonly action?: string;
       }
   );

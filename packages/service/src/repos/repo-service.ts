@@ -17,7 +17,7 @@ import {
   setDefaultBranch,
   writeCommitGraph,
 } from "@kiln/git";
-import { type Db, type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
+import { type Db, forks, type RepositoryFilter, type RepoViewer, repositories, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, recordRefUpdates } from "../events/ref-events.js";
@@ -248,7 +248,11 @@ export class RepoService {
       await this.ctx.events.record(trx, { ...inRepo(repo, doerId), type: "repository", action: "deleted" });
     }
     await this.ledger.recordRepositoryChange(trx, locked, undefined);
+    // Its forks become ordinary repositories (each owns its objects on disk, docs/git.md#forks);
+    // its parent counts one fork less.
+    await forks.detachForks(trx, repo.id);
     await repositories.deleteRepository(trx, repo.id);
+    if (locked.forkId !== null) await forks.recountForks(trx, locked.forkId);
   }
 
   /** Removes a deleted repository's directory; a failure is logged (the row is already gone). */

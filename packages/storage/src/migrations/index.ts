@@ -21,6 +21,7 @@ import * as m0021 from "./2026-11-26-0021-mirrors.js";
 import * as m0022 from "./2026-11-26-0022-topics.js";
 import * as m0023 from "./2026-11-26-0023-commit-statuses.js";
 import * as m0024 from "./2026-11-26-0024-two-factor-attempts.js";
+import * as m0026 from "./2026-11-26-0026-forks.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -46,4 +47,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0022-topics": m0022,
   "2026-11-26-0023-commit-statuses": m0023,
   "2026-11-26-0024-two-factor-attempts": m0024,
+  "2026-11-26-0026-forks": m0026,
 };

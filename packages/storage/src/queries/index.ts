@@ -82,3 +82,5 @@ export type { WebSessionRecord } from "./web-sessions.js";
 export * as webSessions from "./web-sessions.js";
 export type { HookScope, NewHookTask, NewWebhook, WebhookChanges } from "./webhooks.js";
 export * as webhooks from "./webhooks.js";
+export * as forks from "./forks.js";
+export * as templateCopies from "./template-copies.js";
