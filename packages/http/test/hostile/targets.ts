@@ -49,6 +49,9 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
     values: {
       owner: r.owner,
       repo: r.name,
+      // `/repos/{template_owner}/{template_repo}/generate` names its repository so.
+      template_owner: r.owner,
+      template_repo: r.name,
       org: r.owner,
       id: route.path.includes("/hooks/{id}")
         ? world.hooks.repo[r.id]
@@ -84,6 +87,8 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       artifact_id: r.artifactId,
       run: 1,
       ...(route.path.includes("/push_mirrors/") ? { name: FIXTURE_PUSH_MIRROR } : {}),
+      // A private fork of the repository: `/sync_fork` answers 400 for a repository that is none.
+      ...(route.path.includes("/sync_fork") && r.fork ? { repo: r.fork } : {}),
       ...(route.path.includes("/pulls/")
         ? {
             index: route.path.endsWith("/merge") && route.method === "get" ? r.mergedPullIndex : r.pullIndex,
@@ -129,6 +134,7 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
     });
   if (route.path === "/licenses/{name}") return [{ values: { name: "MIT" }, targets: [] }];
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
+  if (has("template_owner") && has("template_repo")) return world.repos.map(repoScene);
   if (has("org"))
     return world.orgs.map((o) => ({
       values: {
