@@ -349,8 +349,8 @@ export function createServices(init: ServiceContextInit): Services {
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
     renames: new RenameService(ctx, repos),
-    forks: new ForkService(ctx, permissions, repos),
-    generator: new GenerateService(ctx, repos),
+    forks: new ForkService(ctx, permissions, repos, ledger),
+    generator: new GenerateService(ctx, repos, ledger),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

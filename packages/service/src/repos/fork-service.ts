@@ -10,10 +10,11 @@ import {
   type User,
 } from "@kiln/domain";
 import { cloneFork, fastForwardFork, forkBranchState } from "@kiln/git";
-import { forks, type RepoViewer, repositories } from "@kiln/storage";
+import { type Db, forks, type RepoViewer, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
+import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
@@ -38,6 +39,7 @@ export class ForkService {
     private readonly ctx: ServiceContext,
     private readonly permissions: PermissionService,
     private readonly repos: RepoService,
+    private readonly ledger: QuotaLedger,
   ) {}
 
   /**
@@ -70,6 +72,7 @@ export class ForkService {
           const parent = await repositories.lockRepository(trx, base.id);
           if (!parent) throw new NotFoundError("the repository being forked was deleted");
           await forks.recountForks(trx, base.id);
+          await copyLfs(trx, this.ledger, base.id, row);
           // Forgejo's notify ForkRepository: the `fork` event of the parent, naming the fork.
           await this.ctx.events.record(trx, { ...inRepo(base, doer.id), type: "fork", forkRepoId: row.id });
         },
@@ -154,4 +157,15 @@ export class ForkService {
     if (!update) throw new BadRequestError("You can't sync this branch");
     await this.repos.afterPush(fork, [update], doer.id);
   }
+}
+
+/**
+ * The LFS objects of `fromRepoId` referenced by the new repository `row` too (Forgejo's CopyLFS),
+ * its `lfs_size` set and the owner's usage moved, in the transaction that records `row`.
+ */
+export async function copyLfs(trx: Db, ledger: QuotaLedger, fromRepoId: number, row: Repository): Promise<void> {
+  const lfsSize = await forks.copyLfsObjects(trx, fromRepoId, row.id);
+  if (lfsSize === 0) return;
+  const after = await repositories.updateRepository(trx, row.id, { lfsSize });
+  if (after) await ledger.recordRepositoryChange(trx, row, after);
 }

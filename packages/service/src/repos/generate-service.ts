@@ -10,6 +10,8 @@ import {
 import { buildFromTemplate, isValidRefName, templateVariables } from "@kiln/git";
 import { repositories, templateCopies, topics } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import type { QuotaLedger } from "../quota/ledger.js";
+import { copyLfs } from "./fork-service.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
@@ -38,6 +40,7 @@ export class GenerateService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly ledger: QuotaLedger,
   ) {}
 
   /**
@@ -82,6 +85,7 @@ export class GenerateService {
           if (!(await repositories.lockRepository(trx, template.id))) {
             throw new NotFoundError("the template repository was deleted");
           }
+          if (copyContent) await copyLfs(trx, this.ledger, template.id, row);
           if (input.topics && template.topics.length > 0) await topics.setRepoTopics(trx, row.id, template.topics);
           if (labels) await templateCopies.copyLabels(trx, template.id, row.id);
           if (webhooks) await templateCopies.copyWebhooks(trx, template.id, row.id);

@@ -43,3 +43,27 @@ export async function findByIds(db: Db, ids: readonly number[]): Promise<Reposit
   if (ids.length === 0) return [];
   return db.selectFrom("repository").select(REPO_COLUMNS).where("repository.id", "in", ids).execute();
 }
+
+/**
+ * Makes a new repository reference every LFS object `fromRepoId` references (Forgejo's CopyLFS, for
+ * forks and generated repositories): the objects are stored once, each reference counts for its
+ * repository. Returns the new repository's LFS size.
+ */
+export async function copyLfsObjects(db: Db, fromRepoId: number, toRepoId: number): Promise<number> {
+  await db
+    .insertInto("lfsMetaObject")
+    .columns(["repoId", "oid", "size"])
+    .expression(
+      db
+        .selectFrom("lfsMetaObject")
+        .select((eb) => [eb.val(toRepoId).as("repoId"), "oid", "size"])
+        .where("repoId", "=", fromRepoId),
+    )
+    .execute();
+  const row = await db
+    .selectFrom("lfsMetaObject")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("size"), eb.lit(0)).as("total"))
+    .where("repoId", "=", toRepoId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -187,6 +187,19 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     expect(Buffer.from(data.json.content, "base64").toString()).toBe("payload");
   });
 
+  it("makes the fork reference the parent's LFS objects, counted for the forker (Forgejo's CopyLFS)", async () => {
+    await createRepo(t, carol, "media");
+    const carolRow = await t.services.users.getByName("carol");
+    const media = await t.services.repositories.findByName(carolRow, "media");
+    await t.services.repositories.addLfsObject(media!, "a".repeat(64), 4096);
+    const before = (await usageOf(t, "bob")).lfs;
+    expect((await fork("carol/media", bob.token)).status).toBe(202);
+    const row = await t.services.repositories.findByName(await t.services.users.getByName("bob"), "media");
+    expect(row?.lfsSize).toBe(4096);
+    expect((await usageOf(t, "bob")).lfs).toBe(before + 4096);
+    expect((await t.services.repositories.lfsObjectsOf(row!, ["a".repeat(64)])).get("a".repeat(64))).toBe(4096);
+  });
+
   it("records the fork event for the parent's webhooks, naming the fork", async () => {
     await createRepo(t, alice, "hooked");
     const hook = await t.call("POST", "/repos/alice/hooked/hooks", {
