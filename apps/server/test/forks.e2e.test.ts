@@ -39,9 +39,16 @@ describe.each(E2E_DATABASES)("forks with the real git client (%s)", (name) => {
   });
 
   it("forks, clones the fork, syncs it after a push to the parent, and keeps it whole when the parent is deleted", async () => {
-    const forked = await api(server.url, "POST", "/repos/alice/project/forks", { token: bob.token, body: {} });
+    const forked = await api(server.url, "POST", "/repos/alice/project/forks", {
+      token: bob.token,
+      body: {},
+    });
     expect(forked.status).toBe(202);
-    expect(forked.json).toMatchObject({ full_name: "bob/project", fork: true, parent: { full_name: "alice/project" } });
+    expect(forked.json).toMatchObject({
+      full_name: "bob/project",
+      fork: true,
+      parent: { full_name: "alice/project" },
+    });
 
     const dir = scratch("kiln-fork-e2e-");
     const fork = join(dir, "fork");
@@ -51,7 +58,17 @@ describe.each(E2E_DATABASES)("forks with the real git client (%s)", (name) => {
     // A commit pushed to the parent with git.
     const parent = join(dir, "parent");
     await gitOk(dir, ["clone", "-q", cloneUrl(server.url, "alice", "project", "alice", "password1"), parent]);
-    await gitOk(parent, ["-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-q", "--allow-empty", "-m", "upstream work"]);
+    await gitOk(parent, [
+      "-c",
+      "user.name=Alice",
+      "-c",
+      "user.email=alice@example.com",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "upstream work",
+    ]);
     await gitOk(parent, ["push", "-q", "origin", "HEAD:main"]);
     const upstream = (await gitOk(parent, ["rev-parse", "HEAD"])).trim();
 
@@ -64,12 +81,16 @@ describe.each(E2E_DATABASES)("forks with the real git client (%s)", (name) => {
     expect((await gitOk(fork, ["rev-parse", "HEAD"])).trim()).toBe(upstream);
 
     // The parent goes; the fork still clones and reads, its objects its own.
-    expect((await api(server.url, "DELETE", "/repos/alice/project", { token: alice.token })).status).toBe(204);
+    expect((await api(server.url, "DELETE", "/repos/alice/project", { token: alice.token })).status).toBe(
+      204,
+    );
     const again = join(dir, "again");
     await gitOk(dir, ["clone", "-q", cloneUrl(server.url, "bob", "project", "bob", "password1"), again]);
     expect((await gitOk(again, ["rev-parse", "HEAD"])).trim()).toBe(upstream);
     await gitOk(again, ["fsck", "--full", "--no-progress"]);
-    const readme = await api(server.url, "GET", "/repos/bob/project/contents/README.md", { token: bob.token });
+    const readme = await api(server.url, "GET", "/repos/bob/project/contents/README.md", {
+      token: bob.token,
+    });
     expect(readme.status).toBe(200);
     const after = await api(server.url, "GET", "/repos/bob/project", { token: bob.token });
     expect(after.json).toMatchObject({ fork: false, parent: null });

@@ -150,6 +150,8 @@ export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota
 export type { UsedItemKind, UsedItemLister, UsedItemListers, UsedItemScope } from "./quota/used-items.js";
 export * from "./releases/index.js";
 export { CollaboratorService } from "./repos/collaborator-service.js";
+export { ForkService, type SyncForkInfo } from "./repos/fork-service.js";
+export { type GenerateRepoInput, GenerateService } from "./repos/generate-service.js";
 export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";
 export { type MigrateInput, MigrateService } from "./repos/migrate-service.js";
 export { PushPolicyService } from "./repos/push-policy-service.js";
@@ -173,5 +175,3 @@ export {
 } from "./users/user-service.js";
 export { canSeeUser } from "./users/visibility.js";
 export * from "./webhooks/index.js";
-export { ForkService, type SyncForkInfo } from "./repos/fork-service.js";
-export { type GenerateRepoInput, GenerateService } from "./repos/generate-service.js";

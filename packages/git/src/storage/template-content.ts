@@ -56,7 +56,12 @@ export async function buildFromTemplate(
     await writeFile(join(temp, "HEAD"), `ref: refs/heads/${options.branch}\n`);
     const target = { gitdir: temp };
     const tip = options.templateBranch
-      ? await gitIn(template, ["rev-parse", "--verify", "--quiet", `refs/heads/${options.templateBranch}^{commit}`])
+      ? await gitIn(template, [
+          "rev-parse",
+          "--verify",
+          "--quiet",
+          `refs/heads/${options.templateBranch}^{commit}`,
+        ])
       : undefined;
     if (!tip || tip.code !== 0) return temp;
     const commit = tip.stdout.toString("utf8").trim();
@@ -92,7 +97,10 @@ export async function buildFromTemplate(
         if (!globs.some((match) => match(entry.path))) continue;
         const blob = (await gitIn(target, ["cat-file", "blob", entry.sha])).stdout.toString("utf8");
         const expanded = expandTemplate(blob, options.variables);
-        const sha = expanded === blob ? entry.sha : await gitOk(target, ["hash-object", "-w", "--stdin"], { input: expanded });
+        const sha =
+          expanded === blob
+            ? entry.sha
+            : await gitOk(target, ["hash-object", "-w", "--stdin"], { input: expanded });
         const path = expandTemplate(entry.path, options.variables, true);
         if (path === entry.path && sha === entry.sha) continue;
         if (path !== entry.path) changes.push(`0 ${"0".repeat(40)}\t${entry.path}`);

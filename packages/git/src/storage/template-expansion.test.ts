@@ -2,8 +2,20 @@ import { describe, expect, it } from "vitest";
 import { expandTemplate, goExpand, sanitizeFileName, templateVariables } from "./template-expansion.js";
 
 const vars = templateVariables({
-  repo: { owner: "Some-Owner", name: "myCoolRepo", description: "d", link: "/o/r", httpsUrl: "https://x/o/r.git" },
-  template: { owner: "tpl-owner", name: "the_template", description: "t", link: "/t/t", httpsUrl: "https://x/t/t.git" },
+  repo: {
+    owner: "Some-Owner",
+    name: "myCoolRepo",
+    description: "d",
+    link: "/o/r",
+    httpsUrl: "https://x/o/r.git",
+  },
+  template: {
+    owner: "tpl-owner",
+    name: "the_template",
+    description: "t",
+    link: "/t/t",
+    httpsUrl: "https://x/t/t.git",
+  },
   now: new Date(2026, 10, 6),
 });
 

@@ -4,7 +4,25 @@
  * transformations. A name that is not a variable expands to itself without the `$`, as in Forgejo.
  */
 
-const SPECIAL = new Set(["*", "#", "$", "@", "!", "?", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+const SPECIAL = new Set([
+  "*",
+  "#",
+  "$",
+  "@",
+  "!",
+  "?",
+  "-",
+  "0",
+  "1",
+  "2",
+  "3",
+  "4",
+  "5",
+  "6",
+  "7",
+  "8",
+  "9",
+]);
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
 /** Go's getShellName: the name after a `$` and how many characters it took. */
@@ -63,7 +81,13 @@ const camelParts = (value: string) => value.split(/[\s_-]+/).filter((w) => w.len
 const TRANSFORMERS: ReadonlyArray<readonly [string, (value: string) => string]> = [
   ["SNAKE", (v) => words(v).join("_").toLowerCase()],
   ["KEBAB", (v) => words(v).join("-").toLowerCase()],
-  ["CAMEL", (v) => camelParts(v).map((w, i) => (i === 0 ? lowerFirst(w) : upperFirst(w))).join("")],
+  [
+    "CAMEL",
+    (v) =>
+      camelParts(v)
+        .map((w, i) => (i === 0 ? lowerFirst(w) : upperFirst(w)))
+        .join(""),
+  ],
   ["PASCAL", (v) => camelParts(v).map(upperFirst).join("")],
   ["LOWER", (v) => v.toLowerCase()],
   ["UPPER", (v) => v.toUpperCase()],
@@ -72,7 +96,13 @@ const TRANSFORMERS: ReadonlyArray<readonly [string, (value: string) => string]> 
 
 /** What the variables of a template expansion are made of. */
 export interface TemplateFacts {
-  readonly repo: { readonly owner: string; readonly name: string; readonly description: string; readonly link: string; readonly httpsUrl: string };
+  readonly repo: {
+    readonly owner: string;
+    readonly name: string;
+    readonly description: string;
+    readonly link: string;
+    readonly httpsUrl: string;
+  };
   readonly template: {
     readonly owner: string;
     readonly name: string;

@@ -96,7 +96,8 @@ export class ForkService {
   async checkTarget(doer: User, owner: User): Promise<void> {
     if (owner.type === "organization" && !doer.isAdmin) {
       const standing = await this.permissions.inOrganization(owner, doer);
-      if (!standing.isMember) throw new PermissionDeniedError(`User is no Member of Organisation '${owner.name}'`);
+      if (!standing.isMember)
+        throw new PermissionDeniedError(`User is no Member of Organisation '${owner.name}'`);
     }
     await this.repos.checkMayCreate(doer, owner).catch((err: unknown) => {
       // Forgejo answers a reached repository limit of a fork with 409 (ErrReachLimitOfRepo).
@@ -163,7 +164,12 @@ export class ForkService {
  * The LFS objects of `fromRepoId` referenced by the new repository `row` too (Forgejo's CopyLFS),
  * its `lfs_size` set and the owner's usage moved, in the transaction that records `row`.
  */
-export async function copyLfs(trx: Db, ledger: QuotaLedger, fromRepoId: number, row: Repository): Promise<void> {
+export async function copyLfs(
+  trx: Db,
+  ledger: QuotaLedger,
+  fromRepoId: number,
+  row: Repository,
+): Promise<void> {
   const lfsSize = await forks.copyLfsObjects(trx, fromRepoId, row.id);
   if (lfsSize === 0) return;
   const after = await repositories.updateRepository(trx, row.id, { lfsSize });

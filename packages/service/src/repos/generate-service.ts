@@ -59,7 +59,12 @@ export class GenerateService {
    * that is not a template or when nothing is selected, 403 for another user's namespace (unless
    * admin) or an organization the doer may not create in, 409 for a taken name.
    */
-  async generate(doer: User, template: Repository, owner: User, input: GenerateRepoInput): Promise<Repository> {
+  async generate(
+    doer: User,
+    template: Repository,
+    owner: User,
+    input: GenerateRepoInput,
+  ): Promise<Repository> {
     if (!template.isTemplate) throw new InvalidArgumentError("this is not a template repo");
     const { gitContent, gitHooks, webhooks, avatar, labels, protectedBranch } = input;
     if (!(gitContent || input.topics || gitHooks || webhooks || avatar || labels || protectedBranch)) {
@@ -69,7 +74,8 @@ export class GenerateService {
     checkRepoName(input.name);
     const copyContent = gitContent === true && !template.isEmpty;
     const branch = input.defaultBranch || (copyContent ? template.defaultBranch : "main");
-    if (!isValidRefName(`refs/heads/${branch}`)) throw new InvalidArgumentError(`invalid default branch name: ${branch}`);
+    if (!isValidRefName(`refs/heads/${branch}`))
+      throw new InvalidArgumentError(`invalid default branch name: ${branch}`);
     const description = input.description ?? "";
     const root = this.ctx.settings.server.rootUrl;
     const created = await this.repos.createWith(
@@ -86,7 +92,8 @@ export class GenerateService {
             throw new NotFoundError("the template repository was deleted");
           }
           if (copyContent) await copyLfs(trx, this.ledger, template.id, row);
-          if (input.topics && template.topics.length > 0) await topics.setRepoTopics(trx, row.id, template.topics);
+          if (input.topics && template.topics.length > 0)
+            await topics.setRepoTopics(trx, row.id, template.topics);
           if (labels) await templateCopies.copyLabels(trx, template.id, row.id);
           if (webhooks) await templateCopies.copyWebhooks(trx, template.id, row.id);
           if (protectedBranch) await templateCopies.copyProtectedBranches(trx, template.id, row.id);
@@ -98,7 +105,9 @@ export class GenerateService {
       },
       async () => {
         if (!copyContent) {
-          await withGitErrors(() => this.repos.store.create(owner.name, input.name, { defaultBranch: branch }));
+          await withGitErrors(() =>
+            this.repos.store.create(owner.name, input.name, { defaultBranch: branch }),
+          );
           return;
         }
         const source = await this.repos.git(template);
@@ -124,7 +133,10 @@ export class GenerateService {
             branch,
             templateBranch: template.defaultBranch,
             variables,
-            author: { name: doer.fullName || doer.name, email: doer.email || `${doer.lowerName}@noreply.kiln` },
+            author: {
+              name: doer.fullName || doer.name,
+              email: doer.email || `${doer.lowerName}@noreply.kiln`,
+            },
           });
           await this.repos.store.adopt(dir, owner.name, input.name).catch(async (err: unknown) => {
             await rm(dir, { recursive: true, force: true });

@@ -87,7 +87,14 @@ export async function copyAvatar(db: Db, fromRepoId: number, toRepoId: number, h
   if (!row) return;
   await db
     .insertInto("avatar")
-    .values({ hash, repoId: toRepoId, userId: null, blobKey: row.blobKey, contentType: row.contentType, size: row.size })
+    .values({
+      hash,
+      repoId: toRepoId,
+      userId: null,
+      blobKey: row.blobKey,
+      contentType: row.contentType,
+      size: row.size,
+    })
     .onConflict((oc) => oc.column("hash").doNothing())
     .execute();
   await db.updateTable("repository").set({ avatar: hash }).where("id", "=", toRepoId).execute();

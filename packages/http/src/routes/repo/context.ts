@@ -48,7 +48,10 @@ export async function apiRepos(c: AppContext, repos: readonly Repository[]): Pro
     return known
       ? [
           withParent(
-            withMirror(shape(settings, actor.user, repo, known, transfers.get(repo.id)), mirrors.get(repo.id)),
+            withMirror(
+              shape(settings, actor.user, repo, known, transfers.get(repo.id)),
+              mirrors.get(repo.id),
+            ),
             repo,
             parents,
           ),
@@ -72,13 +75,20 @@ async function parentsFor(c: AppContext, repos: readonly Repository[]): Promise<
   for (const parent of parents) {
     const known = access.get(parent.id);
     if (known && hasAccess(known.permission)) {
-      out.set(parent.id, toApiRepository(parent, known.owner, actor.user, known.permission, c.get("settings")));
+      out.set(
+        parent.id,
+        toApiRepository(parent, known.owner, actor.user, known.permission, c.get("settings")),
+      );
     }
   }
   return out;
 }
 
-function withParent(json: ApiRepository, repo: Repository, parents: Map<number, ApiRepository>): ApiRepository {
+function withParent(
+  json: ApiRepository,
+  repo: Repository,
+  parents: Map<number, ApiRepository>,
+): ApiRepository {
   const parent = repo.forkId !== null ? parents.get(repo.forkId) : undefined;
   return parent ? { ...json, parent } : json;
 }

@@ -15,10 +15,16 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     alice = await t.user({ name: "alice" });
     bob = await t.user({ name: "bob" });
     carol = await t.user({ name: "carol" });
-    expect((await t.call("POST", "/orgs", { token: alice.token, body: { username: "acme" } })).status).toBe(201);
+    expect((await t.call("POST", "/orgs", { token: alice.token, body: { username: "acme" } })).status).toBe(
+      201,
+    );
     expect(
-      (await t.call("POST", "/orgs", { token: alice.token, body: { username: "hush", visibility: "private" } }))
-        .status,
+      (
+        await t.call("POST", "/orgs", {
+          token: alice.token,
+          body: { username: "hush", visibility: "private" },
+        })
+      ).status,
     ).toBe(201);
     await createRepo(t, alice, "base");
     await createRepo(t, alice, "secret", { private: true });
@@ -28,7 +34,10 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
   const fork = (path: string, token: string, body: unknown = {}) =>
     t.call("POST", `/repos/${path}/forks`, { token, body });
   const write = (path: string, token: string, file: string, text: string) =>
-    t.call("POST", `/repos/${path}/contents/${file}`, { token, body: { content: b64(text), message: `add ${file}` } });
+    t.call("POST", `/repos/${path}/contents/${file}`, {
+      token,
+      body: { content: b64(text), message: `add ${file}` },
+    });
 
   it("forks a repository (202) with fork, parent and the parent's forks_count, its size counted for the forker", async () => {
     const res = await fork("alice/base", bob.token);
@@ -81,7 +90,11 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     expect((await fork("alice/secret", bob.token)).status).toBe(404);
     const res = await fork("alice/secret", alice.token, { organization: "acme" });
     expect(res.status).toBe(202);
-    expect(res.json).toMatchObject({ full_name: "acme/secret", private: true, parent: { full_name: "alice/secret" } });
+    expect(res.json).toMatchObject({
+      full_name: "acme/secret",
+      private: true,
+      parent: { full_name: "alice/secret" },
+    });
     expect((await t.call("GET", "/repos/acme/secret", { token: carol.token })).status).toBe(404);
     expect((await t.call("GET", "/repos/alice/secret/forks", { token: carol.token })).status).toBe(404);
     expect((await t.call("GET", "/repos/alice/secret/forks")).status).toBe(404);
@@ -162,7 +175,9 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     expect(refused.status).toBe(400);
     expect(refused.json.message).toBe("You can't sync this branch");
 
-    expect((await t.call("GET", "/repos/bob/upstream/sync_fork/nope", { token: bob.token })).status).toBe(404);
+    expect((await t.call("GET", "/repos/bob/upstream/sync_fork/nope", { token: bob.token })).status).toBe(
+      404,
+    );
     const notFork = await t.call("GET", "/repos/alice/upstream/sync_fork", { token: alice.token });
     expect(notFork.status).toBe(400);
     expect(notFork.json.message).toBe("The Repo must be a fork");
@@ -197,14 +212,21 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     const row = await t.services.repositories.findByName(await t.services.users.getByName("bob"), "media");
     expect(row?.lfsSize).toBe(4096);
     expect((await usageOf(t, "bob")).lfs).toBe(before + 4096);
-    expect((await t.services.repositories.lfsObjectsOf(row!, ["a".repeat(64)])).get("a".repeat(64))).toBe(4096);
+    expect((await t.services.repositories.lfsObjectsOf(row!, ["a".repeat(64)])).get("a".repeat(64))).toBe(
+      4096,
+    );
   });
 
   it("records the fork event for the parent's webhooks, naming the fork", async () => {
     await createRepo(t, alice, "hooked");
     const hook = await t.call("POST", "/repos/alice/hooked/hooks", {
       token: alice.token,
-      body: { type: "forgejo", config: { url: "http://127.0.0.1:9/hook", content_type: "json" }, events: ["fork"], active: true },
+      body: {
+        type: "forgejo",
+        config: { url: "http://127.0.0.1:9/hook", content_type: "json" },
+        events: ["fork"],
+        active: true,
+      },
     });
     expect(hook.status).toBe(201);
     expect((await fork("alice/hooked", carol.token)).status).toBe(202);

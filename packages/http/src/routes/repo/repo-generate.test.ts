@@ -13,11 +13,16 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     alice = await t.user({ name: "alice" });
     bob = await t.user({ name: "bob" });
     root = await t.user({ name: "root", admin: true });
-    expect((await t.call("POST", "/orgs", { token: alice.token, body: { username: "acme" } })).status).toBe(201);
+    expect((await t.call("POST", "/orgs", { token: alice.token, body: { username: "acme" } })).status).toBe(
+      201,
+    );
     await createRepo(t, alice, "tpl", { empty: true });
     const files: [string, string][] = [
       [".forgejo/template", "# expanded files\n*.md\nsrc/**\n\n"],
-      ["README.md", "# $REPO_NAME by ${REPO_OWNER}\n$REPO_NAME_SNAKE from $TEMPLATE_NAME ($REPO_DESCRIPTION) $UNKNOWN\n"],
+      [
+        "README.md",
+        "# $REPO_NAME by ${REPO_OWNER}\n$REPO_NAME_SNAKE from $TEMPLATE_NAME ($REPO_DESCRIPTION) $UNKNOWN\n",
+      ],
       ["src/$REPO_NAME_KEBAB.txt", "made from ${TEMPLATE_OWNER}/${TEMPLATE_NAME}\n"],
       ["plain.txt", "$REPO_NAME stays\n"],
     ];
@@ -30,19 +35,36 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     });
     expect(written.status, written.text).toBe(201);
     expect(
-      (await t.call("PATCH", "/repos/alice/tpl", { token: alice.token, body: { template: true, description: "a template" } }))
-        .status,
+      (
+        await t.call("PATCH", "/repos/alice/tpl", {
+          token: alice.token,
+          body: { template: true, description: "a template" },
+        })
+      ).status,
     ).toBe(200);
     expect(
-      (await t.call("PUT", "/repos/alice/tpl/topics", { token: alice.token, body: { topics: ["starter", "kiln"] } })).status,
+      (
+        await t.call("PUT", "/repos/alice/tpl/topics", {
+          token: alice.token,
+          body: { topics: ["starter", "kiln"] },
+        })
+      ).status,
     ).toBe(204);
     expect(
-      (await t.call("POST", "/repos/alice/tpl/labels", { token: alice.token, body: { name: "bug", color: "#ff0000" } }))
-        .status,
+      (
+        await t.call("POST", "/repos/alice/tpl/labels", {
+          token: alice.token,
+          body: { name: "bug", color: "#ff0000" },
+        })
+      ).status,
     ).toBe(201);
     expect(
-      (await t.call("POST", "/repos/alice/tpl/branch_protections", { token: alice.token, body: { rule_name: "main" } }))
-        .status,
+      (
+        await t.call("POST", "/repos/alice/tpl/branch_protections", {
+          token: alice.token,
+          body: { rule_name: "main" },
+        })
+      ).status,
     ).toBe(201);
     await createRepo(t, alice, "plainrepo");
     await createRepo(t, alice, "hidden-tpl", { private: true });
@@ -54,7 +76,9 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     t.call("POST", `/repos/${path}/generate`, { token, body });
   const text = async (path: string, token: string) => {
     const res = await t.call("GET", `${path}`, { token });
-    return res.status === 200 ? Buffer.from(res.json.content, "base64").toString("utf8") : `status ${res.status}`;
+    return res.status === 200
+      ? Buffer.from(res.json.content, "base64").toString("utf8")
+      : `status ${res.status}`;
   };
 
   it("generates a repository (201) with the template's content expanded in the files .forgejo/template lists", async () => {
@@ -93,7 +117,10 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     expect(labels.json.map((l: { name: string }) => l.name)).toEqual(["bug"]);
     const rules = await t.call("GET", "/repos/bob/My-Project/branch_protections", { token: bob.token });
     expect(rules.json.map((r: { rule_name: string }) => r.rule_name)).toEqual(["main"]);
-    const row = await t.services.repositories.findByName(await t.services.users.getByName("bob"), "My-Project");
+    const row = await t.services.repositories.findByName(
+      await t.services.users.getByName("bob"),
+      "My-Project",
+    );
     expect(row?.templateId).toBeGreaterThan(0);
     expect((await usageOf(t, "bob")).reposPublic).toBe(row?.gitSize);
   });
@@ -109,30 +136,46 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ full_name: "acme/labels-only", empty: true, private: true, topics: [] });
     expect(res.json.default_branch).toBe("trunk");
-    expect((await t.call("GET", "/repos/acme/labels-only/labels", { token: alice.token })).json).toHaveLength(1);
+    expect((await t.call("GET", "/repos/acme/labels-only/labels", { token: alice.token })).json).toHaveLength(
+      1,
+    );
   });
 
   it("answers as Forgejo: 422 for a non-template or nothing selected, 409 for a taken name, 403 for another's namespace, 404 for what is hidden", async () => {
-    const notTemplate = await generate("alice/plainrepo", bob.token, { owner: "bob", name: "x", git_content: true });
+    const notTemplate = await generate("alice/plainrepo", bob.token, {
+      owner: "bob",
+      name: "x",
+      git_content: true,
+    });
     expect(notTemplate.status).toBe(422);
     expect(notTemplate.json.message).toBe("this is not a template repo");
     const nothing = await generate("alice/tpl", bob.token, { owner: "bob", name: "x" });
     expect(nothing.status).toBe(422);
     expect(nothing.json.message).toBe("must select at least one template item");
-    expect((await generate("alice/tpl", bob.token, { owner: "bob", name: "My-Project", labels: true })).status).toBe(409);
+    expect(
+      (await generate("alice/tpl", bob.token, { owner: "bob", name: "My-Project", labels: true })).status,
+    ).toBe(409);
     const other = await generate("alice/tpl", bob.token, { owner: "alice", name: "y", labels: true });
     expect(other.status).toBe(403);
     expect(other.json.message).toBe("Only admin can generate repository for other user.");
     const org = await generate("alice/tpl", bob.token, { owner: "acme", name: "y", labels: true });
     expect(org.status).toBe(403);
-    expect((await generate("alice/tpl", root.token, { owner: "alice", name: "by-admin", labels: true })).status).toBe(
-      201,
-    );
-    expect((await generate("alice/hidden-tpl", bob.token, { owner: "bob", name: "z", labels: true })).status).toBe(404);
-    expect((await generate("alice/tpl", bob.token, { owner: "nobody", name: "z", labels: true })).status).toBe(404);
-    expect((await generate("alice/tpl", bob.token, { owner: "bob", name: "bad name", labels: true })).status).toBe(422);
+    expect(
+      (await generate("alice/tpl", root.token, { owner: "alice", name: "by-admin", labels: true })).status,
+    ).toBe(201);
+    expect(
+      (await generate("alice/hidden-tpl", bob.token, { owner: "bob", name: "z", labels: true })).status,
+    ).toBe(404);
+    expect(
+      (await generate("alice/tpl", bob.token, { owner: "nobody", name: "z", labels: true })).status,
+    ).toBe(404);
+    expect(
+      (await generate("alice/tpl", bob.token, { owner: "bob", name: "bad name", labels: true })).status,
+    ).toBe(422);
     expect((await generate("alice/tpl", bob.token, { name: "z", labels: true })).status).toBe(422);
-    expect((await t.call("POST", "/repos/alice/tpl/generate", { body: { owner: "bob", name: "z" } })).status).toBe(401);
+    expect(
+      (await t.call("POST", "/repos/alice/tpl/generate", { body: { owner: "bob", name: "z" } })).status,
+    ).toBe(401);
     expect(repoOnDisk(t, "bob", "z")).toBe(false);
   });
 });

@@ -37,7 +37,9 @@ export const generateRepo = route({
     const services = c.get("services");
     // Forgejo: an owner that does not exist is 404; one the caller may not see is answered alike.
     const owner =
-      body.owner.toLowerCase() === user.lowerName ? user : await services.access.account(c.get("actor"), body.owner);
+      body.owner.toLowerCase() === user.lowerName
+        ? user
+        : await services.access.account(c.get("actor"), body.owner);
     await services.generator.checkTarget(user, owner);
     await enforceQuota(c, owner, "size:repos:all");
     const created = await services.generator.generate(user, repo.repo, owner, {
