@@ -22,6 +22,15 @@ export interface TemplateBuild {
   readonly author: SignatureInput;
 }
 
+/** Whether an expanded path can name a file of a tree (no empty, `.`, `..` or `.git` segment). */
+function usablePath(path: string): boolean {
+  return path
+    .split("/")
+    .every(
+      (segment) => segment !== "" && segment !== "." && segment !== ".." && segment.toLowerCase() !== ".git",
+    );
+}
+
 /** The globs of a `.forgejo/template` file (comments and blank lines skipped; bad globs too). */
 export function parseTemplateGlobs(content: string): ((path: string) => boolean)[] {
   const out: ((path: string) => boolean)[] = [];
@@ -95,13 +104,16 @@ export async function buildFromTemplate(
       for (const entry of entries) {
         if (entry === templateFile || (entry.mode !== "100644" && entry.mode !== "100755")) continue;
         if (!globs.some((match) => match(entry.path))) continue;
-        const blob = (await gitIn(target, ["cat-file", "blob", entry.sha])).stdout.toString("utf8");
-        const expanded = expandTemplate(blob, options.variables);
+        const bytes = (await gitIn(target, ["cat-file", "blob", entry.sha])).stdout;
+        // A binary file (a NUL byte) keeps its bytes: text expansion would mangle them.
+        const blob = bytes.includes(0) ? "" : bytes.toString("utf8");
+        const expanded = bytes.includes(0) ? blob : expandTemplate(blob, options.variables);
         const sha =
           expanded === blob
             ? entry.sha
             : await gitOk(target, ["hash-object", "-w", "--stdin"], { input: expanded });
-        const path = expandTemplate(entry.path, options.variables, true);
+        const expandedPath = expandTemplate(entry.path, options.variables, true);
+        const path = usablePath(expandedPath) ? expandedPath : entry.path;
         if (path === entry.path && sha === entry.sha) continue;
         if (path !== entry.path) changes.push(`0 ${"0".repeat(40)}\t${entry.path}`);
         changes.push(`${entry.mode} ${sha}\t${path}`);

@@ -25,6 +25,8 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
       ],
       ["src/$REPO_NAME_KEBAB.txt", "made from ${TEMPLATE_OWNER}/${TEMPLATE_NAME}\n"],
       ["plain.txt", "$REPO_NAME stays\n"],
+      ["src/blob.bin", "\u0000$REPO_NAME\u0000"],
+      ["src/$REPO_DESCRIPTION_NONE/x.md", "kept where it was"],
     ];
     const written = await t.call("POST", "/repos/alice/tpl/contents", {
       token: alice.token,
@@ -108,6 +110,9 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     );
     expect(await text(`${base}/src/my-project.txt`, bob.token)).toBe("made from alice/tpl\n");
     expect(await text(`${base}/plain.txt`, bob.token)).toBe("$REPO_NAME stays\n");
+    // A binary file keeps its bytes; an unknown name in a path loses its `$`, as in Forgejo.
+    expect(await text(`${base}/src/blob.bin`, bob.token)).toBe("\u0000$REPO_NAME\u0000");
+    expect(await text(`${base}/src/REPO_DESCRIPTION_NONE/x.md`, bob.token)).toBe("kept where it was");
     expect((await t.call("GET", `${base}/.forgejo/template`, { token: bob.token })).status).toBe(404);
     const commits = await t.call("GET", "/repos/bob/My-Project/commits", { token: bob.token });
     expect(commits.json).toHaveLength(1);
