@@ -349,7 +349,7 @@ export function createServices(init: ServiceContextInit): Services {
     unadopted: new UnadoptedService(ctx, repos, ledger),
     adminEmails: new AdminEmailService(ctx),
     renames: new RenameService(ctx, repos),
-    forks: new ForkService(ctx, permissions, repos, ledger),
+    forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies),
     generator: new GenerateService(ctx, repos, ledger),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>

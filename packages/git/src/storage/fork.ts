@@ -1,5 +1,14 @@
 import { rm } from "node:fs/promises";
 import { GitNotFoundError } from "../errors/git-error.js";
+
+/** The fork's push policy (branch protection, quota) refused a sync; the message says why. */
+export class GitPushRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GitPushRefusedError";
+  }
+}
+
 import { gitIn, gitOk } from "../pulls/git-cli.js";
 import { runGitOk } from "../util/run-git.js";
 import type { GitRepository } from "./git-repository.js";
@@ -74,7 +83,9 @@ export async function forkBranchState(
 /**
  * Fast-forwards the fork's branch to the parent's tip `baseCommit`: fetches the parent's branch
  * into the fork (objects only) and moves the ref only if it still points at `forkCommit`, under the
- * fork's write lock. Resolves with the ref update, or undefined when the ref moved meanwhile.
+ * fork's write lock. `check` judges the update as the fork's pre-receive hook would (it throws
+ * GitPushRefusedError with its message). Resolves with the ref update, or undefined when the ref
+ * moved meanwhile.
  */
 export async function fastForwardFork(
   parent: Pick<GitRepository, "gitdir">,
@@ -82,10 +93,14 @@ export async function fastForwardFork(
   branch: string,
   forkCommit: string,
   baseCommit: string,
+  check?: (update: { ref: string; oldSha: string; newSha: string }) => Promise<string | undefined>,
 ): Promise<{ ref: string; oldSha: string; newSha: string } | undefined> {
   return fork.withWriteLock(async () => {
     const ref = `refs/heads/${branch}`;
     await gitOk(fork, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", parent.gitdir, ref]);
+    // The push policy of the fork's branch, with the new objects in place (as a pre-receive hook).
+    const refusal = await check?.({ ref, oldSha: forkCommit, newSha: baseCommit });
+    if (refusal !== undefined) throw new GitPushRefusedError(refusal);
     const moved = await gitIn(fork, ["update-ref", ref, baseCommit, forkCommit]);
     if (moved.code !== 0) return undefined;
     return { ref, oldSha: forkCommit, newSha: baseCommit };

@@ -9,13 +9,21 @@ import {
   type Repository,
   type User,
 } from "@kiln/domain";
-import { cloneFork, fastForwardFork, forkBranchState } from "@kiln/git";
+import {
+  cloneFork,
+  evaluateRefUpdate,
+  fastForwardFork,
+  forkBranchState,
+  GitPushRefusedError,
+  gitRefUpdateFacts,
+} from "@kiln/git";
 import { type Db, forks, type RepoViewer, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { withGitErrors } from "./git-errors.js";
+import type { PushPolicyService } from "./push-policy-service.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
 
@@ -40,6 +48,7 @@ export class ForkService {
     private readonly permissions: PermissionService,
     private readonly repos: RepoService,
     private readonly ledger: QuotaLedger,
+    private readonly pushPolicies: PushPolicyService,
   ) {}
 
   /**
@@ -152,9 +161,19 @@ export class ForkService {
     const parent = await repositories.findRepositoryById(this.ctx.db, fork.forkId);
     if (!parent) throw new BadRequestError("You can't sync this branch");
     const [parentGit, forkGit] = await Promise.all([this.repos.git(parent), this.repos.git(fork)]);
+    // Forgejo pushes into the fork through its hooks: the branch's protection and the owner's
+    // quota judge the update as they would judge a push of it by the doer.
+    const policy = await this.pushPolicies.forPush(fork, doer);
+    const check = async (update: { ref: string; oldSha: string; newSha: string }) => {
+      const verdict = await evaluateRefUpdate(policy, update, gitRefUpdateFacts(forkGit.gitdir));
+      return verdict.allowed ? undefined : verdict.message;
+    };
     const update = await withGitErrors(() =>
-      fastForwardFork(parentGit, forkGit, branch, state.forkCommit, state.baseCommit),
-    );
+      fastForwardFork(parentGit, forkGit, branch, state.forkCommit, state.baseCommit, check),
+    ).catch((err: unknown) => {
+      if (err instanceof GitPushRefusedError) throw new BadRequestError(err.message);
+      throw err;
+    });
     if (!update) throw new BadRequestError("You can't sync this branch");
     await this.repos.afterPush(fork, [update], doer.id);
   }

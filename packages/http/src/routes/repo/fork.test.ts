@@ -183,6 +183,25 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     expect(notFork.json.message).toBe("The Repo must be a fork");
   });
 
+  it("applies the fork branch's protection to a sync, as Forgejo's push through its hooks", async () => {
+    await createRepo(t, alice, "guarded");
+    expect((await fork("alice/guarded", bob.token)).status).toBe(202);
+    const rule = await t.call("POST", "/repos/bob/guarded/branch_protections", {
+      token: bob.token,
+      body: { rule_name: "main", enable_push: false },
+    });
+    expect(rule.status).toBe(201);
+    expect((await write("alice/guarded", alice.token, "new.txt", "n")).status).toBe(201);
+    expect((await t.call("GET", "/repos/bob/guarded/sync_fork", { token: bob.token })).json.allowed).toBe(
+      true,
+    );
+    const before = (await t.call("GET", "/repos/bob/guarded/branches/main")).json.commit.id;
+    const refused = await t.call("POST", "/repos/bob/guarded/sync_fork", { token: bob.token });
+    expect(refused.status).toBe(400);
+    expect(refused.json.message).toContain("protected");
+    expect((await t.call("GET", "/repos/bob/guarded/branches/main")).json.commit.id).toBe(before);
+  });
+
   it("keeps forks_count right when a fork is deleted, and a fork working when its parent is deleted", async () => {
     await createRepo(t, carol, "root");
     await write("carol/root", carol.token, "data.txt", "payload");
