@@ -185,7 +185,14 @@ export class RepoService {
   }
 
   /** Edits a repository: rename (on disk too), visibility (moving its usage), default branch, flags. */
-  async edit(repo: Repository, input: EditRepoInput): Promise<Repository> {
+  async edit(repo: Repository, requested: EditRepoInput): Promise<Repository> {
+    // Forgejo: a fork's visibility follows its parent's, whatever is asked (a private
+    // repository's fork cannot be made public).
+    const base =
+      requested.private !== undefined && repo.isFork && repo.forkId !== null
+        ? await repositories.findRepositoryById(this.ctx.db, repo.forkId)
+        : undefined;
+    const input = base ? { ...requested, private: base.isPrivate } : requested;
     const rename = input.name !== undefined && input.name !== repo.name;
     if (rename) checkRepoName(input.name as string);
     if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {

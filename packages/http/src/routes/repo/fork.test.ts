@@ -98,6 +98,14 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     expect((await t.call("GET", "/repos/acme/secret", { token: carol.token })).status).toBe(404);
     expect((await t.call("GET", "/repos/alice/secret/forks", { token: carol.token })).status).toBe(404);
     expect((await t.call("GET", "/repos/alice/secret/forks")).status).toBe(404);
+    // As Forgejo, a fork's visibility follows its parent's: it cannot be made public.
+    const edited = await t.call("PATCH", "/repos/acme/secret", {
+      token: alice.token,
+      body: { private: false },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.json.private).toBe(true);
+    expect((await t.call("GET", "/repos/acme/secret", { token: carol.token })).status).toBe(404);
   });
 
   it("lists only the forks the caller may see, with a matching X-Total-Count", async () => {
