@@ -57,7 +57,15 @@ export function apiHandler(
 
   const complete = async (c: AppContext, path: Record<string, string>, parsed: Input): Promise<Response> => {
     const actor = c.get("actor");
-    const repo = r.repo ? await access.repo(actor, path.owner ?? "", path.repo ?? "", r.repo) : undefined;
+    // `/repos/{template_owner}/{template_repo}/generate` names its repository so in Forgejo's paths.
+    const repo = r.repo
+      ? await access.repo(
+          actor,
+          path.owner ?? path.template_owner ?? "",
+          path.repo ?? path.template_repo ?? "",
+          r.repo,
+        )
+      : undefined;
     if (r.notArchived && repo?.repo.isArchived) throw repoIsArchived(repo.repo);
     const org = r.org ? await access.org(actor, path.org ?? "", r.org) : undefined;
     const body = r.body ? await parseBody(r, c) : undefined;

@@ -172,6 +172,8 @@ export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota
 export type { UsedItemKind, UsedItemLister, UsedItemListers, UsedItemScope } from "./quota/used-items.js";
 export * from "./releases/index.js";
 export { CollaboratorService } from "./repos/collaborator-service.js";
+export { ForkService, type SyncForkInfo } from "./repos/fork-service.js";
+export { type GenerateRepoInput, GenerateService } from "./repos/generate-service.js";
 export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";
 export { type MigrateInput, MigrateService } from "./repos/migrate-service.js";
 export { PushPolicyService } from "./repos/push-policy-service.js";

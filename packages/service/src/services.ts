@@ -90,6 +90,8 @@ import { quotaDoctorTask } from "./quota/quota-doctor-task.js";
 import { QuotaService } from "./quota/quota-service.js";
 import { ReleaseService } from "./releases/release-service.js";
 import { CollaboratorService } from "./repos/collaborator-service.js";
+import { ForkService } from "./repos/fork-service.js";
+import { GenerateService } from "./repos/generate-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoFlagService } from "./repos/repo-flag-service.js";
@@ -233,6 +235,10 @@ export interface Services {
   /** Repository wikis: pages through the API, the `.wiki.git` repository, their size as `size:wiki`. */
   readonly wikis: WikiService;
   readonly blocks: BlockService;
+  /** Forks and their sync with the parent (issue 18). */
+  readonly forks: ForkService;
+  /** Repositories generated from templates (issue 18). */
+  readonly generator: GenerateService;
 }
 
 /** Builds the services of an instance. */
@@ -398,6 +404,8 @@ export function createServices(init: ServiceContextInit): Services {
     actionRuns: new ActionRunService(ctx, repos),
     wikis: new WikiService(ctx, repos, ledger),
     blocks: new BlockService(ctx),
+    forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies),
+    generator: new GenerateService(ctx, repos, ledger),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

@@ -155,6 +155,9 @@ export interface RepositoryTable {
   isTemplate: Generated<boolean>;
   isFork: Generated<boolean>;
   forkId: number | null;
+  /** Forks of this repository and the template it came from (migration 0026). */
+  numForks: Generated<number>;
+  templateId: number | null;
   gitSize: Generated<number>;
   lfsSize: Generated<number>;
   originalUrl: Generated<string>;

@@ -11,6 +11,7 @@ export * from "./contents.js";
 export * from "./cron.js";
 export * from "./email.js";
 export * from "./error.js";
+export * from "./fork.js";
 export * from "./git.js";
 export * from "./git-ops.js";
 export * from "./hook.js";

@@ -17,6 +17,10 @@ export interface Repository {
   readonly isTemplate: boolean;
   readonly isFork: boolean;
   readonly forkId: number | null;
+  /** Forks of this repository (migration 0026), recounted with each fork created or deleted. */
+  readonly numForks?: number;
+  /** The template this repository was generated from, if any (migration 0026). */
+  readonly templateId?: number | null;
   /** Bytes of the bare git repository on disk (Forgejo's git_size). */
   readonly gitSize: number;
   /** Bytes of the LFS objects the repository references. */

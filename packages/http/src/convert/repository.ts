@@ -50,7 +50,7 @@ export function toApiRepository(
     original_url: "",
     website: repo.website,
     stars_count: repo.numStars,
-    forks_count: 0,
+    forks_count: repo.numForks ?? 0,
     watchers_count: repo.numWatches,
     open_issues_count: repo.numIssues - repo.numClosedIssues,
     open_pr_counter: repo.numPulls - repo.numClosedPulls,

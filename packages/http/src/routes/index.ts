@@ -48,6 +48,7 @@ import { fileReadRoutes } from "./repo/file.js";
 import { editorconfigRoutes } from "./repo/file-editorconfig.js";
 import { fileWriteRoutes } from "./repo/file-write.js";
 import { repoFlagRoutes } from "./repo/flags.js";
+import { forkRoutes } from "./repo/fork.js";
 import { gitHookRoutes } from "./repo/git-hook.js";
 import { gitRefRoutes } from "./repo/git-ref.js";
 import { repoHookRoutes } from "./repo/hook.js";
@@ -77,9 +78,11 @@ import { releaseRoutes } from "./repo/release.js";
 import { releaseAttachmentRoutes } from "./repo/release-attachment.js";
 import { repoRoutes } from "./repo/repo.js";
 import { deprecatedRepoRoutes } from "./repo/repo-deprecated.js";
+import { repoGenerateRoutes } from "./repo/repo-generate.js";
 import { repoStarRoutes } from "./repo/star.js";
 import { statusRoutes } from "./repo/status.js";
 import { repoSubscriberRoutes } from "./repo/subscriber.js";
+import { syncForkRoutes } from "./repo/sync-fork.js";
 import { tagRoutes } from "./repo/tag.js";
 import { tagProtectionRoutes } from "./repo/tag-protection.js";
 import { repoTeamRoutes } from "./repo/teams.js";
@@ -221,4 +224,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...wikiRoutes,
   // Last of the pull request routes: its rest-of-path head would take `1/commits` for a base and head.
   repoGetPullRequestByBaseHead,
+  ...forkRoutes,
+  ...syncForkRoutes,
+  ...repoGenerateRoutes,
 ];

@@ -66,7 +66,12 @@ export class ApiWebhookPayloads implements WebhookPayloads {
       case "delete":
         return { ref: event.ref, ref_type: event.refType, pusher_type: "user", repository, sender };
       case "fork":
-        return { forkee: repository, repo: repository, sender };
+        // Forgejo's ForkPayload: `forkee` is the repository forked, `repo` the new fork.
+        return {
+          forkee: repository,
+          repo: subject.fork ? this.repo(subject.fork.repo, subject.fork.owner) : repository,
+          sender,
+        };
       case "repository":
         return {
           action: event.action,

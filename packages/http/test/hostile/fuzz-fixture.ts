@@ -210,5 +210,8 @@ export function validValue(route: AnyRoute, param: string, f: Fixture): string {
   if (param === "owner" && route.path.includes("/teams/")) return "fz-org";
   if (param === "username" && route.path.endsWith("/rename")) return "fz-renamed";
   if (param === "org" && route.path.endsWith("/rename")) return "fz-renamed-org";
+  // `/repos/{template_owner}/{template_repo}/generate` names its repository so.
+  if (param === "template_owner") return f.values.owner ?? "1";
+  if (param === "template_repo") return f.values.repo ?? "1";
   return f.values[param] ?? "1";
 }

@@ -49,6 +49,9 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
     values: {
       owner: r.owner,
       repo: r.name,
+      // `/repos/{template_owner}/{template_repo}/generate` names its repository so.
+      template_owner: r.owner,
+      template_repo: r.name,
       org: r.owner,
       id: route.path.includes("/hooks/{id}")
         ? world.hooks.repo[r.id]
@@ -90,6 +93,8 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
       run: 1,
       run_id: world.actionRuns[r.id],
       ...(route.path.includes("/push_mirrors/") ? { name: FIXTURE_PUSH_MIRROR } : {}),
+      // A private fork of the repository: `/sync_fork` answers 400 for a repository that is none.
+      ...(route.path.includes("/sync_fork") && r.fork ? { repo: r.fork } : {}),
       ...(route.path.includes("/pulls/")
         ? {
             index: route.path.endsWith("/merge") && route.method === "get" ? r.mergedPullIndex : r.pullIndex,
@@ -137,6 +142,7 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
   if (route.path === "/gitignore/templates/{name}") return [{ values: { name: "Go" }, targets: [] }];
   if (route.path === "/label/templates/{name}") return [{ values: { name: "Default" }, targets: [] }];
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
+  if (has("template_owner") && has("template_repo")) return world.repos.map(repoScene);
   if (has("org"))
     return world.orgs.map((o) => ({
       values: {

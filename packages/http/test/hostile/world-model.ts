@@ -10,6 +10,8 @@ export interface WorldRepo {
   readonly key: string;
   readonly owner: string;
   readonly name: string;
+  /** A fork of it in the same namespace (`<name>-fork`): what `/sync_fork` routes aim at. */
+  readonly fork?: string;
   readonly id: number;
   readonly commit: string;
   readonly readmeBlob: string;

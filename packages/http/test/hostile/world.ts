@@ -429,7 +429,19 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "add friend",
     );
-    const repo: WorldRepo = { key, ...made, ...(org ? { teamId: org.teamId } : {}) };
+    // A fork of it beside it (issue 18), made by the site admin, for the `/sync_fork` routes.
+    const ownerRow = await t.services.users.getByName(owner);
+    const forkName = `${made.name}-fork`;
+    await t.services.forks.fork(
+      await t.services.users.getByName(admin.name),
+      (await t.services.repositories.findByName(ownerRow, made.name)) as NonNullable<
+        Awaited<ReturnType<typeof t.services.repositories.findByName>>
+      >,
+      ownerRow,
+      ownerRow,
+      forkName,
+    );
+    const repo: WorldRepo = { key, ...made, fork: forkName, ...(org ? { teamId: org.teamId } : {}) };
     repos.push(repo);
     secrets.push({ name: made.name, kind: "repo", id: made.id, hiddenFrom });
     return repo;

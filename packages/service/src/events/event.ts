@@ -171,6 +171,8 @@ export type ForgeEvent = EventBase &
     | {
         readonly type: "fork";
         readonly action?: string;
+        /** The new fork (the event is the parent's, as Forgejo's ForkPayload: forkee and repo). */
+        readonly forkRepoId?: number;
       }
     | {
         /** A wiki page written through the API (Forgejo's NewWikiPage/EditWikiPage/DeleteWikiPage). */

@@ -336,8 +336,8 @@ export class PullService {
         ? undefined
         : await this.access.account(ctx.actor, name.owner).catch(() => undefined);
     if (!owner) throw new NotFoundError(`the owner ${name.owner} does not exist`);
-    // Kiln does not create forks yet, so no other repository can hold a head for this one (and
-    // none is looked up, so nothing tells whether one exists).
+    // Pull requests whose head is in a fork are not supported yet (forks exist since issue 18), so
+    // no other repository is looked up and nothing tells whether one exists.
     throw new NotFoundError(
       `${owner.name} does not have a fork of ${full} and ${full} is not a fork of a repository from ${owner.name}`,
     );

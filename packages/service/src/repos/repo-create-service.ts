@@ -44,6 +44,10 @@ export interface NewRepoValues {
   readonly defaultBranch: string;
   readonly isMirror?: boolean;
   readonly originalUrl?: string;
+  /** For a fork: the repository it forks (the row gets `is_fork` and `fork_id`). */
+  readonly forkId?: number;
+  /** For a repository generated from a template: the template. */
+  readonly templateId?: number;
   /** Who creates it: the `repository` event `created` is recorded for them with the row. */
   readonly creatorId?: number;
   /** Rows that belong with the new repository (a mirror's), written in the transaction that inserts it. */
@@ -150,6 +154,8 @@ export class RepoCreateService {
             isTemplate: values.isTemplate ?? false,
             isMirror: values.isMirror ?? false,
             originalUrl: values.originalUrl ?? "",
+            ...(values.forkId !== undefined ? { isFork: true, forkId: values.forkId } : {}),
+            ...(values.templateId !== undefined ? { templateId: values.templateId } : {}),
             defaultBranch: values.defaultBranch,
             ...disk,
           });

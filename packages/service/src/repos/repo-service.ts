@@ -19,6 +19,7 @@ import {
 } from "@kiln/git";
 import {
   type Db,
+  forks,
   type RepositoryFilter,
   type RepoViewer,
   redirects,
@@ -196,7 +197,14 @@ export class RepoService {
   }
 
   /** Edits a repository: rename (on disk too), visibility (moving its usage), default branch, flags. */
-  async edit(repo: Repository, input: EditRepoInput): Promise<Repository> {
+  async edit(repo: Repository, requested: EditRepoInput): Promise<Repository> {
+    // Forgejo: a fork's visibility follows its parent's, whatever is asked (a private
+    // repository's fork cannot be made public).
+    const base =
+      requested.private !== undefined && repo.isFork && repo.forkId !== null
+        ? await repositories.findRepositoryById(this.ctx.db, repo.forkId)
+        : undefined;
+    const input = base ? { ...requested, private: base.isPrivate } : requested;
     const rename = input.name !== undefined && input.name !== repo.name;
     if (rename) checkRepoName(input.name as string);
     if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
@@ -262,7 +270,11 @@ export class RepoService {
       await this.ctx.events.record(trx, { ...inRepo(repo, doerId), type: "repository", action: "deleted" });
     }
     await this.ledger.recordRepositoryChange(trx, locked, undefined);
+    // Its forks become ordinary repositories (each owns its objects on disk, docs/git.md#forks);
+    // its parent counts one fork less.
+    await forks.detachForks(trx, repo.id);
     await repositories.deleteRepository(trx, repo.id);
+    if (locked.forkId !== null) await forks.recountForks(trx, locked.forkId);
   }
 
   /** Removes a deleted repository's directory; a failure is logged (the row is already gone). */

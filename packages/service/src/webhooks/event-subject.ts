@@ -55,6 +55,8 @@ export interface EventSubject {
     readonly owner: User;
     readonly creator: User | null;
   };
+  /** Of a `fork` event: the new fork and its owner (the event's `repo` is the parent). */
+  readonly fork?: { readonly repo: Repository; readonly owner: User };
   readonly push?: {
     readonly commits: readonly CommitInfo[];
     readonly total: number;
@@ -147,6 +149,12 @@ export async function loadEventSubject(
         ? undefined
         : await users.findUserById(trx, version.version.creatorId);
     return { ...base, package: { version, owner, creator: creator ?? null } };
+  }
+  if (event.type === "fork" && event.forkRepoId !== undefined) {
+    const forkRepo = await repositories.findRepositoryById(trx, event.forkRepoId);
+    const forkOwner = forkRepo ? await users.findUserById(trx, forkRepo.ownerId) : undefined;
+    if (!forkRepo || !forkOwner) return null;
+    return { ...base, fork: { repo: forkRepo, owner: forkOwner } };
   }
   if (event.type === "push" && repo) {
     return { ...base, push: await pushCommits(trx, repos, repo, event.before, event.after) };

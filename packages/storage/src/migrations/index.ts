@@ -22,6 +22,7 @@ import * as m0022 from "./2026-11-26-0022-topics.js";
 import * as m0023 from "./2026-11-26-0023-commit-statuses.js";
 import * as m0024 from "./2026-11-26-0024-two-factor-attempts.js";
 import * as m0025 from "./2026-11-26-0025-wiki.js";
+import * as m0026 from "./2026-11-26-0026-forks.js";
 import * as m0027 from "./2026-11-26-0027-actions-settings.js";
 import * as m0028 from "./2026-11-26-0028-protected-tags.js";
 import * as m0029 from "./2026-11-26-0029-blocks-redirects.js";
@@ -52,6 +53,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0023-commit-statuses": m0023,
   "2026-11-26-0024-two-factor-attempts": m0024,
   "2026-11-26-0025-wiki": m0025,
+  "2026-11-26-0026-forks": m0026,
   "2026-11-26-0027-actions-settings": m0027,
   "2026-11-26-0028-protected-tags": m0028,
   "2026-11-26-0029-blocks-redirects": m0029,

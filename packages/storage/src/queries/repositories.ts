@@ -23,6 +23,8 @@ export const REPO_COLUMNS = [
   "repository.isTemplate",
   "repository.isFork",
   "repository.forkId",
+  "repository.numForks",
+  "repository.templateId",
   "repository.gitSize",
   "repository.lfsSize",
   "repository.originalUrl",
@@ -152,6 +154,8 @@ export interface RepositoryFilter {
   readonly isArchived?: boolean;
   readonly isMirror?: boolean;
   readonly isFork?: boolean;
+  /** Only the forks of this repository. */
+  readonly forkId?: number;
   /** Only repositories this user owns, collaborates on, or reaches through a team. */
   readonly accessibleBy?: number;
 }
@@ -187,6 +191,7 @@ async function loadVisibleRepositories(
   if (filter.isArchived !== undefined) q = q.where("repository.isArchived", "=", filter.isArchived);
   if (filter.isMirror !== undefined) q = q.where("repository.isMirror", "=", filter.isMirror);
   if (filter.isFork !== undefined) q = q.where("repository.isFork", "=", filter.isFork);
+  if (filter.forkId !== undefined) q = q.where("repository.forkId", "=", filter.forkId);
   if (filter.accessibleBy !== undefined) q = q.where(repoAccessibleBy(filter.accessibleBy));
   if (filter.keyword && filter.topicOnly) {
     q = q.where(repoHasTopic(filter.keyword.toLowerCase()));

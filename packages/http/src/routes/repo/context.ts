@@ -7,7 +7,7 @@ import {
   type Settings,
   type User,
 } from "@kiln/domain";
-import type { PendingTransfer, RepoAccess, RepoPermission } from "@kiln/service";
+import { hasAccess, type PendingTransfer, type RepoAccess, type RepoPermission } from "@kiln/service";
 import * as v from "valibot";
 import { toApiRepository, withMirror } from "../../convert/repository.js";
 import { toApiUser } from "../../convert/user.js";
@@ -34,12 +34,55 @@ export async function apiRepos(c: AppContext, repos: readonly Repository[]): Pro
   const access = await services.access.repoPermissions(actor, repos);
   const transfers = await services.transfers.pendingFor(repos);
   const mirrors = await services.pullMirrors.viewsOf(repos);
+  const parents = await parentsFor(c, repos);
   return repos.flatMap((repo) => {
     const known = access.get(repo.id);
     return known
-      ? [withMirror(shape(settings, actor.user, repo, known, transfers.get(repo.id)), mirrors.get(repo.id))]
+      ? [
+          withParent(
+            withMirror(
+              shape(settings, actor.user, repo, known, transfers.get(repo.id)),
+              mirrors.get(repo.id),
+            ),
+            repo,
+            parents,
+          ),
+        ]
       : [];
   });
+}
+
+/**
+ * The parents of the forks among `repos` in API shape, those the caller may see (Forgejo's
+ * `parent`; a parent the caller may not see is left out, so `parent` stays null and nothing of a
+ * private repository shows). Two queries whatever the length of the list.
+ */
+async function parentsFor(c: AppContext, repos: readonly Repository[]): Promise<Map<number, ApiRepository>> {
+  if (!repos.some((r) => r.isFork && r.forkId !== null)) return new Map();
+  const services = c.get("services");
+  const actor = c.get("actor");
+  const parents = await services.forks.parentsOf(repos);
+  const access = await services.access.repoPermissions(actor, parents);
+  const out = new Map<number, ApiRepository>();
+  for (const parent of parents) {
+    const known = access.get(parent.id);
+    if (known && hasAccess(known.permission)) {
+      out.set(
+        parent.id,
+        toApiRepository(parent, known.owner, actor.user, known.permission, c.get("settings")),
+      );
+    }
+  }
+  return out;
+}
+
+function withParent(
+  json: ApiRepository,
+  repo: Repository,
+  parents: Map<number, ApiRepository>,
+): ApiRepository {
+  const parent = repo.forkId !== null ? parents.get(repo.forkId) : undefined;
+  return parent ? { ...json, parent } : json;
 }
 
 /** A page of repositories in API shape, with `X-Total-Count` and `Link`: the shape of every repository list. */
@@ -63,7 +106,12 @@ export async function apiRepo(
   if (known) {
     const transfer = (await c.get("services").transfers.pendingFor([repo])).get(repo.id);
     const mirror = (await c.get("services").pullMirrors.viewsOf([repo])).get(repo.id);
-    return withMirror(shape(c.get("settings"), c.get("actor").user, repo, known, transfer), mirror);
+    const parents = await parentsFor(c, [repo]);
+    return withParent(
+      withMirror(shape(c.get("settings"), c.get("actor").user, repo, known, transfer), mirror),
+      repo,
+      parents,
+    );
   }
   const [json] = await apiRepos(c, [repo]);
   // Only when the repository was deleted meanwhile.
