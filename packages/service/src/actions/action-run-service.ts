@@ -15,8 +15,10 @@ import {
   type TaskRow,
   users,
 } from "@kiln/storage";
+import type { Actor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { refusePublicOnly } from "./action-scope.js";
 import { readWorkflow } from "./workflow-file.js";
 
 /** Forgejo's run, job and task statuses (models/actions/status.go), by their API names. */
@@ -100,12 +102,15 @@ export class ActionRunService {
    * The waiting and running jobs of a scope that run on the given labels (Forgejo's
    * GetActionRunJobs: every label a job needs is among them; no labels, no jobs).
    */
-  async searchJobs(scope: JobScope, labels: readonly string[]): Promise<RunJobView[]> {
+  async searchJobs(actor: Actor, scope: JobScope, labels: readonly string[]): Promise<RunJobView[]> {
+    // Jobs name private repositories' work: never for a public-only token, as the other settings.
+    refusePublicOnly(actor);
+    if (labels.length === 0) return [];
     const wanted = new Set(labels);
-    const rows = await actionRuns.pendingJobs(this.ctx.db, scope, MAX_LISTED_JOBS);
+    const rows = await actionRuns.pendingJobs(this.ctx.db, scope, [...wanted], MAX_LISTED_JOBS);
     return rows
       .map((row) => ({ row, needs: jsonStrings(row.needs), runsOn: jsonStrings(row.runsOn) }))
-      .filter((job) => labels.length > 0 && job.runsOn.length > 0 && job.runsOn.every((l) => wanted.has(l)));
+      .filter((job) => job.runsOn.length > 0 && job.runsOn.every((l) => wanted.has(l)));
   }
 
   /**
@@ -124,7 +129,7 @@ export class ActionRunService {
     const workflow = await readWorkflow(await this.repos.git(repo), ref, file);
     const inputs: Record<string, string> = {};
     for (const [key, input] of workflow.inputs) {
-      const value = given[key] ? given[key] : input.default;
+      const value = Object.hasOwn(given, key) && given[key] ? given[key] : input.default;
       if (!value) {
         if (input.required) throw new BadRequestError(`Required input '${input.label}' not provided`);
         continue;

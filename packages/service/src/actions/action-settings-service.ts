@@ -5,7 +5,7 @@ import {
   type Paged,
   type PageRequest,
 } from "@kiln/domain";
-import { type ActionScope, type ActionSettingRow, actionSettings } from "@kiln/storage";
+import { type ActionScope, type ActionSettingRow, actionSettings, isUniqueViolation } from "@kiln/storage";
 import type { Actor } from "../access/actor.js";
 import { sealSecret } from "../auth/secret-box.js";
 import type { ServiceContext } from "../context.js";
@@ -123,12 +123,20 @@ export class ActionSettingsService {
     const existing = await this.variable(scope, currentName);
     const name = variableName(change.name ? change.name : currentName);
     const data = checkValue(change.value);
-    await this.ctx.db.transaction().execute(async (trx) => {
-      if (name !== existing.name && (await actionSettings.findSetting(trx, "actionVariable", scope, name)))
-        throw new AlreadyExistsError(`variable name ${name} already exists`);
-      if (!(await actionSettings.updateSetting(trx, "actionVariable", existing.id, { name, data })))
-        throw new NotFoundError("variable not found");
-    });
+    const taken = () => new AlreadyExistsError(`variable name ${name} already exists`);
+    await this.ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        if (name !== existing.name && (await actionSettings.findSetting(trx, "actionVariable", scope, name)))
+          throw taken();
+        if (!(await actionSettings.updateSetting(trx, "actionVariable", existing.id, { name, data })))
+          throw new NotFoundError("variable not found");
+      })
+      .catch((error: unknown) => {
+        // A concurrent rename to the same name took it between the check and the update.
+        if (isUniqueViolation(error)) throw taken();
+        throw error;
+      });
   }
 
   /** Deletes a variable: 400 for a bad name, 404 when absent. */

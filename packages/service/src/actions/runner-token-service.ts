@@ -31,7 +31,15 @@ export class RunnerTokenService {
     refusePublicOnly(actor);
     const key = this.ctx.settings.security.secretKey;
     const found = await actionSettings.findRunnerToken(this.ctx.db, scopeKey(scope));
-    if (found) return openSecret(key, found.token);
+    if (found) {
+      try {
+        return openSecret(key, found.token);
+      } catch {
+        // Sealed under another SECRET_KEY (or damaged): it can never be shown again, so the scope
+        // gets a new token, as Forgejo makes one when the old is no longer usable.
+        await actionSettings.deleteRunnerToken(this.ctx.db, found.id);
+      }
+    }
     // Forgejo's tokens are 40 hex digits.
     const token = randomBytes(20).toString("hex");
     const row = await actionSettings.insertRunnerToken(this.ctx.db, {

@@ -21,6 +21,11 @@ export class RepoPeopleService {
    * its watchers and the owning organization's members.
    */
   reviewers(access: RepoAccess): Promise<User[]> {
-    return repoPeople.listReviewers(this.ctx.db, access.repo, access.owner.visibility === "private");
+    return repoPeople.listReviewers(
+      this.ctx.db,
+      access.repo,
+      access.owner.visibility === "private",
+      access.viewer?.id ?? null,
+    );
   }
 }

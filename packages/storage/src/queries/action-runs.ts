@@ -1,5 +1,5 @@
 import type { Paged, PageRequest } from "@kiln/domain";
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionRunJobTable, ActionRunTable } from "../database-actions.js";
 import { paged } from "./paging.js";
@@ -106,14 +106,22 @@ export async function lockRepository(db: Db, repoId: number): Promise<void> {
 export type JobScope = { readonly all: true } | { readonly ownerId: number } | { readonly repoId: number };
 
 /**
- * The jobs of a scope that wait for or are on a runner (Forgejo's GetActionRunJobs), oldest
- * first, at most `limit` of them.
+ * The jobs of a scope that wait for or are on a runner and run on some of `labels` only
+ * (Forgejo's GetActionRunJobs), oldest first, at most `limit` of them. The label match is in
+ * SQL, so jobs nobody serves cannot crowd the others out of the limit.
  */
-export async function pendingJobs(db: Db, scope: JobScope, limit: number): Promise<ActionRunJobRow[]> {
+export async function pendingJobs(
+  db: Db,
+  scope: JobScope,
+  labels: readonly string[],
+  limit: number,
+): Promise<ActionRunJobRow[]> {
   let query = db
     .selectFrom("actionRunJob")
     .selectAll("actionRunJob")
-    .where("actionRunJob.status", "in", ["waiting", "running"]);
+    .where("actionRunJob.status", "in", ["waiting", "running"])
+    .where(sql<boolean>`action_run_job.runs_on <> '[]'`)
+    .where(sql<boolean>`action_run_job.runs_on::jsonb <@ ${JSON.stringify(labels)}::jsonb`);
   // An owner's jobs are those of the repositories it owns now (a transferred repository's go with it).
   if ("ownerId" in scope)
     query = query.where("actionRunJob.repoId", "in", (eb) =>

@@ -112,6 +112,11 @@ export async function findRunnerToken(db: Db, scopeKey: string): Promise<ActionR
   return db.selectFrom("actionRunnerToken").selectAll().where("scopeKey", "=", scopeKey).executeTakeFirst();
 }
 
+/** Removes a scope's token (one that can no longer be opened). */
+export async function deleteRunnerToken(db: Db, id: number): Promise<void> {
+  await db.deleteFrom("actionRunnerToken").where("id", "=", id).execute();
+}
+
 /**
  * Stores the first token of a scope; a concurrent request's token wins when it came first, so
  * every caller reads back the one token the scope keeps.

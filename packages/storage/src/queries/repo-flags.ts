@@ -50,6 +50,8 @@ export async function replaceFlags(db: Db, repoId: number, names: readonly strin
     await db
       .insertInto("repoFlag")
       .values(unique.map((name) => ({ repoId, name })))
+      // A concurrent replacement may have added the same name meanwhile.
+      .onConflict((oc) => oc.columns(["repoId", "name"]).doNothing())
       .execute();
   }
 }

@@ -87,9 +87,15 @@ export function listAssignees(db: Db, repo: Repository): Promise<User[]> {
 /**
  * Who may be asked for a review: everyone with read access (collaborators, covering teams, the
  * owner when it is a user); for a public repository of a visible owner also its watchers and the
- * owning organization's members.
+ * owning organization's members (those who hide their membership only for the organization's
+ * own members to see).
  */
-export function listReviewers(db: Db, repo: Repository, ownerIsPrivate: boolean): Promise<User[]> {
+export function listReviewers(
+  db: Db,
+  repo: Repository,
+  ownerIsPrivate: boolean,
+  viewerId: number | null,
+): Promise<User[]> {
   const reads = sql<boolean>`(team.access_mode in ('read', 'write', 'admin', 'owner')
     or exists (select 1 from jsonb_each_text(team.units) u where u.value in ('read', 'write', 'admin', 'owner')))`;
   return people(db, (eb) => {
@@ -117,10 +123,26 @@ export function listReviewers(db: Db, repo: Repository, ownerIsPrivate: boolean)
           .where("watch.repoId", "=", repo.id)
           .where("watch.mode", "in", [1, 3]),
       ),
+      // Members who hide their membership are listed only to the organization's own members.
       eb(
         "users.id",
         "in",
-        eb.selectFrom("orgUser").select("orgUser.userId").where("orgUser.orgId", "=", repo.ownerId),
+        eb
+          .selectFrom("orgUser")
+          .select("orgUser.userId")
+          .where("orgUser.orgId", "=", repo.ownerId)
+          .where((w) =>
+            w.or([
+              w("orgUser.isPublic", "=", true),
+              w.exists(
+                w
+                  .selectFrom("orgUser as viewerMembership")
+                  .select("viewerMembership.id")
+                  .where("viewerMembership.orgId", "=", repo.ownerId)
+                  .where("viewerMembership.userId", "=", viewerId ?? -1),
+              ),
+            ]),
+          ),
       ),
     ]);
   });

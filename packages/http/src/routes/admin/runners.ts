@@ -30,7 +30,9 @@ export const adminSearchRunJobs = route({
   query: labelsQuery,
   responses: { 200: { description: "RunJobList", schema: v.array(api.ActionRunJob) }, ...forbidden },
   async handler(c, { query }) {
-    const jobs = await c.get("services").actionRuns.searchJobs({ all: true }, labelsOf(query));
+    const jobs = await c
+      .get("services")
+      .actionRuns.searchJobs(c.get("actor"), { all: true }, labelsOf(query));
     return c.json(jobs.map(toApiRunJob));
   },
 });

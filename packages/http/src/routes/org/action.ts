@@ -198,7 +198,9 @@ export const orgSearchRunJobs = route({
     ...notFound,
   },
   async handler(c, { query, org }) {
-    const jobs = await c.get("services").actionRuns.searchJobs({ ownerId: org.org.id }, labelsOf(query));
+    const jobs = await c
+      .get("services")
+      .actionRuns.searchJobs(c.get("actor"), { ownerId: org.org.id }, labelsOf(query));
     return c.json(jobs.map(toApiRunJob));
   },
 });

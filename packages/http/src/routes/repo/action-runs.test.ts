@@ -184,6 +184,25 @@ describe.each(DIALECTS)("Actions runs, tasks, jobs and runner tokens over the AP
     expect((await labels("/user/actions/runners/jobs?labels=docker", outsider.token)).length).toBe(0);
     expect((await labels("/admin/runners/jobs?labels=docker", admin.token)).length).toBe(3);
     expect((await t.call("GET", "/admin/runners/jobs", { token: alice.token })).status).toBe(403);
+    // Jobs name private repositories' work: a public-only token searches none, at any scope.
+    const publicOnly = async (user: TestUser) =>
+      (
+        await t.services.tokens.create(await t.services.users.getByName(user.name), `po-${user.id}`, [
+          "public-only",
+          "all",
+        ])
+      ).secret;
+    const alicePublic = await publicOnly(alice);
+    const adminPublic = await publicOnly(admin);
+    for (const [path, token] of [
+      ["/user/actions/runners/jobs?labels=docker", alicePublic],
+      [`/repos/${repo}/actions/runners/jobs?labels=docker`, alicePublic],
+      ["/admin/runners/jobs?labels=docker", adminPublic],
+    ] as const) {
+      const res = await t.call("GET", path, { token });
+      expect(res.status, path).toBe(403);
+      expect(res.text).not.toContain("build");
+    }
     expect((await t.call("GET", `/repos/${repo}/actions/runners/jobs`, { token: writer.token })).status).toBe(
       403,
     );
@@ -195,6 +214,7 @@ describe.each(DIALECTS)("Actions runs, tasks, jobs and runner tokens over the AP
     });
     expect(first.status).toBe(200);
     expect(first.json.token).toMatch(/^[0-9a-f]{40}$/);
+    expect(first.headers.get("cache-control")).toBe("no-store");
     const again = await t.call("GET", `/repos/${repo}/actions/runners/registration-token`, {
       token: alice.token,
     });

@@ -76,7 +76,9 @@ export const repoSearchRunJobs = route({
     ...notFound,
   },
   async handler(c, { query, repo }) {
-    const jobs = await c.get("services").actionRuns.searchJobs({ repoId: repo.repo.id }, labelsOf(query));
+    const jobs = await c
+      .get("services")
+      .actionRuns.searchJobs(c.get("actor"), { repoId: repo.repo.id }, labelsOf(query));
     return c.json(jobs.map(toApiRunJob));
   },
 });

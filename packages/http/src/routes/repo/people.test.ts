@@ -121,6 +121,15 @@ describe.each(DIALECTS)("assignees and reviewers on %s", (dialect) => {
     }
     const open = await t.call("GET", `${orgRepo.path}/reviewers`, { token: who.teamReader.token });
     expect(names(open)).toEqual([who.owner.name, who.member.name, who.teamWriter.name, who.teamReader.name]);
+    // Someone outside the organization does not learn who hides their membership there.
+    const outside = await t.call("GET", `${orgRepo.path}/reviewers`, { token: who.outsider.token });
+    expect(names(outside)).toEqual([who.owner.name, who.teamWriter.name, who.teamReader.name]);
+    expect(
+      (await t.call("PUT", `/orgs/pp-org/public_members/${who.member.name}`, { token: who.member.token }))
+        .status,
+    ).toBe(204);
+    const shown = await t.call("GET", `${orgRepo.path}/reviewers`, { token: who.outsider.token });
+    expect(names(shown)).toEqual([who.owner.name, who.member.name, who.teamWriter.name, who.teamReader.name]);
     const closed = await t.call("GET", `${orgSecret.path}/reviewers`, { token: who.teamReader.token });
     expect(names(closed)).toEqual([who.owner.name, who.teamWriter.name, who.teamReader.name]);
   });

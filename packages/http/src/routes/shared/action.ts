@@ -73,7 +73,10 @@ export async function registrationToken(
   c: AppContext,
   scope: { readonly global: true } | { readonly ownerId: number } | { readonly repoId: number },
 ) {
-  return c.json({ token: await c.get("services").runnerTokens.token(c.get("actor"), scope) });
+  const token = await c.get("services").runnerTokens.token(c.get("actor"), scope);
+  // A credential: never kept by a cache on the way.
+  c.header("Cache-Control", "no-store");
+  return c.json({ token });
 }
 
 /** The `labels` query of a job search. */

@@ -182,7 +182,7 @@ export const userSearchRunJobs = route({
   async handler(c, { query, principal }) {
     const jobs = await c
       .get("services")
-      .actionRuns.searchJobs({ ownerId: me(principal).id }, labelsOf(query));
+      .actionRuns.searchJobs(c.get("actor"), { ownerId: me(principal).id }, labelsOf(query));
     return c.json(jobs.map(toApiRunJob));
   },
 });
