@@ -81,8 +81,10 @@ describe.each(DIALECTS)("Actions settings and runs on %s", (dialect) => {
       });
     const [a, b] = [await run("one"), await run("two")];
     expect([a.run.index, b.run.index]).toEqual([1, 2]);
-    const jobs = await actionRuns.pendingJobs(t.db, { repoId }, 10);
+    const jobs = await actionRuns.pendingJobs(t.db, { repoId }, ["x", "y"], 10);
     expect(jobs.map((j) => j.runId)).toEqual([a.run.id, b.run.id]);
+    // Only jobs every label of which is offered match, in SQL.
+    expect(await actionRuns.pendingJobs(t.db, { repoId }, ["y"], 10)).toEqual([]);
     const page = await actionRuns.listRuns(t.db, repoId, { runNumber: 2 }, { page: 1, limit: 10 });
     expect(page.items.map((r) => r.title)).toEqual(["two"]);
   });
