@@ -26,6 +26,14 @@ export interface RepoRedirectTable {
 }
 
 /** A repository directory to move once the rename or transfer that needs it has committed. */
+/** A deleted repository's directory, to remove once its deletion committed (migration 0031). */
+export interface RepoDeletionTable {
+  id: Generated<number>;
+  owner: string;
+  name: string;
+  createdAt: CreatedAt;
+}
+
 export interface RepoMoveTable {
   id: Generated<number>;
   fromOwner: string;
@@ -41,4 +49,5 @@ export interface PeopleTables {
   userRedirect: UserRedirectTable;
   repoRedirect: RepoRedirectTable;
   repoMove: RepoMoveTable;
+  repoDeletion: RepoDeletionTable;
 }

@@ -67,6 +67,10 @@ export async function startWeb(
   } catch (err) {
     logger.error({ err: (err as Error).message }, "the start-up sweep of stored files failed");
   }
+  // Directory moves and removals a crash left journalled (renames, transfers, deletions) finish
+  // before any request can see the repositories.
+  await services.repositories.moves.drain();
+  await services.repositories.moves.drainRemovals();
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }

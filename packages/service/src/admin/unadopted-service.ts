@@ -7,7 +7,7 @@ import {
   type Repository,
 } from "@kiln/domain";
 import { listBranches } from "@kiln/git";
-import { adminRepos, isUniqueViolation, repositories, users } from "@kiln/storage";
+import { adminRepos, isUniqueViolation, repoMoves, repositories, users } from "@kiln/storage";
 import picomatch from "picomatch";
 import type { ServiceContext } from "../context.js";
 import type { QuotaLedger } from "../quota/ledger.js";
@@ -70,6 +70,8 @@ export class UnadoptedService {
     const gitSize = await store.size(owner.name, name);
     const defaultBranch = (branches.find((b) => b.isDefault) ?? branches[0])?.name ?? "main";
     return this.ctx.db.transaction().execute(async (trx) => {
+      // The directory is adopted: no journalled removal of the same path may take it.
+      await repoMoves.forgetDeletions(trx, owner.name, name);
       let row: Repository;
       try {
         row = await repositories.insertRepository(trx, {

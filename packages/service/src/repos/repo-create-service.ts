@@ -7,7 +7,7 @@ import {
   type User,
 } from "@kiln/domain";
 import { isValidRefName, type RepoStore } from "@kiln/git";
-import { type Db, isUniqueViolation, labels, repositories } from "@kiln/storage";
+import { type Db, isUniqueViolation, labels, repoMoves, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -163,6 +163,9 @@ export class RepoCreateService {
           if (isUniqueViolation(err)) throw repoExists();
           throw err;
         }
+        // The directory just made is this repository's: an older removal journalled for the same
+        // path (a crash after its directory went) must not take it.
+        await repoMoves.forgetDeletions(trx, owner.name, name);
         await this.ledger.recordRepositoryChange(trx, undefined, row);
         await values.withRow?.(trx, row);
         if (values.creatorId !== undefined) {

@@ -27,6 +27,44 @@ describe.each(DIALECTS)("journalled repository moves on %s", (dialect) => {
   };
   const journal = () => s.ctx.db.selectFrom("repoMove").selectAll().execute();
 
+  it("a deletion killed after its commit leaves its directory journalled, and start-up removes it", async () => {
+    const user = await userWithRepos("doomed");
+    const store = s.repositories.store;
+    const moves = s.repositories.moves;
+    const row = await repositories.findRepositoryByName(s.ctx.db, user.id, "doomed");
+    if (!row) throw new Error("repository row missing");
+    const removals = () => s.ctx.db.selectFrom("repoDeletion").selectAll().execute();
+    // The process dies right after the commit: the directory is still there, journalled.
+    const drainRemovals = moves.drainRemovals;
+    moves.drainRemovals = () => Promise.resolve();
+    try {
+      await s.repositories.delete(row);
+    } finally {
+      moves.drainRemovals = drainRemovals;
+    }
+    expect(await repositories.findRepositoryById(s.ctx.db, row.id)).toBeUndefined();
+    expect(await store.exists(user.name, "doomed")).toBe(true);
+    expect(await removals()).toHaveLength(1);
+    // Start-up removes it and empties the journal.
+    await moves.drainRemovals();
+    expect(await store.exists(user.name, "doomed")).toBe(false);
+    expect(await removals()).toEqual([]);
+  });
+
+  it("a removal journalled before a crash never takes a new repository of the same name", async () => {
+    const user = await userWithRepos("phoenix");
+    const store = s.repositories.store;
+    const row = await repositories.findRepositoryByName(s.ctx.db, user.id, "phoenix");
+    if (!row) throw new Error("repository row missing");
+    await s.repositories.delete(row);
+    // A crash between removing the directory and forgetting the journal row leaves the row behind.
+    await s.ctx.db.insertInto("repoDeletion").values({ owner: user.name, name: "phoenix" }).execute();
+    const again = await s.repositories.create(user, user, { name: "phoenix", autoInit: true });
+    await s.repositories.moves.drainRemovals();
+    expect(await store.exists(user.name, "phoenix")).toBe(true);
+    expect((await repositories.findRepositoryById(s.ctx.db, again.id))?.name).toBe("phoenix");
+  });
+
   it("a rename killed after its commit is finished by the start-up drain", async () => {
     const user = await userWithRepos("one", "two");
     const store = s.repositories.store;

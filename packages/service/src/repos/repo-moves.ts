@@ -12,6 +12,7 @@ import type { ServiceContext } from "../context.js";
  */
 export class RepoMoves {
   #draining: Promise<void> | undefined;
+  #removing: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -71,6 +72,46 @@ export class RepoMoves {
         return true;
       });
       if (!done) return;
+    }
+  }
+
+  /** Journals the removal of a deleted repository's directory in the transaction deleting its row. */
+  async journalRemoval(trx: Db, owner: string, name: string): Promise<void> {
+    await repoMoves.journalDeletion(trx, owner, name);
+  }
+
+  /**
+   * A new repository's row is written where a journalled removal names the same directory: the
+   * directory is the new repository's now (it was made after the old one went), so the removal
+   * is forgotten in the same transaction.
+   */
+  async forgetRemovals(trx: Db, owner: string, name: string): Promise<void> {
+    await repoMoves.forgetDeletions(trx, owner, name);
+  }
+
+  /**
+   * Removes every journalled directory, oldest first, then its journal row; concurrent calls share
+   * one pass. It never fails: a directory that cannot be removed is logged and stays journalled.
+   */
+  drainRemovals(): Promise<void> {
+    this.#removing ??= this.#drainRemovals().finally(() => {
+      this.#removing = undefined;
+    });
+    return this.#removing;
+  }
+
+  async #drainRemovals(): Promise<void> {
+    for (const removal of await repoMoves.listDeletions(this.ctx.db)) {
+      try {
+        if (await this.store.exists(removal.owner, removal.name))
+          await this.store.delete(removal.owner, removal.name);
+        await repoMoves.deleteDeletion(this.ctx.db, removal.id);
+      } catch (err) {
+        this.ctx.logger.error(
+          { err: String(err), repo: `${removal.owner}/${removal.name}` },
+          "could not remove a deleted repository's files",
+        );
+      }
     }
   }
 }

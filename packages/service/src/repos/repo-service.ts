@@ -275,18 +275,16 @@ export class RepoService {
     await forks.detachForks(trx, repo.id);
     await repositories.deleteRepository(trx, repo.id);
     if (locked.forkId !== null) await forks.recountForks(trx, locked.forkId);
+    // Its directory goes after the commit; journalled here, so a crash in between cannot leave it.
+    await this.moves.journalRemoval(trx, locked.ownerName, locked.name);
   }
 
-  /** Removes a deleted repository's directory; a failure is logged (the row is already gone). */
-  async removeFiles(repo: Repository): Promise<void> {
-    try {
-      await this.store.delete(repo.ownerName, repo.name);
-    } catch (err) {
-      this.ctx.logger.error(
-        { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}` },
-        "could not remove repository files",
-      );
-    }
+  /**
+   * Removes deleted repositories' directories (this one's and any other journalled): a failure is
+   * logged and stays journalled for the next pass or start-up (the row is already gone).
+   */
+  async removeFiles(_repo: Repository): Promise<void> {
+    await this.moves.drainRemovals();
   }
 
   /** One page of repositories matching `filter` that `viewer` may see (the access module's fragment). */

@@ -27,6 +27,7 @@ import * as m0027 from "./2026-11-26-0027-actions-settings.js";
 import * as m0028 from "./2026-11-26-0028-protected-tags.js";
 import * as m0029 from "./2026-11-26-0029-blocks-redirects.js";
 import * as m0030 from "./2026-11-26-0030-repo-flags.js";
+import * as m0031 from "./2026-11-26-0031-repo-deletions.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -58,4 +59,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0028-protected-tags": m0028,
   "2026-11-26-0029-blocks-redirects": m0029,
   "2026-11-26-0030-repo-flags": m0030,
+  "2026-11-26-0031-repo-deletions": m0031,
 };

@@ -29,3 +29,39 @@ export async function lockFirstMove(db: Db): Promise<RepoMove | undefined> {
 export async function deleteMove(db: Db, id: number): Promise<void> {
   await db.deleteFrom("repoMove").where("id", "=", id).execute();
 }
+
+/** A repository directory to remove: `owner/name`, whose row is gone. */
+export interface RepoDeletion {
+  readonly id: number;
+  readonly owner: string;
+  readonly name: string;
+}
+
+/** Journals a directory removal in the transaction that deletes the repository's row. */
+export async function journalDeletion(db: Db, owner: string, name: string): Promise<number> {
+  const row = await db
+    .insertInto("repoDeletion")
+    .values({ owner, name })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Every journalled removal, oldest first. */
+export async function listDeletions(db: Db): Promise<RepoDeletion[]> {
+  return db.selectFrom("repoDeletion").select(["id", "owner", "name"]).orderBy("id").execute();
+}
+
+/** Marks a removal done. */
+export async function deleteDeletion(db: Db, id: number): Promise<void> {
+  await db.deleteFrom("repoDeletion").where("id", "=", id).execute();
+}
+
+/** Forgets the journalled removals of `owner/name` (a new repository now lives there). */
+export async function forgetDeletions(db: Db, owner: string, name: string): Promise<void> {
+  await db
+    .deleteFrom("repoDeletion")
+    .where((eb) => eb(eb.fn("lower", ["owner"]), "=", owner.toLowerCase()))
+    .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
+    .execute();
+}
