@@ -32,6 +32,8 @@ describe("tag patterns (gobwas/glob without separators)", () => {
     expect(() => compileTagPattern("/v.*/")).toThrow(TagPatternError);
     expect(() => compileTagPattern("v[1")).toThrow(TagPatternError);
     expect(() => compileTagPattern("{a")).toThrow(TagPatternError);
+    // A broken stored rule protects every tag rather than none.
+    expect(tagPatternMatches("v[1", "anything")).toBe(true);
   });
 
   it("allows a tag when one matching rule allows the user (IsUserAllowedToControlTag)", () => {

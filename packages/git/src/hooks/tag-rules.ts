@@ -7,8 +7,10 @@
 
 type Token =
   | { readonly kind: "char"; readonly char: string }
-  | { readonly kind: "any" }
-  | { readonly kind: "star" }
+  /** `?`; with a separator, not the separator. */
+  | { readonly kind: "any"; readonly crosses: boolean }
+  /** `*` (and `**`); with a separator, only `**` crosses it. */
+  | { readonly kind: "star"; readonly crosses: boolean }
   | {
       readonly kind: "class";
       readonly negated: boolean;
@@ -79,7 +81,7 @@ function splitTopLevel(inner: string): string[] {
   return parts;
 }
 
-function tokenize(pattern: string): Token[] {
+function tokenize(pattern: string, separator?: string): Token[] {
   const chars = Array.from(pattern);
   const tokens: Token[] = [];
   for (let i = 0; i < chars.length; i++) {
@@ -89,9 +91,16 @@ function tokenize(pattern: string): Token[] {
       if (next === undefined) throw new TagPatternError("pattern ends with an escape");
       tokens.push({ kind: "char", char: next });
     } else if (ch === "*") {
-      if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
+      // Without a separator every star crosses; with one, only `**` does (gobwas/glob).
+      const double = chars[i + 1] === "*";
+      while (chars[i + 1] === "*") i++;
+      const crosses = separator === undefined || double;
+      const last = tokens.at(-1);
+      if (last?.kind === "star") {
+        if (crosses && !last.crosses) tokens[tokens.length - 1] = { kind: "star", crosses: true };
+      } else tokens.push({ kind: "star", crosses });
     } else if (ch === "?") {
-      tokens.push({ kind: "any" });
+      tokens.push({ kind: "any", crosses: separator === undefined });
     } else if (ch === "[") {
       const end = chars.indexOf("]", i + 1);
       if (end < 0) throw new TagPatternError("unbalanced [ in pattern");
@@ -115,12 +124,12 @@ function tokenize(pattern: string): Token[] {
   return tokens;
 }
 
-function tokenMatches(token: Token, ch: string): boolean {
+function tokenMatches(token: Token, ch: string, separator: string | undefined): boolean {
   switch (token.kind) {
     case "char":
       return token.char === ch;
     case "any":
-      return true;
+      return token.crosses || ch !== separator;
     case "class": {
       const inside = token.ranges.some(([lo, hi]) => ch >= lo && ch <= hi);
       return inside !== token.negated;
@@ -131,7 +140,7 @@ function tokenMatches(token: Token, ch: string): boolean {
 }
 
 /** Whether `tokens` match all of `text` (a table over positions: O(len(text) × len(tokens))). */
-function matchTokens(tokens: readonly Token[], text: readonly string[]): boolean {
+function matchTokens(tokens: readonly Token[], text: readonly string[], separator?: string): boolean {
   // reach[j]: the first j tokens can match the text read so far.
   let reach = new Array<boolean>(tokens.length + 1).fill(false);
   reach[0] = true;
@@ -141,8 +150,8 @@ function matchTokens(tokens: readonly Token[], text: readonly string[]): boolean
     for (let j = 0; j < tokens.length; j++) {
       const token = tokens[j] as Token;
       if (token.kind === "star") {
-        if (reach[j + 1]) next[j + 1] = true;
-      } else if (reach[j] && tokenMatches(token, ch)) next[j + 1] = true;
+        if (reach[j + 1] && (token.crosses || ch !== separator)) next[j + 1] = true;
+      } else if (reach[j] && tokenMatches(token, ch, separator)) next[j + 1] = true;
     }
     // A star may also match nothing: carry the reach across it.
     for (let j = 0; j < tokens.length; j++) if (tokens[j]?.kind === "star" && next[j]) next[j + 1] = true;
@@ -159,19 +168,37 @@ export function compileTagPattern(pattern: string): readonly Token[][] {
   if (cached) return cached;
   if (isRegexTagPattern(pattern))
     throw new TagPatternError("regular-expression tag patterns are not supported");
-  const compiled = expandBraces(pattern).map(tokenize);
+  const compiled = expandBraces(pattern).map((alternative) => tokenize(alternative));
   if (cache.size > 1000) cache.clear();
   cache.set(pattern, compiled);
   return compiled;
 }
 
-/** Whether a tag name matches a rule's pattern (a pattern that does not compile matches nothing). */
+/**
+ * A path glob in gobwas/glob's syntax with `/` as separator (how Forgejo reads `.forgejo/template`):
+ * `*` and `?` stay within a path segment, `**` crosses segments, with classes, `{a,b}` and
+ * escapes. Matched by the same linear table walk as tag patterns; throws {@link TagPatternError}
+ * for a glob Kiln cannot use.
+ */
+export function compilePathGlob(glob: string): (path: string) => boolean {
+  const compiled = expandBraces(glob).map((alternative) => tokenize(alternative, "/"));
+  return (path) => {
+    const text = Array.from(path);
+    return compiled.some((tokens) => matchTokens(tokens, text, "/"));
+  };
+}
+
+/**
+ * Whether a tag name matches a rule's pattern. A stored pattern that does not compile (the API
+ * refuses such patterns; one could only come from elsewhere) matches every tag: a broken rule
+ * protects too much rather than nothing.
+ */
 export function tagPatternMatches(pattern: string, tag: string): boolean {
   let compiled: readonly Token[][];
   try {
     compiled = compileTagPattern(pattern.trim());
   } catch {
-    return false;
+    return true;
   }
   const text = Array.from(tag);
   return compiled.some((tokens) => matchTokens(tokens, text));

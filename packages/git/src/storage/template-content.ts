@@ -1,6 +1,6 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import picomatch from "picomatch";
+import { compilePathGlob } from "../hooks/tag-rules.js";
 import type { SignatureInput } from "../objects/signature.js";
 import { gitIn, gitOk, identityEnv } from "../pulls/git-cli.js";
 import { runGitOk } from "../util/run-git.js";
@@ -31,14 +31,30 @@ function usablePath(path: string): boolean {
     );
 }
 
-/** The globs of a `.forgejo/template` file (comments and blank lines skipped; bad globs too). */
+/** The most files one generation expands, and the largest it expands. */
+const MAX_EXPANDED_FILES = 1000;
+const MAX_EXPANDED_SIZE = 1024 * 1024;
+
+/** The most globs of a `.forgejo/template` file that count; the rest are ignored. */
+export const MAX_TEMPLATE_GLOBS = 100;
+/** A glob longer than this is ignored. */
+const MAX_GLOB_LENGTH = 256;
+
+/**
+ * The globs of a `.forgejo/template` file (comments and blank lines skipped; bad globs too), in
+ * gobwas/glob's syntax with `/` as separator, as Forgejo reads them. They are matched by a linear
+ * table walk ({@link compilePathGlob}), never a backtracking regular expression, so a crafted glob
+ * cannot stall the server; at most 100 globs of at most 256 characters count.
+ */
 export function parseTemplateGlobs(content: string): ((path: string) => boolean)[] {
   const out: ((path: string) => boolean)[] = [];
   for (const raw of content.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
+    if (out.length >= MAX_TEMPLATE_GLOBS) break;
+    if (line.length > MAX_GLOB_LENGTH) continue;
     try {
-      out.push(picomatch(line, { dot: true }));
+      out.push(compilePathGlob(line));
     } catch {
       // Forgejo skips an invalid glob expression.
     }
@@ -92,7 +108,9 @@ export async function buildFromTemplate(
       .split("\0")
       .filter((line) => line.length > 0)
       .map((line) => {
-        const [meta, path] = line.split("\t") as [string, string];
+        // The path is everything after the first tab (a path may hold tabs itself).
+        const tab = line.indexOf("\t");
+        const [meta, path] = [line.slice(0, tab), line.slice(tab + 1)];
         const [mode, sha] = meta.split(" ") as [string, string];
         return { mode, sha, path };
       });
@@ -101,9 +119,15 @@ export async function buildFromTemplate(
       const content = await gitOk(target, ["cat-file", "blob", templateFile.sha]);
       const globs = parseTemplateGlobs(content);
       const changes: string[] = [`0 ${"0".repeat(40)}\t${templateFile.path}`];
+      let expandedFiles = 0;
       for (const entry of entries) {
         if (entry === templateFile || (entry.mode !== "100644" && entry.mode !== "100755")) continue;
         if (!globs.some((match) => match(entry.path))) continue;
+        // Bounded work: at most 1,000 files are expanded, each of at most 1 MiB (larger ones keep
+        // their bytes, as binary files do).
+        if (++expandedFiles > MAX_EXPANDED_FILES) break;
+        const size = Number(await gitOk(target, ["cat-file", "-s", entry.sha]));
+        if (!(size <= MAX_EXPANDED_SIZE)) continue;
         const bytes = (await gitIn(target, ["cat-file", "blob", entry.sha])).stdout;
         // A binary file (a NUL byte) keeps its bytes: text expansion would mangle them.
         const blob = bytes.includes(0) ? "" : bytes.toString("utf8");

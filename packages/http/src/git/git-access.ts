@@ -62,9 +62,11 @@ export async function checkGitAccess(
   try {
     access = await services.access.repo(actorOf(principal), ownerName, repoName, { read: unit });
   } catch (err) {
-    if (isKilnError(err) && err.kind === "not_found") {
+    // A token without the repository scope learns nothing, not even where a repository went.
+    const scoped = !principal?.scopes || hasScopes(principal.scopes, need, ["repository"]);
+    if (isKilnError(err) && err.kind === "not_found" && scoped) {
       const moved = await services.access.repoRedirect(actorOf(principal), ownerName, repoName);
-      if (moved) return { ok: false, response: movedResponse(c, moved) };
+      if (moved) return { ok: false, response: movedResponse(c, moved, unit) };
     }
     if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return hidden();
     throw err;
@@ -97,10 +99,15 @@ export async function checkGitAccess(
  * repository's current name: git's smart HTTP client follows it on its first request and then
  * talks to the new URL. Only given when the caller may read the repository.
  */
-function movedResponse(c: AppContext, moved: { readonly owner: string; readonly name: string }): Response {
+function movedResponse(
+  c: AppContext,
+  moved: { readonly owner: string; readonly name: string },
+  unit: "repo.code" | "repo.wiki",
+): Response {
   const url = new URL(c.req.url);
   const segments = url.pathname.split("/");
-  const suffix = segments[2]?.endsWith(".git") ? ".git" : "";
+  // A wiki's old URL leads to the same wiki under the new name, never to the code repository.
+  const suffix = unit === "repo.wiki" ? ".wiki.git" : segments[2]?.endsWith(".git") ? ".git" : "";
   segments[1] = encodeURIComponent(moved.owner);
   segments[2] = `${encodeURIComponent(moved.name)}${suffix}`;
   return new Response(null, { status: 307, headers: { Location: `${segments.join("/")}${url.search}` } });

@@ -28,21 +28,35 @@ const MAX_GLOB_LENGTH = 256;
  * The `editorconfig` package matches sections with regular expressions (minimatch), which a crafted
  * glob (`[*a*a*a*a*a*a*a*a*a*b]`, nested braces) can make exponentially slow on the server's event
  * loop; Forgejo's Go regular expressions run in linear time. Headers beyond a small budget of `*`,
- * `?`, `[` and `{`, or longer than 256 characters, are replaced by `[/]`, which matches no file.
+ * `?`, `[`, `{` and `,`, longer than 256 characters, holding a numeric range (`{1..9}`), or past
+ * the 200th section, are replaced by `[/]`, which matches no file.
  */
 function defuse(text: string): string {
+  let sections = 0;
   return text
     .split("\n")
     .map((line) => {
       const header = line.trim();
       if (!header.startsWith("[") || !header.endsWith("]")) return line;
+      sections++;
       const glob = header.slice(1, -1);
       let specials = 0;
-      for (const ch of glob) if (ch === "*" || ch === "?" || ch === "[" || ch === "{") specials++;
-      return specials > MAX_GLOB_SPECIALS || glob.length > MAX_GLOB_LENGTH ? "[/]" : line;
+      for (const ch of glob)
+        if (ch === "*" || ch === "?" || ch === "[" || ch === "{" || ch === ",") specials++;
+      // `{1..100000}` expands to that many alternatives: numeric ranges are never allowed, and the
+      // sections themselves are bounded, so building every section's matcher stays cheap.
+      const defused =
+        specials > MAX_GLOB_SPECIALS ||
+        glob.length > MAX_GLOB_LENGTH ||
+        /\{[^}]*\.\.[^}]*\}/.test(glob) ||
+        sections > MAX_SECTIONS;
+      return defused ? "[/]" : line;
     })
     .join("\n");
 }
+
+/** Sections beyond this many never match (a real `.editorconfig` has a handful). */
+const MAX_SECTIONS = 200;
 
 /**
  * `GET /repos/{owner}/{repo}/editorconfig/{filepath}` (Forgejo's GetEditorconfig): the root

@@ -27,7 +27,11 @@ export async function copyLabels(db: Db, fromRepoId: number, toRepoId: number): 
     .execute();
 }
 
-/** The template's webhooks, with their events, filters and (sealed) secrets (GenerateWebhooks). */
+/**
+ * The template's webhooks with their events and filters (GenerateWebhooks), without their
+ * credentials: whoever generates a repository may only read the template, so neither the signing
+ * secret nor the authorization header goes with them (Forgejo copies the secret).
+ */
 export async function copyWebhooks(db: Db, fromRepoId: number, toRepoId: number): Promise<void> {
   await db
     .insertInto("webhook")
@@ -53,10 +57,10 @@ export async function copyWebhooks(db: Db, fromRepoId: number, toRepoId: number)
           "url",
           "httpMethod",
           "contentType",
-          "secret",
+          eb.val("").as("secret"),
           "events",
           "branchFilter",
-          "authorizationHeader",
+          eb.val("").as("authorizationHeader"),
           "meta",
           "isActive",
         ])

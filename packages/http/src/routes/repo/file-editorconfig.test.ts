@@ -36,6 +36,9 @@ describe.each(DIALECTS)("GET /editorconfig/{filepath} on %s", (dialect) => {
       "trim_trailing_whitespace = false",
       `[${"*a".repeat(30)}b]`,
       "charset = latin1",
+      // A numeric range would expand to 100,000 alternatives for every request.
+      "[{0..99999}]",
+      "charset = utf-16be",
       "",
     ].join("\n");
     expect((await as(owner, "POST", "/contents/.editorconfig", { content: b64(config) })).status).toBe(201);
@@ -62,6 +65,9 @@ describe.each(DIALECTS)("GET /editorconfig/{filepath} on %s", (dialect) => {
     const res = await as(null, "GET", `/editorconfig/${"a".repeat(200)}`);
     expect(res.status).toBe(200);
     expect(res.json.charset).toBeUndefined();
+    const ranged = await as(null, "GET", "/editorconfig/5");
+    expect(ranged.status).toBe(200);
+    expect(ranged.json.charset).toBeUndefined();
   });
 
   it("answers 404 for a ref without a root .editorconfig and for an unknown ref", async () => {

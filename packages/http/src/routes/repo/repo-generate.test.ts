@@ -130,6 +130,36 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     expect((await usageOf(t, "bob")).reposPublic).toBe(row?.gitSize);
   });
 
+  it("copies webhooks without their credentials: a reader of the template gets neither secret nor header", async () => {
+    const hook = await t.call("POST", "/repos/alice/tpl/hooks", {
+      token: alice.token,
+      body: {
+        type: "forgejo",
+        config: { url: "http://hooks.invalid/tpl", content_type: "json", secret: "alice-signing-secret" },
+        authorization_header: "Bearer alice-private-token",
+        events: ["push"],
+        active: true,
+      },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const res = await generate("alice/tpl", bob.token, {
+      owner: bob.name,
+      name: "with-hooks",
+      webhooks: true,
+    });
+    expect(res.status, res.text).toBe(201);
+    const hooks = await t.call("GET", `/repos/${bob.name}/with-hooks/hooks`, { token: bob.token });
+    expect(hooks.json).toHaveLength(1);
+    expect(hooks.json[0]).toMatchObject({ config: { url: "http://hooks.invalid/tpl" }, active: true });
+    expect(hooks.text).not.toContain("alice-private-token");
+    const row = await t.services.ctx.db
+      .selectFrom("webhook")
+      .select(["secret", "authorizationHeader"])
+      .where("id", "=", hooks.json[0].id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ secret: "", authorizationHeader: "" });
+  });
+
   it("copies only what is selected: without git_content the new repository is empty", async () => {
     const res = await generate("alice/tpl", alice.token, {
       owner: "acme",

@@ -250,6 +250,25 @@ describe.each(DIALECTS)("repository wiki on %s", (dialect) => {
     expect((await t.call("GET", `${secret.path}/wiki/page/Hidden`, { token: owner.token })).status).toBe(200);
   });
 
+  it("sends a renamed repository's old wiki URL to its wiki, never to its code", async () => {
+    const mine = await createRepo(t, owner, "handbook");
+    const page = await t.call("POST", `${mine.path}/wiki/new`, {
+      token: owner.token,
+      body: { title: "Home", content_base64: Buffer.from("hello\n").toString("base64") },
+    });
+    expect(page.status).toBe(201);
+    const renamed = await t.call("PATCH", mine.path, { token: owner.token, body: { name: "manual" } });
+    expect(renamed.status).toBe(200);
+    const res = await t.app.request(
+      `http://kiln.test/${owner.name}/handbook.wiki.git/info/refs?service=git-upload-pack`,
+      { headers: { Authorization: `token ${owner.token}` } },
+    );
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toBe(
+      `/${owner.name}/manual.wiki.git/info/refs?service=git-upload-pack`,
+    );
+  });
+
   it("answers 423 for writes to an archived repository's wiki", async () => {
     const archived = await createRepo(t, owner, "attic");
     await t.call("POST", `${archived.path}/wiki/new`, {
