@@ -16,6 +16,7 @@ import {
   forkBranchState,
   GitPushRefusedError,
   gitRefUpdateFacts,
+  isValidRefName,
 } from "@kiln/git";
 import { type Db, forks, type RepoViewer, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
@@ -134,6 +135,9 @@ export class ForkService {
    * branch is missing, equal, or has diverged.
    */
   async info(fork: Repository, branch: string): Promise<SyncForkInfo> {
+    // Only a branch name: revision syntax (`main~1`) or a refspec (`a:b`) never reaches git.
+    if (!isValidRefName(`refs/heads/${branch}`))
+      throw new NotFoundError(`branch does not exist [repo_id: ${fork.id} name: ${branch}]`);
     if (!fork.isFork || fork.forkId === null) throw new BadRequestError("The Repo must be a fork");
     if (fork.isArchived) return NOTHING;
     const parent = await repositories.findRepositoryById(this.ctx.db, fork.forkId);

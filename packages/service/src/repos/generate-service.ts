@@ -10,6 +10,7 @@ import {
 import { buildFromTemplate, isValidRefName, templateVariables } from "@kiln/git";
 import { repositories, templateCopies, topics } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { userSignature } from "../git/commit-identity.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { copyLfs } from "./fork-service.js";
 import { withGitErrors } from "./git-errors.js";
@@ -133,10 +134,8 @@ export class GenerateService {
             branch,
             templateBranch: template.defaultBranch,
             variables,
-            author: {
-              name: doer.fullName || doer.name,
-              email: doer.email || `${doer.lowerName}@noreply.kiln`,
-            },
+            // The doer's address only unless they keep it private (Forgejo's NewGitSig).
+            author: userSignature(doer, this.ctx.settings),
           });
           await this.repos.store.adopt(dir, owner.name, input.name).catch(async (err: unknown) => {
             await rm(dir, { recursive: true, force: true });

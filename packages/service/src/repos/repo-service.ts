@@ -198,13 +198,15 @@ export class RepoService {
 
   /** Edits a repository: rename (on disk too), visibility (moving its usage), default branch, flags. */
   async edit(repo: Repository, requested: EditRepoInput): Promise<Repository> {
-    // Forgejo: a fork's visibility follows its parent's, whatever is asked (a private
-    // repository's fork cannot be made public).
+    // A fork of a private repository (or of a private owner's) stays private, whatever is asked;
+    // any other fork may be made private or public as its owner likes.
     const base =
-      requested.private !== undefined && repo.isFork && repo.forkId !== null
+      requested.private === false && repo.isFork && repo.forkId !== null
         ? await repositories.findRepositoryById(this.ctx.db, repo.forkId)
         : undefined;
-    const input = base ? { ...requested, private: base.isPrivate } : requested;
+    const baseOwner = base ? await users.findUserById(this.ctx.db, base.ownerId) : undefined;
+    const mustStayPrivate = base !== undefined && (base.isPrivate || baseOwner?.visibility === "private");
+    const input = mustStayPrivate ? { ...requested, private: true } : requested;
     const rename = input.name !== undefined && input.name !== repo.name;
     if (rename) checkRepoName(input.name as string);
     if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {

@@ -108,6 +108,15 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
     expect((await t.call("GET", "/repos/acme/secret", { token: carol.token })).status).toBe(404);
   });
 
+  it("lets the owner of a public repository's fork make it private and public again", async () => {
+    await createRepo(t, alice, "openbase");
+    expect((await fork("alice/openbase", bob.token)).status).toBe(202);
+    const hidden = await t.call("PATCH", "/repos/bob/openbase", { token: bob.token, body: { private: true } });
+    expect(hidden.json.private).toBe(true);
+    const shown = await t.call("PATCH", "/repos/bob/openbase", { token: bob.token, body: { private: false } });
+    expect(shown.json.private).toBe(false);
+  });
+
   it("lists only the forks the caller may see, with a matching X-Total-Count", async () => {
     // A fork into a private organization: only its members see it.
     expect((await fork("alice/base", alice.token, { organization: "hush" })).status).toBe(202);
@@ -165,6 +174,13 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
       base_commit: tip,
       fork_commit: level.json.fork_commit,
     });
+    // Only branch names: revision syntax or a refspec is no branch (404), never handed to git.
+    for (const bad of ["main~1", "main:main", "-x"]) {
+      const res = await t.call("GET", `/repos/bob/upstream/sync_fork/${encodeURIComponent(bad)}`, {
+        token: bob.token,
+      });
+      expect(res.status, bad).toBe(404);
+    }
     // Reading needs code read access; syncing needs write access.
     expect((await t.call("POST", "/repos/bob/upstream/sync_fork", { token: carol.token })).status).toBe(403);
     expect((await t.call("POST", "/repos/bob/upstream/sync_fork", {})).status).toBe(401);
