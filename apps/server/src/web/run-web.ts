@@ -67,10 +67,10 @@ export async function startWeb(
   } catch (err) {
     logger.error({ err: (err as Error).message }, "the start-up sweep of stored files failed");
   }
-  // Directory moves and removals a crash left journalled (renames, transfers, deletions) finish
-  // before any request can see the repositories.
-  await services.repositories.moves.drain();
+  // Directory removals and moves a crash left journalled (deletions, renames, transfers) finish
+  // before any request can see the repositories; removals first, so a move finds its target free.
   await services.repositories.moves.drainRemovals();
+  await services.repositories.moves.drain();
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }

@@ -96,6 +96,20 @@ describe.each(DIALECTS)("journalled repository moves on %s", (dialect) => {
     await moves.drain();
   });
 
+  it("a move whose target is taken stays journalled and moves nothing", async () => {
+    const user = await userWithRepos("left", "right");
+    const store = s.repositories.store;
+    await s.ctx.db
+      .insertInto("repoMove")
+      .values({ fromOwner: user.name, fromName: "left", toOwner: user.name, toName: "right" })
+      .execute();
+    await s.repositories.moves.drain();
+    expect(await store.exists(user.name, "left")).toBe(true);
+    expect(await store.exists(user.name, "right")).toBe(true);
+    expect(await journal()).toHaveLength(1);
+    await s.ctx.db.deleteFrom("repoMove").execute();
+  });
+
   it("a rename killed before its commit leaves rows, journal and directories as they were", async () => {
     const user = await userWithRepos("kept");
     const moves = s.repositories.moves;

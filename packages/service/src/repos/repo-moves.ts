@@ -12,6 +12,7 @@ import type { ServiceContext } from "../context.js";
  */
 export class RepoMoves {
   #draining: Promise<void> | undefined;
+  #again = false;
   #removing: Promise<void> | undefined;
 
   constructor(
@@ -39,39 +40,61 @@ export class RepoMoves {
   }
 
   /**
-   * Carries out every journalled move, oldest first; concurrent calls share one pass. It never
-   * fails: a move that cannot be made is logged and stays journalled for the next pass.
+   * Carries out every journalled move, oldest first; concurrent calls share one pass, and a call
+   * made while a pass runs gets another pass after it (its move may have been journalled after
+   * the running pass looked). It never fails: a move that cannot be made is logged and stays
+   * journalled, with the moves after it, for the next pass.
    */
   drain(): Promise<void> {
-    this.#draining ??= this.#drain()
-      .catch((err) => this.ctx.logger.error({ err: String(err) }, "a journalled repository move failed"))
-      .finally(() => {
-        this.#draining = undefined;
-      });
+    if (this.#draining) {
+      this.#again = true;
+      return this.#draining;
+    }
+    this.#draining = (async () => {
+      do {
+        this.#again = false;
+        await this.#drain().catch((err) =>
+          this.ctx.logger.error({ err: String(err) }, "a journalled repository move failed"),
+        );
+      } while (this.#again);
+    })().finally(() => {
+      this.#draining = undefined;
+    });
     return this.#draining;
   }
 
+  /**
+   * One pass over the journal. No transaction is open while a directory moves: a move waits for
+   * the repository's lock (a push in progress holds it), and on the embedded database a waiting
+   * transaction would hold the only connection. Each move is idempotent, so a crash between the
+   * move and the removal of its row is finished by the next pass.
+   */
   async #drain(): Promise<void> {
     for (;;) {
-      const done = await this.ctx.db.transaction().execute(async (trx) => {
-        const move = await repoMoves.lockFirstMove(trx);
-        if (!move) return false;
-        const from = { owner: move.fromOwner, name: move.fromName };
-        const to = { owner: move.toOwner, name: move.toName };
-        const [source, target] = await Promise.all([
-          this.store.exists(from.owner, from.name),
-          this.store.exists(to.owner, to.name),
-        ]);
-        if (source && !target) await this.store.move(from, to);
-        else if (!target)
-          this.ctx.logger.warn(
-            { from: `${from.owner}/${from.name}`, to: `${to.owner}/${to.name}` },
-            "a journalled repository move found no directory to move",
-          );
-        await repoMoves.deleteMove(trx, move.id);
-        return true;
-      });
-      if (!done) return;
+      const move = await repoMoves.firstMove(this.ctx.db);
+      if (!move) return;
+      const from = { owner: move.fromOwner, name: move.fromName };
+      const to = { owner: move.toOwner, name: move.toName };
+      const [source, target] = await Promise.all([
+        this.store.exists(from.owner, from.name),
+        this.store.exists(to.owner, to.name),
+      ]);
+      if (source && target) {
+        // Something else holds the target: moving onto it or dropping the move would lose one of
+        // them. The move and those after it wait for an operator.
+        this.ctx.logger.error(
+          { from: `${from.owner}/${from.name}`, to: `${to.owner}/${to.name}` },
+          "a journalled repository move finds its target taken; it stays journalled",
+        );
+        return;
+      }
+      if (source) await this.store.move(from, to);
+      else if (!target)
+        this.ctx.logger.warn(
+          { from: `${from.owner}/${from.name}`, to: `${to.owner}/${to.name}` },
+          "a journalled repository move found no directory to move",
+        );
+      await repoMoves.deleteMove(this.ctx.db, move.id);
     }
   }
 
@@ -103,7 +126,10 @@ export class RepoMoves {
   async #drainRemovals(): Promise<void> {
     for (const removal of await repoMoves.listDeletions(this.ctx.db)) {
       try {
-        if (await this.store.exists(removal.owner, removal.name))
+        // A removal never takes a directory a repository row names now (one made or moved there
+        // after the deletion): only the journal row goes.
+        const claimed = await repoMoves.pathClaimed(this.ctx.db, removal.owner, removal.name);
+        if (!claimed && (await this.store.exists(removal.owner, removal.name)))
           await this.store.delete(removal.owner, removal.name);
         await repoMoves.deleteDeletion(this.ctx.db, removal.id);
       } catch (err) {

@@ -14,14 +14,13 @@ export async function journalMove(db: Db, move: Omit<RepoMove, "id">): Promise<v
   await db.insertInto("repoMove").values(move).execute();
 }
 
-/** The oldest pending move, locked for the caller's transaction (others wait, so moves stay in order). */
-export async function lockFirstMove(db: Db): Promise<RepoMove | undefined> {
+/** The oldest pending move (moves are carried out in order, by one pass at a time). */
+export async function firstMove(db: Db): Promise<RepoMove | undefined> {
   return db
     .selectFrom("repoMove")
     .select(["id", "fromOwner", "fromName", "toOwner", "toName"])
     .orderBy("id")
     .limit(1)
-    .forUpdate()
     .executeTakeFirst();
 }
 
@@ -64,4 +63,15 @@ export async function forgetDeletions(db: Db, owner: string, name: string): Prom
     .where((eb) => eb(eb.fn("lower", ["owner"]), "=", owner.toLowerCase()))
     .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
     .execute();
+}
+
+/** Whether a repository row names `owner/name` now (its directory is a live repository's). */
+export async function pathClaimed(db: Db, owner: string, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("repository")
+    .select("id")
+    .where((eb) => eb(eb.fn("lower", ["ownerName"]), "=", owner.toLowerCase()))
+    .where("lowerName", "=", name.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
 }

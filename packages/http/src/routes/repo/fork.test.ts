@@ -111,9 +111,15 @@ describe.each(DIALECTS)("forks over HTTP on %s", (dialect) => {
   it("lets the owner of a public repository's fork make it private and public again", async () => {
     await createRepo(t, alice, "openbase");
     expect((await fork("alice/openbase", bob.token)).status).toBe(202);
-    const hidden = await t.call("PATCH", "/repos/bob/openbase", { token: bob.token, body: { private: true } });
+    const hidden = await t.call("PATCH", "/repos/bob/openbase", {
+      token: bob.token,
+      body: { private: true },
+    });
     expect(hidden.json.private).toBe(true);
-    const shown = await t.call("PATCH", "/repos/bob/openbase", { token: bob.token, body: { private: false } });
+    const shown = await t.call("PATCH", "/repos/bob/openbase", {
+      token: bob.token,
+      body: { private: false },
+    });
     expect(shown.json.private).toBe(false);
   });
 
