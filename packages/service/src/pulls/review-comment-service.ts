@@ -13,6 +13,7 @@ import { mentionedNames } from "../issues/issue-rules.js";
 import { isIssueWriter } from "../issues/issue-service.js";
 import { actorOf } from "../issues/issue-support.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { assertNotBlocked } from "../social/block-service.js";
 import { cutPatches } from "./review-hunk.js";
 import { type LineCommentInput, lineOf, type ReviewService } from "./review-service.js";
 import { loadReviewCommentViews, type ReviewCommentView } from "./review-views.js";
@@ -68,6 +69,11 @@ export class ReviewCommentService {
   ): Promise<ReviewCommentView> {
     const doer = actorOf(ctx);
     const { issue, pull, review } = await this.reviewService.target(ctx, index, id);
+    await assertNotBlocked(
+      this.ctx.db,
+      issue.posterId === null ? [ctx.repo.ownerId] : [ctx.repo.ownerId, issue.posterId],
+      doer.id,
+    );
     if (review.type === ReviewType.request) {
       throw new InvalidArgumentError("a review request can not take line comments");
     }

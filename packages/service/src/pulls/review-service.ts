@@ -19,6 +19,7 @@ import { mentionedNames } from "../issues/issue-rules.js";
 import { actorOf } from "../issues/issue-support.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { assertNotBlocked } from "../social/block-service.js";
 import type { MergeService } from "./merge-service.js";
 import type { PullService } from "./pull-service.js";
 import { cutPatches } from "./review-hunk.js";
@@ -128,6 +129,12 @@ export class ReviewService {
   async create(ctx: RepoAccess, index: number, input: CreateReviewInput): Promise<ReviewView> {
     const doer = actorOf(ctx);
     const { issue, pull } = await this.pulls.get(ctx, index);
+    // A review is a comment: refused to whom the repository's owner or the poster blocks.
+    await assertNotBlocked(
+      this.ctx.db,
+      issue.posterId === null ? [ctx.repo.ownerId] : [ctx.repo.ownerId, issue.posterId],
+      doer.id,
+    );
     const type = reviewTypeOf(input.event, input.body, input.comments.length > 0, issue.posterId === doer.id);
     const commitId = input.commitId || pull.headCommitId;
     const lines = input.comments.map((c) => ({ path: c.path, line: lineOf(c) }));

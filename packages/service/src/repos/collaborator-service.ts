@@ -11,6 +11,7 @@ import {
 import { collaborations } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
+import { assertNotBlocked } from "../social/block-service.js";
 
 /** Repository collaborators (Forgejo's routers/api/v1/repo/collaborators.go). */
 export class CollaboratorService {
@@ -33,6 +34,8 @@ export class CollaboratorService {
     if (user.type !== "individual") throw new InvalidArgumentError(`${user.name} is an organization`);
     if (user.id === repo.ownerId)
       throw new InvalidArgumentError("the owner of a repository cannot be a collaborator");
+    // Forgejo's AddCollaborator: nobody the owner blocks joins the repository.
+    await assertNotBlocked(this.ctx.db, [repo.ownerId], user.id);
     await collaborations.upsertCollaborator(this.ctx.db, repo.id, user.id, mode);
   }
 

@@ -23,6 +23,7 @@ import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import { assertNotBlocked } from "../social/block-service.js";
 import { withGitErrors } from "./git-errors.js";
 import type { PushPolicyService } from "./push-policy-service.js";
 import { checkRepoName } from "./repo-names.js";
@@ -61,6 +62,8 @@ export class ForkService {
    */
   async fork(doer: User, base: Repository, baseOwner: User, owner: User, name?: string): Promise<Repository> {
     await this.checkTarget(doer, owner);
+    // Forgejo refuses a fork to whom the repository's owner blocks.
+    await assertNotBlocked(this.ctx.db, [base.ownerId], doer.id);
     const forkName = name ?? base.name;
     checkRepoName(forkName);
     const existing = await forks.findUserFork(this.ctx.db, base.id, owner.id);

@@ -24,6 +24,7 @@ import type { PermissionService } from "../permissions/permission-service.js";
 import { hasAccess } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import type { QuotaService } from "../quota/quota-service.js";
+import { assertNotBlocked } from "../social/block-service.js";
 import type { RepoService } from "./repo-service.js";
 
 /** A pending transfer of a repository. */
@@ -61,6 +62,8 @@ export class TransferService {
     const newOwner = await users.findUserByName(this.ctx.db, newOwnerName);
     const hidden = "The new owner does not exist or cannot be found";
     if (!newOwner) throw new NotFoundError(hidden);
+    // Nobody hands a repository to someone who blocks them (Forgejo's StartRepositoryTransfer).
+    await assertNotBlocked(this.ctx.db, [newOwner.id], doer.id);
     if (newOwner.type === "organization") {
       const member = (await this.permissions.inOrganization(newOwner, doer)).isMember;
       if (!canSeeAccount(viewerOf(actorFor(doer)), newOwner, member)) throw new NotFoundError(hidden);

@@ -93,6 +93,19 @@ describe.each(DIALECTS)("blocking users on %s", (dialect) => {
     await refused(
       t.call("POST", `${repo.path}/pulls`, { ...as, body: { title: "x", head: "other", base: "main" } }),
     );
+    // Nor fork, be made a collaborator, or hand the blocker a repository.
+    await refused(t.call("POST", `${repo.path}/forks`, { ...as, body: {} }));
+    await refused(
+      t.call("PUT", `${repo.path}/collaborators/${pest.name}`, {
+        token: owner.token,
+        body: { permission: "read" },
+      }),
+    );
+    const pestRepo = await t.call("POST", "/user/repos", { ...as, body: { name: "gift" } });
+    expect(pestRepo.status).toBe(201);
+    await refused(
+      t.call("POST", `/repos/${pest.name}/gift/transfer`, { ...as, body: { new_owner: owner.name } }),
+    );
     expect((await t.call("GET", repo.path)).json.stars_count).toBe(0);
     // Others are not affected; undoing is always allowed.
     expect(
