@@ -1,5 +1,4 @@
 import {
-  ConflictError,
   InvalidArgumentError,
   NotFoundError,
   PermissionDeniedError,
@@ -50,13 +49,14 @@ export class BranchRenameService {
     const has = (ref: string) => refs.some((r) => r.ref === ref);
     if (from === to || has(`refs/heads/${to}`)) throw new InvalidArgumentError(TARGET_EXISTS);
     if (!has(`refs/heads/${from}`)) throw new NotFoundError(FROM_MISSING);
-    if (has(`refs/tags/${to}`)) throw new ConflictError("The branch with the same tag already exists.");
+    if (has(`refs/tags/${to}`))
+      throw new InvalidArgumentError("The branch with the same tag already exists.");
     const nests = refs.some((r) => {
       if (!r.ref.startsWith("refs/heads/") || r.ref === `refs/heads/${from}`) return false;
       const other = r.ref.slice("refs/heads/".length);
       return other.startsWith(`${to}/`) || to.startsWith(`${other}/`);
     });
-    if (nests) throw new ConflictError("The branch with the same name already exists.");
+    if (nests) throw new InvalidArgumentError("The branch with the same name already exists.");
 
     const admin = isRepoAdmin(access.permission) || doer.isAdmin;
     const rule = findBranchRule(await this.protections.list(repo), from);
@@ -68,11 +68,22 @@ export class BranchRenameService {
     }
     if (rule && !ownRule)
       throw new PermissionDeniedError("Branch is protected by glob-based protection rules.");
+    // The new name must not land under a rule: that would make a protected branch of whatever the
+    // renamed branch holds, past the rule's push allowlist. A rule named like the target (which
+    // the renamed branch's own rule would collide with) is refused too.
+    const rules = await this.protections.list(repo);
+    const targetRule = findBranchRule(rules, to);
+    if (targetRule && !admin)
+      throw new PermissionDeniedError(
+        "User must be a repo or site admin to rename a branch to a protected name.",
+      );
+    if (ownRule && rules.some((r) => r.ruleName === to))
+      throw new InvalidArgumentError("A branch protection rule with the new name already exists.");
 
     const { sha, wasDefault } = await withGitErrors(() => renameBranch(git, from, to), {
       not_found: () => new NotFoundError(FROM_MISSING),
       already_exists: () => new InvalidArgumentError(TARGET_EXISTS),
-      conflict: () => new ConflictError("The branch with the same name already exists."),
+      conflict: () => new InvalidArgumentError("The branch with the same name already exists."),
     });
     await this.ctx.db
       .transaction()

@@ -60,7 +60,13 @@ describe.each(DIALECTS)("PATCH /branches/{branch} (rename) on %s", (dialect) => 
     expect((await rename(writer, "guarded", "guarded2")).status).toBe(403);
     const glob = await rename(owner, "release/1", "rel-1");
     expect(glob.status).toBe(403);
-    expect(glob.json.message).toBe("Branch is protected by glob-based protection rules.");
+    expect(glob.json.message).toBe("Branch is protected by glob-based protection rules."); // A writer may not rename onto a protected name: the branch would become protected with
+    // whatever it holds, past the rule's allowlist.
+    const onto = await rename(writer, "other", "release/9");
+    expect(onto.status).toBe(403);
+    expect((await as(owner, "GET", "/branches/release%2F9")).status).toBe(404);
+    // A name nesting with another branch is 422, as Forgejo's description lists.
+    expect((await rename(writer, "other", "release")).status).toBe(422);
   });
 
   it("renames a branch for a writer (204): the old name is gone, the new one has its commit", async () => {

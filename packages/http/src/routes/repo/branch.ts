@@ -168,7 +168,6 @@ export const repoUpdateBranch = route({
     ...empty,
     ...forbidden,
     ...notFound,
-    ...conflict,
     ...validationError,
     ...repoArchived,
   },
