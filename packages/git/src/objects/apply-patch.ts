@@ -13,6 +13,9 @@ import type { SignatureInput } from "./signature.js";
 import { compareAndSetRef } from "./update-ref.js";
 
 /** What {@link applyPatch} takes (Forgejo's ApplyDiffPatchOptions). */
+/** The largest blob one binary hunk of a patch may inflate to. */
+const MAX_BINARY_HUNK = 64 * 1024 * 1024;
+
 export interface ApplyPatchOptions {
   /** A unified diff as `git diff` or `git format-patch` writes it. */
   readonly patch: string;
@@ -55,6 +58,14 @@ export async function applyPatch(repo: GitRepository, options: ApplyPatchOptions
     if (!isValidBranchName(target)) throw new GitInvalidArgumentError(`invalid branch name: ${target}`);
     if (options.newBranch && (await readRef(ctx, `refs/heads/${target}`))) {
       throw new GitAlreadyExistsError(`branch ${target} already exists`);
+    }
+    // A binary hunk states the size it inflates to: a small compressed body could otherwise add
+    // gigabytes of blobs. Each may inflate to at most 64 MiB.
+    for (const m of options.patch.matchAll(/^(?:literal|delta) (\d+)$/gm)) {
+      if (Number(m[1]) > MAX_BINARY_HUNK)
+        throw new GitInvalidArgumentError(
+          `patch does not apply: a binary hunk of ${m[1]} bytes is too large`,
+        );
     }
     const scratch = await mkdtemp(join(tmpdir(), "kiln-apply-"));
     try {

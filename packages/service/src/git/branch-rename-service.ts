@@ -1,9 +1,4 @@
-import {
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionDeniedError,
-  type User,
-} from "@kiln/domain";
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, type User } from "@kiln/domain";
 import {
   findBranchRule,
   isPlainRuleName,

@@ -58,6 +58,10 @@ describe.each(DIALECTS)("git notes and annotated tags over HTTP on %s", (dialect
     expect((await as(owner, "DELETE", `/git/notes/${head}`)).status).toBe(204);
     expect((await as(owner, "GET", `/git/notes/${head}`)).status).toBe(404);
     expect((await as(owner, "DELETE", `/git/notes/${head}`)).status).toBe(404);
+    // An archived repository takes no notes (423), as it takes no other change.
+    expect((await as(owner, "PATCH", "", { archived: true })).status).toBe(200);
+    expect((await as(owner, "POST", `/git/notes/${head}`, { message: "late" })).status).toBe(423);
+    expect((await as(owner, "PATCH", "", { archived: false })).status).toBe(200);
   });
 
   it("answers an annotated tag by its sha, and 400 for a lightweight tag or an unknown sha", async () => {

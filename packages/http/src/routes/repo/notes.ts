@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { empty, forbidden, notFound, validationError } from "../responses.js";
+import { empty, forbidden, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
 import { commitsJson } from "./commits.js";
 import { repoParams } from "./context.js";
 
@@ -52,6 +52,8 @@ export const repoSetNote = route({
   summary: "Set a note corresponding to a single commit from a repository",
   access: "signed-in",
   repo: { write: ["repo.code"] },
+  notArchived: true,
+  quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
   scopes: ["repository"],
   params: shaParams,
   body: api.NoteOptions,
@@ -60,7 +62,9 @@ export const repoSetNote = route({
     200: { description: "Note", schema: api.Note },
     ...forbidden,
     ...notFound,
+    ...quotaExceeded,
     ...validationError,
+    ...repoArchived,
   },
   async handler(c, { params, body, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);
@@ -78,6 +82,7 @@ export const repoRemoveNote = route({
   summary: "Removes a note corresponding to a single commit from a repository",
   access: "signed-in",
   repo: { write: ["repo.code"] },
+  notArchived: true,
   scopes: ["repository"],
   params: shaParams,
   responses: {
@@ -85,6 +90,7 @@ export const repoRemoveNote = route({
     ...forbidden,
     ...notFound,
     ...validationError,
+    ...repoArchived,
   },
   async handler(c, { params, principal, repo: ctx }) {
     const { user } = requirePrincipal(principal);

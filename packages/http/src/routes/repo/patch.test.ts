@@ -78,6 +78,22 @@ describe.each(DIALECTS)("POST /diffpatch on %s", (dialect) => {
     expect(res.status).toBe(422);
     expect(res.json.message).toMatch(/^patch does not apply/);
     expect((await as(writer, "POST", "/diffpatch", { content: "not a diff" })).status).toBe(422);
+    // A binary hunk that would inflate past 64 MiB is refused before git reads it.
+    const bomb = [
+      "diff --git a/big.bin b/big.bin",
+      "new file mode 100644",
+      "index 0000000..1111111",
+      "GIT binary patch",
+      "literal 1000000000",
+      "zcmeIuF#!Mo0K%a4Pi+Q-h(KY$fB^#r3>YwAz<>b*1`HT5V8DO@0|pEjFkrxd0Rsm9",
+      "",
+      "literal 0",
+      "HcmV?d00001",
+      "",
+    ].join("\n");
+    const refused = await as(writer, "POST", "/diffpatch", { content: bomb });
+    expect(refused.status).toBe(422);
+    expect(refused.json.message).toMatch(/binary hunk of 1000000000 bytes is too large/);
     expect((await as(owner, "GET", "/branches/main")).json.commit.id).toBe(before);
   });
 
