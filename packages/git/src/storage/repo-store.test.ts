@@ -107,6 +107,17 @@ describe("RepoStore", () => {
     expect(await readdir(join(root.dir, "repos", ".tmp"))).toEqual([]);
   });
 
+  it("never lets a new or moved repository inherit a wiki left by one that is gone", async () => {
+    // A wiki whose repository is gone (a crash, a race with a deletion).
+    await store.create("wo", wikiRepoName("ghost"));
+    await store.create("wo", "ghost");
+    expect(await store.exists("wo", wikiRepoName("ghost"))).toBe(false);
+    await store.create("wo", wikiRepoName("target"));
+    await store.create("wo", "source");
+    await store.move({ owner: "wo", name: "source" }, { owner: "wo", name: "target" });
+    expect(await store.exists("wo", wikiRepoName("target"))).toBe(false);
+  });
+
   it("measures the size on disk, which grows with content", async () => {
     const repo = await store.create("alice", "sized");
     const empty = await store.size("alice", "sized");

@@ -127,6 +127,9 @@ export class RepoStore {
     return handle.withWriteLock(async () => {
       if (await this.exists(owner, name))
         throw new GitAlreadyExistsError(`repository ${owner}/${name} already exists`);
+      // A wiki left by a repository of this name that is gone belongs to nobody: a new
+      // repository never inherits its pages.
+      await this.#discard(this.#handle(owner, wikiRepoName(name)).gitdir);
       const temp = await this.tempDir();
       try {
         await runGitOk(["init", "--bare", "--quiet", "--template=", `--initial-branch=${branch}`, temp]);
@@ -170,6 +173,7 @@ export class RepoStore {
     return handle.withWriteLock(async () => {
       if (await this.exists(owner, name))
         throw new GitAlreadyExistsError(`repository ${owner}/${name} already exists`);
+      await this.#discard(this.#handle(owner, wikiRepoName(name)).gitdir);
       await installHooks(dir, this.#nodePath);
       await mkdir(dirname(handle.gitdir), { recursive: true });
       await rename(dir, handle.gitdir);
@@ -229,9 +233,10 @@ export class RepoStore {
           throw new GitAlreadyExistsError(`repository ${to.owner}/${to.name} already exists`);
         }
         await mkdir(dirname(target.gitdir), { recursive: true });
+        // A wiki left at the target by an earlier crash belongs to no repository: it goes, whether
+        // or not the moving repository has a wiki of its own.
+        await this.#discard(targetWiki.gitdir);
         if (hasWiki) {
-          // A wiki left at the target by an earlier crash belongs to no repository: it goes.
-          await this.#discard(targetWiki.gitdir);
           await rename(sourceWiki.gitdir, targetWiki.gitdir);
           this.#opened.delete(sourceWiki.gitdir);
           forgetRepositoryState(sourceWiki.gitdir);

@@ -266,6 +266,10 @@ export class RepoService {
    * repositories commits once); the caller removes the files with {@link removeFiles} after commit.
    */
   async deleteRows(trx: Db, repo: Repository, doerId?: number): Promise<void> {
+    // A fork's parent is locked before the fork, the order a parent's own deletion (which detaches
+    // its forks) and a fork's creation take, so concurrent deletions and creations of its forks
+    // recount its forks_count one after the other.
+    if (repo.forkId !== null) await repositories.lockRepository(trx, repo.forkId);
     const locked = await repositories.lockRepository(trx, repo.id);
     if (!locked) throw new NotFoundError();
     if (doerId !== undefined) {
