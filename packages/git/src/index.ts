@@ -27,6 +27,7 @@ export * from "./objects/commits.js";
 export * from "./objects/contents.js";
 export type { ChangedFile } from "./objects/diff-trees.js";
 export { languageOf, languageStats } from "./objects/languages.js";
+export { lastCommitsOf } from "./objects/last-commits.js";
 export * from "./objects/notes.js";
 export { type ObjectEngine, objectEngine, setObjectEngine } from "./objects/object-cache.js";
 export * from "./objects/refs.js";

@@ -14,6 +14,7 @@ import {
   type GitRepository,
   getCommitInfos,
   getContents,
+  lastCommitsOf,
   listCommits,
   wikiRepoName,
 } from "@kiln/git";
@@ -142,25 +143,32 @@ export class WikiService {
   async pages(repo: Repository, page: PageRequest): Promise<Paged<WikiPageMeta>> {
     const git = await this.open(repo);
     if (!git) throw wikiNotFound();
-    const listing = await withGitErrors(() => getContents(git, "", { lastCommit: true }));
+    const listing = await withGitErrors(() => getContents(git, "", {}));
     if (listing.kind !== "dir") throw wikiNotFound();
     const all = listing.entries.flatMap((entry) => {
       if (entry.type !== "file" || entry.mode !== "100644") return [];
       const webPath = gitPathToWebPath(entry.name);
-      return webPath === undefined || !entry.lastCommitSha ? [] : [{ webPath, sha: entry.lastCommitSha }];
+      return webPath === undefined ? [] : [{ webPath, name: entry.name }];
     });
     const start = (page.page - 1) * page.limit;
     const slice = all.slice(start, start + page.limit);
-    const commits = await withGitErrors(() => getCommitInfos(git, [...new Set(slice.map((p) => p.sha))]));
+    // Last commits only for the page asked for (Forgejo's order): a wiki of many files costs a
+    // listing, not a history walk per file.
+    const last = await withGitErrors(() =>
+      lastCommitsOf(
+        git,
+        listing.commitSha,
+        "",
+        slice.map((p) => p.name),
+      ),
+    );
+    const commits = await withGitErrors(() => getCommitInfos(git, [...new Set(last.values())]));
     const bySha = new Map(commits.map((c) => [c.sha, c]));
-    return {
-      total: all.length,
-      items: slice.map((p) => ({
-        webPath: p.webPath,
-        title: webPathToTitle(p.webPath),
-        lastCommit: bySha.get(p.sha) as CommitInfo,
-      })),
-    };
+    const items = slice.flatMap((p) => {
+      const commit = bySha.get(last.get(p.name) ?? "");
+      return commit ? [{ webPath: p.webPath, title: webPathToTitle(p.webPath), lastCommit: commit }] : [];
+    });
+    return { total: all.length, items };
   }
 
   /** One page (of 50) of a page's revisions, newest first, and their number; 404 for a missing page. */
@@ -370,23 +378,43 @@ export class WikiService {
   }
 
   /**
-   * Measures the wiki on disk and records its size and the owner's usage change, with the row of
-   * the repository locked so that concurrent writes record one after the other (each measures
-   * under the lock, so the last recorded size is the last measured).
+   * Measures the wiki on disk and records its size and the owner's usage change. Measurements of
+   * one repository run one after the other in this process (so the last recorded size is the last
+   * measured), and the directory walk happens before the transaction opens: a transaction held
+   * during disk work would hold the embedded database's only connection.
    */
-  private async recordSize(repo: Repository, also?: (trx: Db) => Promise<void>): Promise<void> {
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const locked = await repositories.lockRepository(trx, repo.id);
-      if (!locked) throw new NotFoundError();
-      const name = wikiRepoName(locked.name);
-      const size = (await this.repos.store.exists(locked.ownerName, name))
-        ? await this.repos.store.size(locked.ownerName, name)
+  private recordSize(repo: Repository, also?: (trx: Db) => Promise<void>): Promise<void> {
+    const previous = this.#measuring.get(repo.id) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const current = await repositories.findRepositoryById(this.ctx.db, repo.id);
+      if (!current) throw new NotFoundError();
+      const name = wikiRepoName(current.name);
+      const size = (await this.repos.store.exists(current.ownerName, name))
+        ? await this.repos.store.size(current.ownerName, name)
         : 0;
-      const before = await wikis.setWikiSize(trx, repo.id, size);
-      await this.ledger.record(trx, locked.ownerId, { wiki: size - before });
-      await also?.(trx);
+      await this.ctx.db.transaction().execute(async (trx) => {
+        const locked = await repositories.lockRepository(trx, repo.id);
+        if (!locked) throw new NotFoundError();
+        const before = await wikis.setWikiSize(trx, repo.id, size);
+        await this.ledger.record(trx, locked.ownerId, { wiki: size - before });
+        await also?.(trx);
+      });
     });
+    // What the next measurement waits for: never a rejection (the caller of `run` gets that).
+    const settled: Promise<void> = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (this.#measuring.get(repo.id) === settled) this.#measuring.delete(repo.id);
+      });
+    this.#measuring.set(repo.id, settled);
+    return run;
   }
+
+  /** The measurement in progress (or queued last) per repository id. */
+  readonly #measuring = new Map<number, Promise<void>>();
 }
 
 /** A new page's web path, or 400 for a reserved name (Forgejo's ErrWikiReservedName). */
