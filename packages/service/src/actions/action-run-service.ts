@@ -129,7 +129,8 @@ export class ActionRunService {
     const workflow = await readWorkflow(await this.repos.git(repo), ref, file);
     const inputs: Record<string, string> = {};
     for (const [key, input] of workflow.inputs) {
-      const value = Object.hasOwn(given, key) && given[key] ? given[key] : input.default;
+      const raw = Object.hasOwn(given, key) && given[key] ? given[key] : input.default;
+      const value = input.boolean && raw === "on" ? "true" : raw;
       if (!value) {
         if (input.required) throw new BadRequestError(`Required input '${input.label}' not provided`);
         continue;
@@ -162,7 +163,8 @@ export class ActionRunService {
         })),
       );
     });
-    return { id: run.id, runNumber: run.index, jobs: jobs.map((j) => j.name) };
+    // Forgejo's DispatchWorkflowRun lists the jobs by their keys under `jobs:`.
+    return { id: run.id, runNumber: run.index, jobs: workflow.jobs.slice(0, jobs.length).map((j) => j.id) };
   }
 
   private async usersOf(runs: readonly ActionRunRow[]): Promise<Map<number, User>> {

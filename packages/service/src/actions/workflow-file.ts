@@ -6,6 +6,9 @@ import { parse } from "yaml";
 export const WORKFLOW_DIRS = [".forgejo/workflows", ".gitea/workflows", ".github/workflows"] as const;
 /** The largest workflow file read (Forgejo reads any size; Kiln bounds it). */
 export const MAX_WORKFLOW_SIZE = 1024 * 1024;
+/** At most this many `workflow_dispatch` inputs a workflow may declare (Forgejo's default limit). */
+const MAX_DISPATCH_INPUTS = 100;
+
 /** At most this many jobs are recorded for one run. */
 export const MAX_WORKFLOW_JOBS = 256;
 
@@ -14,6 +17,8 @@ export interface WorkflowJob {
   readonly name: string;
   readonly needs: readonly string[];
   readonly runsOn: readonly string[];
+  /** The job's key under `jobs:` (what Forgejo's dispatch answer lists). */
+  readonly id: string;
 }
 
 /** A workflow file found at a ref, parsed as far as a dispatched run needs. */
@@ -28,7 +33,13 @@ export interface Workflow {
   /** The `workflow_dispatch` inputs: default and whether required. */
   readonly inputs: ReadonlyMap<
     string,
-    { readonly default: string; readonly required: boolean; readonly label: string }
+    {
+      readonly default: string;
+      readonly required: boolean;
+      readonly label: string;
+      /** `type: boolean`: a checkbox's `on` means `true` (Forgejo's dispatch form). */
+      readonly boolean: boolean;
+    }
   >;
 }
 
@@ -77,6 +88,7 @@ export function parseWorkflow(text: string): Pick<Workflow, "name" | "jobs" | "i
     .map(([id, raw]) => {
       const job = record(raw);
       return {
+        id,
         name: typeof job.name === "string" && job.name !== "" ? job.name : id,
         needs: strings(job.needs),
         runsOn: strings(job["runs-on"]),
@@ -84,13 +96,18 @@ export function parseWorkflow(text: string): Pick<Workflow, "name" | "jobs" | "i
     });
   const on = doc.on ?? doc[true as unknown as string];
   const dispatch = record(record(on).workflow_dispatch);
-  const inputs = new Map<string, { default: string; required: boolean; label: string }>();
-  for (const [key, raw] of Object.entries(record(dispatch.inputs))) {
+  const inputs = new Map<string, { default: string; required: boolean; label: string; boolean: boolean }>();
+  const declared = Object.entries(record(dispatch.inputs));
+  // Forgejo's `[actions] LIMIT_DISPATCH_INPUTS` (100 by default).
+  if (declared.length > MAX_DISPATCH_INPUTS)
+    throw new BadRequestError(`workflow_dispatch has more than ${MAX_DISPATCH_INPUTS} inputs`);
+  for (const [key, raw] of declared) {
     const input = record(raw);
     inputs.set(key, {
       default: input.default === undefined || input.default === null ? "" : String(input.default),
       required: input.required === true,
       label: typeof input.description === "string" && input.description !== "" ? input.description : key,
+      boolean: input.type === "boolean",
     });
   }
   return { name: typeof doc.name === "string" ? doc.name : "", jobs, inputs };

@@ -12,6 +12,8 @@ on:
         required: true
       level:
         default: "3"
+      dry:
+        type: boolean
 jobs:
   build:
     runs-on: docker
@@ -76,11 +78,18 @@ describe.each(DIALECTS)("Actions runs, tasks, jobs and runner tokens over the AP
     expect(quiet.status).toBe(204);
     const loud = await dispatch(repo, writer.token, {
       ref: "refs/heads/main",
-      inputs: { target: "staging" },
+      inputs: { target: "staging", dry: "on" },
       return_run_info: true,
     });
     expect(loud.status).toBe(201);
-    expect(loud.json).toEqual({ id: expect.any(Number), run_number: 2, jobs: ["build", "Run tests"] });
+    // Jobs by their keys, as Forgejo's DispatchWorkflowRun; a checked boolean input is "true".
+    expect(loud.json).toEqual({ id: expect.any(Number), run_number: 2, jobs: ["build", "test"] });
+    const stored = await t.services.ctx.db
+      .selectFrom("actionRun")
+      .select("inputs")
+      .where("id", "=", loud.json.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.inputs)).toEqual({ target: "staging", level: "3", dry: "true" });
 
     const runs = await t.call("GET", `/repos/${repo}/actions/runs`, { token: reader.token });
     expect(runs.status).toBe(200);
