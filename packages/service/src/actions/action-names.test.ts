@@ -26,11 +26,16 @@ describe("Actions names and workflow files", () => {
     );
     expect(parsed.name).toBe("W");
     expect(parsed.jobs).toEqual([
-      { name: "j1", needs: [], runsOn: ["x"] },
-      { name: "Second", needs: ["j1"], runsOn: ["x", "y"] },
+      { id: "j1", name: "j1", needs: [], runsOn: ["x"] },
+      { id: "j2", name: "Second", needs: ["j1"], runsOn: ["x", "y"] },
     ]);
-    expect(parsed.inputs.get("a")).toEqual({ default: "", required: true, label: "a" });
-    expect(parsed.inputs.get("b")).toEqual({ default: "2", required: false, label: "b" });
+    expect(parsed.inputs.get("a")).toEqual({ default: "", required: true, label: "a", boolean: false });
+    expect(parsed.inputs.get("b")).toEqual({ default: "2", required: false, label: "b", boolean: false });
+    // More than Forgejo's LIMIT_DISPATCH_INPUTS (100) inputs is refused.
+    const many = Array.from({ length: 101 }, (_, i) => `      i${i}: {}`).join("\n");
+    expect(() => parseWorkflow(`on:\n  workflow_dispatch:\n    inputs:\n${many}\njobs: {}\n`)).toThrow(
+      /more than 100 inputs/,
+    );
     expect(() => parseWorkflow("jobs: [unclosed")).toThrow(/invalid workflow/);
     expect(parseWorkflow("just text").jobs).toEqual([]);
   });
