@@ -1,14 +1,16 @@
 import ivm from "isolated-vm";
 import { bootScript } from "./boot-script.js";
+import type { Refusals } from "./refusals.js";
 
 /** What the isolate may call on the host; every argument is a copy made at the boundary. */
 export interface HostBindings {
   /**
    * A batch of messages from the runtime that need no answer (timers, fetch, EXIT…). Called
    * synchronously: the isolate waits until the host has taken the batch, so a script that sends
-   * without pause is held back instead of piling work up in the host.
+   * without pause is held back instead of piling work up in the host. Returns what the host
+   * refused of it (copied into the isolate), or nothing.
    */
-  send(bytes: Uint8Array): void;
+  send(bytes: Uint8Array): Refusals | undefined;
   /** A request from the runtime that blocks it until answered (CODE_FETCH). */
   request(bytes: Uint8Array): Promise<Uint8Array>;
   /**
