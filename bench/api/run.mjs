@@ -42,6 +42,9 @@ const REQUESTS = [
   ["GET /user (token)", "/api/v1/user", true],
   ["GET /repos/{o}/{r} (token)", "/api/v1/repos/bench/public-1", true],
   ["GET /repos/search?q= (token)", "/api/v1/repos/search?q=", true],
+  // A small file of a public repository (its README), as JSON and as raw bytes.
+  ["GET /repos/{o}/{r}/contents/README.md (token)", "/api/v1/repos/bench/public-1/contents/README.md", true],
+  ["GET /repos/{o}/{r}/raw/README.md (token)", "/api/v1/repos/bench/public-1/raw/README.md", true],
 ];
 
 /** A process's CPU time so far (user + system), in µs, where /proc tells it; else undefined. */
@@ -157,6 +160,18 @@ try {
       ];
     });
     console.log(`| ${label} | ${cells.join(" | ")} |`);
+  }
+  // A raw file should be the cheapest read there is: against the contents API and Kiln's own
+  // /version, round by round (medians of the per-round ratios).
+  const RAW = "GET /repos/{o}/{r}/raw/README.md (token)";
+  const CONTENTS = "GET /repos/{o}/{r}/contents/README.md (token)";
+  for (const [name] of kilns) {
+    const per = (label) => results[name][label].map((m) => m.rps);
+    const raw = per(RAW);
+    const ratioTo = (label) => median(per(label).map((rps, round) => raw[round] / rps)).toFixed(3);
+    console.log(
+      `${name}: raw ÷ contents ${ratioTo(CONTENTS)}, raw ÷ Kiln's GET /version ${ratioTo("GET /version")}`,
+    );
   }
 } finally {
   await Promise.allSettled(servers.map((s) => s.close()));

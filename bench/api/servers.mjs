@@ -70,7 +70,8 @@ const basic = (user, password) => `Basic ${Buffer.from(`${user}:${password}`).to
 /**
  * `kiln web` on a fresh work path: embedded PGlite, or PostgreSQL when `postgres` gives a URL and
  * a schema of its own. Seeds an admin `root` (CLI), a user `bench` with a token (API), three
- * public and three private repositories of `bench` and two private ones of `root`.
+ * public and three private repositories of `bench` (`public-1` with a README) and two private
+ * ones of `root`.
  */
 export async function startKiln({ postgres, logLevel }) {
   const work = mkdtempSync(join(tmpdir(), "kiln-bench-api-"));
@@ -133,7 +134,7 @@ export async function startKiln({ postgres, logLevel }) {
     scopes: ["all"],
   });
   for (let i = 1; i <= 3; i++) {
-    await call("POST", "/user/repos", bench, { name: `public-${i}`, private: false });
+    await call("POST", "/user/repos", bench, { name: `public-${i}`, private: false, auto_init: i === 1 });
     await call("POST", "/user/repos", bench, { name: `private-${i}`, private: true });
   }
   for (let i = 1; i <= 2; i++)

@@ -226,6 +226,15 @@ try {
       `| ${label} | ${Math.round(m.rps).toLocaleString("en-US")} | ${m.p99} | ${(m.rps / version).toFixed(3)} |`,
     );
   }
+  // A raw file should be the cheapest read there is: at least the contents API's rate.
+  const rateOf = (label) => results.find(([l]) => l === label)?.[1].rps;
+  const raw = rateOf("GET /raw/README.md");
+  const contents = rateOf("GET /contents/README.md");
+  if (raw !== undefined && contents !== undefined) {
+    console.log(
+      `\nraw ÷ contents: ${(raw / contents).toFixed(3)}; raw ÷ /version: ${(raw / version).toFixed(3)}`,
+    );
+  }
   console.log("\nOne request at a time, against `git log -- <path>` (median of 5) on the same repository:");
   console.log(
     "| request | first ms (median of 3 repositories) | then ms (median of 5) | git log ms | ratio first | ratio then |",

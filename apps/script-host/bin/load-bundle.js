@@ -1,8 +1,8 @@
 // Loads dist/kiln-run.cjs as require() would, but compiled with the V8 code cache data built
 // beside it (scripts/build-host-code-cache.mjs): the data holds the functions a run compiles, so
 // a start parses and compiles less of the bundle. The data is used only when the bundle is the
-// one it was made from (same size and modification time) and V8 accepts it; else the bundle is
-// compiled as usual. CommonJS, like bin/kiln-run.js (bin/package.json).
+// one it was made from (same Node, size and modification time) and V8 accepts it; else the bundle
+// is compiled as usual. CommonJS, like bin/kiln-run.js (bin/package.json).
 "use strict";
 
 const fs = require("node:fs");
@@ -12,10 +12,13 @@ const Module = require("node:module");
 const bundlePath = path.join(__dirname, "..", "dist", "kiln-run.cjs");
 const cachePath = `${bundlePath}.cache`;
 
-/** What the code cache data was made from: the bundle's size and modification time. */
+/**
+ * What the code cache data was made from: the Node (V8 rejects data of another V8 anyway, after
+ * reading it), the bundle's size and modification time.
+ */
 function bundleStamp() {
   const info = fs.statSync(bundlePath);
-  return `${info.size}:${info.mtimeMs}`;
+  return `${process.version}:${info.size}:${info.mtimeMs}`;
 }
 
 /**

@@ -6,7 +6,7 @@
  * through the slots below, filled at attach time.
  */
 interface RawBindings {
-  send(bytes: Uint8Array): void;
+  send(bytes: Uint8Array): unknown;
   request(bytes: Uint8Array): Uint8Array;
   print(text: string, stream: number): void;
 }
@@ -23,8 +23,11 @@ export function attachBindings(bindings: RawBindings): void {
   raw.print = bindings.print;
 }
 
-/** Sends a batch of length-prefixed BaseMsg frames to the host without waiting for an answer. */
-export const sendBytes = (bytes: Uint8Array): void => raw.send(bytes);
+/**
+ * Sends a batch of length-prefixed BaseMsg frames to the host without waiting for an answer;
+ * returns what the host refused of it (see src/host/refusals.ts), or nothing.
+ */
+export const sendBytes = (bytes: Uint8Array): unknown => raw.send(bytes);
 /** Sends one encoded BaseMsg and blocks until the host's answer (also one BaseMsg). */
 export const requestBytes = (bytes: Uint8Array): Uint8Array => raw.request(bytes);
 /** Writes text to stdout (1) or stderr (2). */

@@ -32,19 +32,48 @@ const FLUSH_BYTES = 256 * 1024;
 /** The frames queued for the next batch, written one after another. */
 let queue = new Uint8Array(4096);
 let queuedBytes = 0;
+let queuedFrames = 0;
 let scheduled = false;
+
+/** What fails a request queued in the batch (by frame index) if the host refuses its message. */
+type OnRefused = (reason: string) => void;
+let onRefused: OnRefused[] = [];
+let anyOnRefused = false;
 
 /**
  * Sends everything queued as one batch: the frames one after another, each a BaseMsg prefixed
  * with its length. One crossing of the isolate boundary carries all the messages a burst of
- * script code produced (10,000 setTimeout calls in a loop are one call into the host).
+ * script code produced (10,000 setTimeout calls in a loop are one call into the host). The host
+ * answers the call with the messages it refused, if any (a script that tampered with built-ins
+ * can make the encoder write garbage): the requests made in them fail with the host's reason.
  */
 export function flush(): void {
   scheduled = false;
   if (queuedBytes === 0) return;
   const batch = queue.slice(0, queuedBytes);
+  const frames = queuedFrames;
+  const handlers = onRefused;
   queuedBytes = 0;
-  sendBytes(batch);
+  queuedFrames = 0;
+  if (anyOnRefused) {
+    onRefused = [];
+    anyOnRefused = false;
+  }
+  const refused = sendBytes(batch);
+  if (refused !== undefined) failRefused(refused as Refusals, handlers, frames);
+}
+
+/** Pairs of frame index and reason; a negative index `-(i + 1)` is frame i and all after it. */
+type Refusals = (number | string)[];
+
+function failRefused(refused: Refusals, handlers: OnRefused[], frames: number): void {
+  for (let i = 0; i + 1 < refused.length; i += 2) {
+    const index = refused[i];
+    const reason = String(refused[i + 1]);
+    if (typeof index !== "number") continue;
+    if (index >= 0) handlers[index]?.(reason);
+    else for (let j = -index - 1; j < frames; j++) handlers[j]?.(reason);
+  }
 }
 
 /** Room for `bytes` more bytes in the queue. */
@@ -66,12 +95,20 @@ function queued(): void {
   }
 }
 
-/** Queues a message to the host on a channel; it leaves with the batch at the next microtask. */
-export function send(channel: string, msg: Msg): void {
+/**
+ * Queues a message to the host on a channel; it leaves with the batch at the next microtask.
+ * `refused` is called with the host's reason if the host refuses the message.
+ */
+export function send(channel: string, msg: Msg, refused?: OnRefused): void {
   const frame = encodeEnvelopeFrame(channel, msg);
   reserve(frame.byteLength);
   queue.set(frame, queuedBytes);
   queuedBytes += frame.byteLength;
+  if (refused !== undefined) {
+    onRefused[queuedFrames] = refused;
+    anyOnRefused = true;
+  }
+  queuedFrames++;
   queued();
 }
 
@@ -86,6 +123,7 @@ export function sendTimerStart(id: number, interval: boolean, duration: number):
   }
   reserve(timerStartFrameSize(id, interval, duration));
   queuedBytes = writeTimerStart(queue, queuedBytes, id, interval, duration);
+  queuedFrames++;
   queued();
 }
 

@@ -2,8 +2,9 @@
 // Bundles the host side of kiln-run (dist/cli/main.js, compiled by tsc, with @kiln/protocol) into
 // dist/kiln-run.cjs, the one file bin/kiln-run.js loads: loading one module instead of some
 // eighty ESM files saves tens of milliseconds of every start-up, and a CommonJS file skips the
-// ESM loader's resolution and translation (a few more). isolated-vm and @swc/core are native
-// addons and stay external (SWC is loaded only on a compile-cache miss).
+// ESM loader's resolution and translation (a few more). isolated-vm (either build, chosen at run
+// time by src/host/ivm.ts) and @swc/core are native addons and stay external (SWC is loaded only
+// on a compile-cache miss).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -22,7 +23,7 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
-  external: ["isolated-vm", "@swc/core"],
+  external: ["isolated-vm-5", "isolated-vm-6", "@swc/core"],
   sourcemap: true,
   logLevel: "warning",
   ...importMetaUrl,

@@ -5,7 +5,7 @@
 import { readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import ivm from "isolated-vm";
+import ivm from "../dist/host/ivm.js";
 import { loadRuntimeBundle } from "../dist/host/runtime-bundle.js";
 import { builtCodeCachePath, writeCodeCacheFile } from "../dist/host/runtime-code-cache.js";
 

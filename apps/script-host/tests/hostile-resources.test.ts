@@ -237,6 +237,8 @@ describe("a runtime that breaks the message limits", () => {
   it("a request over 1 MiB is answered with an ERROR, not decoded", async () => {
     const result = await runNode(helper, ["request"], work);
     expect(result.stdout).toMatch(/^answered \d+\n$/);
-    expect(result.stderr).toBe("error: script timed out after 5 s (--timeout)\n");
+    expect(result.stderr).toBe(
+      "error: script timed out after 5 s (--timeout)\nnote: the host refused 1 message from the runtime during this run, the first with ProtocolError: a request of 2097152 bytes is over the limit\n",
+    );
   });
 });

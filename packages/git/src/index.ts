@@ -30,6 +30,7 @@ export { languageOf, languageStats } from "./objects/languages.js";
 export { lastCommitsOf } from "./objects/last-commits.js";
 export * from "./objects/notes.js";
 export { type ObjectEngine, objectEngine, setObjectEngine } from "./objects/object-cache.js";
+export * from "./objects/ref-in-path.js";
 export * from "./objects/refs.js";
 export type { ObjectType } from "./objects/resolve.js";
 export * from "./objects/signature.js";

@@ -15,7 +15,8 @@ let nextId = 1;
 
 /**
  * `fetch(url)`: a GET through FETCH_REQ, settled by FETCH_RES or by an ERROR carrying the same
- * id (for example a permission error without --allow-net). The protocol carries no method,
+ * id (for example a permission error without --allow-net), or by the host refusing the request's
+ * message (a ProtocolError). The protocol carries no method,
  * request headers or body, so only plain GETs are possible.
  */
 export function fetch(input: unknown, init: { method?: string; body?: unknown } = {}): Promise<KilnResponse> {
@@ -32,7 +33,9 @@ export function fetch(input: unknown, init: { method?: string; body?: unknown } 
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { url, resolve, reject });
-    send(Channel.fetch, fetchReq({ id, url }));
+    send(Channel.fetch, fetchReq({ id, url }), (reason) => {
+      if (pending.delete(id)) reject(errorFromText(reason));
+    });
   });
 }
 

@@ -1,14 +1,17 @@
-import ivm from "isolated-vm";
+import type IsolatedVM from "isolated-vm-5";
 import { bootScript } from "./boot-script.js";
+import ivm from "./ivm.js";
+import type { Refusals } from "./refusals.js";
 
 /** What the isolate may call on the host; every argument is a copy made at the boundary. */
 export interface HostBindings {
   /**
    * A batch of messages from the runtime that need no answer (timers, fetch, EXIT…). Called
    * synchronously: the isolate waits until the host has taken the batch, so a script that sends
-   * without pause is held back instead of piling work up in the host.
+   * without pause is held back instead of piling work up in the host. Returns what the host
+   * refused of it (copied into the isolate), or nothing.
    */
-  send(bytes: Uint8Array): void;
+  send(bytes: Uint8Array): Refusals | undefined;
   /** A request from the runtime that blocks it until answered (CODE_FETCH). */
   request(bytes: Uint8Array): Promise<Uint8Array>;
   /**
@@ -28,9 +31,9 @@ export interface HostBindings {
  */
 export class IsolateBridge {
   private constructor(
-    private readonly isolate: ivm.Isolate,
-    private readonly entry: ivm.Reference<(bytes?: Uint8Array) => unknown>,
-    private readonly noop: ivm.Reference<() => void>,
+    private readonly isolate: IsolatedVM.Isolate,
+    private readonly entry: IsolatedVM.Reference<(bytes?: Uint8Array) => unknown>,
+    private readonly noop: IsolatedVM.Reference<() => void>,
   ) {}
 
   /**
@@ -41,7 +44,7 @@ export class IsolateBridge {
   static async create(
     memoryLimitMb: number,
     bindings: HostBindings,
-    preload?: (isolate: ivm.Isolate) => ivm.Script,
+    preload?: (isolate: IsolatedVM.Isolate) => IsolatedVM.Script,
   ): Promise<IsolateBridge> {
     const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, memoryLimitMb) });
     const context = isolate.createContextSync();
@@ -67,8 +70,8 @@ export class IsolateBridge {
     const noop = context.evalSync("(() => undefined)", { reference: true, filename: "kiln:noop.js" });
     const bridge = new IsolateBridge(
       isolate,
-      entry as ivm.Reference<(bytes?: Uint8Array) => unknown>,
-      noop as ivm.Reference<() => void>,
+      entry as IsolatedVM.Reference<(bytes?: Uint8Array) => unknown>,
+      noop as IsolatedVM.Reference<() => void>,
     );
     // The runtime runs on the isolate's thread while this one goes on (the calls that follow, START
     // first, are queued behind it); compiling it from the code cache stays here, as what it makes

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import ivm from "isolated-vm";
+import type IsolatedVM from "isolated-vm-5";
 import { nativeSha256Hex, sha256Hex } from "./hash.js";
+import ivm from "./ivm.js";
 import { writeFileAtomicSync } from "./modules/atomic-write.js";
 import { type RuntimeBundle, runtimeDir } from "./runtime-bundle.js";
 
@@ -51,9 +52,9 @@ export function writeCodeCacheFile(path: string, bytes: Uint8Array): void {
 }
 
 /** A compiled script with what isolated-vm reports of its code cache (missing from its types). */
-type CachedScript = ivm.Script & ivm.CachedDataResult & { cachedDataRejected?: boolean };
+type CachedScript = IsolatedVM.Script & IsolatedVM.CachedDataResult & { cachedDataRejected?: boolean };
 
-function arrayBufferCopy(bytes: Uint8Array): ivm.ExternalCopy<ArrayBuffer> {
+function arrayBufferCopy(bytes: Uint8Array): IsolatedVM.ExternalCopy<ArrayBuffer> {
   const buffer = new ArrayBuffer(bytes.byteLength);
   new Uint8Array(buffer).set(bytes);
   return new ivm.ExternalCopy(buffer);
@@ -65,11 +66,11 @@ function arrayBufferCopy(bytes: Uint8Array): ivm.ExternalCopy<ArrayBuffer> {
  * in the cache directory), producing and keeping new data otherwise.
  */
 export function compileRuntime(
-  isolate: ivm.Isolate,
+  isolate: IsolatedVM.Isolate,
   bundle: RuntimeBundle,
   cacheDir: string | undefined,
   log: (line: string) => void = () => {},
-): ivm.Script {
+): IsolatedVM.Script {
   const key = codeCacheKey(bundle);
   const kept = cacheDir === undefined ? undefined : join(cacheDir, "code-cache", `${key}.bin`);
   for (const path of [builtCodeCachePath(bundle, key), kept]) {

@@ -8,13 +8,14 @@ import {
   error as errorMsg,
   type Msg,
 } from "@kiln/protocol/wire";
-import { checkFrames, frame, frameAt } from "../shared/frames.js";
+import { broken, checkFrames, frame, frameAt } from "../shared/frames.js";
 import { readTimerStart, timerStart } from "../shared/timer-frames.js";
 import type { Direction } from "./debug-log.js";
 import { errorText } from "./errors.js";
 import type { HostFetcher } from "./fetcher.js";
 import type { HostLimits } from "./limits.js";
 import type { ModuleService } from "./modules/module-service.js";
+import { MAX_REFUSALS_PER_BATCH, RefusalLog, type Refusals } from "./refusals.js";
 import { rejectMalformed } from "./reject-malformed.js";
 import { type HostTimers, TooManyTimersError } from "./timers.js";
 
@@ -50,36 +51,45 @@ export interface HostContext {
 export class RuntimeMessages {
   constructor(private readonly host: HostContext) {}
 
+  /** What was refused over the run, for the note that closes it. */
+  readonly refused = new RefusalLog();
+
   /**
    * A batch from `__kiln_send`: length-prefixed messages, handled in order; anything to say back
-   * is delivered as a message. Called while the isolate waits, so it never throws into it: a batch
-   * or message over the size limits ends the run.
+   * is delivered as a message. Called while the isolate waits, so it never throws into it. Each
+   * call carries its own bytes, so a malformed message is refused alone and the run goes on: a
+   * frame that does not decode is answered with ERROR, and a batch whose framing is broken is
+   * refused whole (none of it is handled, as nothing in it can be told apart). Returns what was
+   * refused ({@link Refusals}), so that the runtime fails the requests it made there. A batch or
+   * message really over the size limits ends the run.
    */
-  onSend(batch: Uint8Array): void {
+  onSend(batch: Uint8Array): Refusals | undefined {
     const { maxBatchBytes, maxMessageBytes } = this.host.limits;
-    if (!(batch instanceof Uint8Array)) {
-      this.host.fail("error: the runtime sent something that is not bytes\n");
-      return;
-    }
+    if (!(batch instanceof Uint8Array)) return this.#refuseBatch("a batch must be bytes");
     if (batch.byteLength > maxBatchBytes) {
       this.host.fail(
         `error: the runtime sent ${batch.byteLength} bytes at once, more than ${maxBatchBytes}\n`,
       );
-      return;
+      return undefined;
     }
     let count: number;
     try {
       count = checkFrames(batch, maxMessageBytes);
     } catch (failure) {
       if (!(failure instanceof DecodeError)) throw failure;
-      if (failure.code === "frame-too-large") {
+      // A prefix that claims more bytes than the batch holds is damaged, whatever it claims.
+      if (failure.code === "frame-too-large" && broken.end <= batch.byteLength) {
         this.host.fail(`error: the runtime sent a message larger than ${maxMessageBytes} bytes\n`);
-        return;
+        return undefined;
       }
-      this.host.deliver(Channel.os, errorMsg({ error: `ProtocolError: ${failure.message}` }));
-      return;
+      const reason =
+        failure.code === "frame-too-large"
+          ? `stream ended inside a frame (${batch.byteLength - broken.start} bytes left)`
+          : failure.message;
+      return this.#refuseBatch(reason);
     }
     const trace = this.host.debug;
+    let refusals: Refusals | undefined;
     for (let at = 0, i = 0; i < count; i++) {
       at = frameAt(batch, at);
       // TIMER_START, sent by the thousand, is recognised from its bytes: the frames read here are
@@ -87,10 +97,29 @@ export class RuntimeMessages {
       // timer-frames.ts); --debug traces every message, so it takes the full path.
       if (!trace && readTimerStart(batch, frame.start, frame.end)) {
         this.#startTimer(timerStart.id, timerStart.interval, timerStart.duration);
-      } else {
-        this.#onMessage(batch.subarray(frame.start, frame.end));
+        continue;
       }
+      const reason = this.#onMessage(batch.subarray(frame.start, frame.end));
+      if (reason === undefined) continue;
+      refusals ??= [];
+      if (refusals.length / 2 === MAX_REFUSALS_PER_BATCH - 1 && i < count - 1) {
+        const rest = `ProtocolError: more than ${MAX_REFUSALS_PER_BATCH} malformed messages in one batch`;
+        this.refused.add(rest);
+        this.host.deliver(Channel.os, errorMsg({ error: rest }));
+        refusals.push(i, reason, -(i + 2), rest);
+        break;
+      }
+      refusals.push(i, reason);
     }
+    return refusals;
+  }
+
+  /** Refuses a whole batch with ERROR (on `os`) and tells the runtime so. */
+  #refuseBatch(problem: string): Refusals {
+    const reason = `ProtocolError: ${problem}`;
+    this.refused.add(reason);
+    this.host.deliver(Channel.os, errorMsg({ error: reason }));
+    return [-1, reason];
   }
 
   #startTimer(id: number, interval: boolean, duration: number): void {
@@ -102,11 +131,13 @@ export class RuntimeMessages {
     }
   }
 
-  #onMessage(bytes: Uint8Array): void {
+  /** Handles one message of a batch; returns the reason when it was refused. */
+  #onMessage(bytes: Uint8Array): string | undefined {
     const decoded = this.#decode(bytes);
     if (!("channel" in decoded)) {
-      this.host.deliver(Channel.os, decoded);
-      return;
+      // A FETCH_REQ whose id can be read is answered on `fetch`, so that fetch() fails at once.
+      this.host.deliver(decoded.fetchResId !== 0 ? Channel.fetch : Channel.os, decoded);
+      return decoded.error;
     }
     const { channel, msg } = decoded;
     switch (msg.command) {
@@ -134,38 +165,44 @@ export class RuntimeMessages {
       case Command.ERROR:
         this.host.warn(`kiln-run: the runtime reported a protocol error on "${channel}": ${msg.error}\n`);
         break;
-      default:
-        this.host.deliver(
-          Channel.os,
-          errorMsg({ error: `ProtocolError: ${Command[msg.command]} needs an answer; request it` }),
-        );
+      default: {
+        const reason = `ProtocolError: ${Command[msg.command]} needs an answer; request it`;
+        this.refused.add(reason);
+        this.host.deliver(Channel.os, errorMsg({ error: reason }));
+        return reason;
+      }
     }
+    return undefined;
   }
 
   /** A request from `__kiln_request`: resolves to the encoded answer. */
   async onRequest(bytes: Uint8Array): Promise<Uint8Array> {
     const decoded: Envelope | Msg = !(bytes instanceof Uint8Array)
-      ? errorMsg({ error: "ProtocolError: a request must be bytes" })
+      ? this.#refuse("ProtocolError: a request must be bytes")
       : bytes.byteLength > this.host.limits.maxMessageBytes
-        ? errorMsg({ error: `ProtocolError: a request of ${bytes.byteLength} bytes is over the limit` })
+        ? this.#refuse(`ProtocolError: a request of ${bytes.byteLength} bytes is over the limit`)
         : this.#decode(bytes);
     let answer: Msg;
     if (!("channel" in decoded)) {
-      answer = decoded;
+      // The answer to this call is the answer to the request, whatever the request was.
+      answer = errorMsg({ error: decoded.error });
     } else if (decoded.msg.command === Command.CODE_FETCH) {
       const { codeFetchModuleSpecifier, codeFetchContainingFile } = decoded.msg;
       answer = await this.host.modules
         .codeFetch(codeFetchModuleSpecifier, codeFetchContainingFile)
         .catch((failure) => errorMsg({ error: errorText(failure) }));
     } else {
-      answer = errorMsg({ error: `ProtocolError: ${Command[decoded.msg.command]} is not a request` });
+      answer = this.#refuse(`ProtocolError: ${Command[decoded.msg.command]} is not a request`);
     }
     const reply = encodeEnvelope(Channel.os, answer);
     this.host.trace("host->runtime", reply);
     return reply;
   }
 
-  /** The decoded message, or the ERROR that answers it when it is malformed. */
+  /**
+   * The decoded message, or the ERROR that answers it when it is malformed (carrying the
+   * FETCH_REQ's id when it is one whose id can be read).
+   */
   #decode(bytes: Uint8Array): Envelope | Msg {
     this.host.trace("runtime->host", bytes);
     let envelope: Envelope;
@@ -173,8 +210,17 @@ export class RuntimeMessages {
       envelope = decodeEnvelope(bytes);
     } catch (failure) {
       if (!(failure instanceof DecodeError)) throw failure;
-      return errorMsg({ error: `ProtocolError: ${failure.message}` });
+      return this.#refuse(`ProtocolError: ${failure.message}`);
     }
-    return rejectMalformed(envelope) ?? envelope;
+    const rejection = rejectMalformed(envelope);
+    if (rejection === undefined) return envelope;
+    const { msg } = envelope;
+    const fetchId = msg.command === Command.FETCH_REQ ? msg.fetchReqId : 0;
+    return this.#refuse(rejection.error, fetchId);
+  }
+
+  #refuse(reason: string, fetchResId = 0): Msg {
+    this.refused.add(reason);
+    return errorMsg({ error: reason, fetchResId });
   }
 }

@@ -65,6 +65,7 @@ const OUTPUT_HARD_LIMIT = 64 * 1024 * 1024;
  */
 export class ScriptHost {
   #bridge: IsolateBridge | undefined;
+  #messages: RuntimeMessages | undefined;
   #inFlight = 0;
   #mainSettled = false;
   #finished = false;
@@ -149,6 +150,7 @@ export class ScriptHost {
       fail: (text) => this.#end(1, text),
       limits,
     });
+    this.#messages = messages;
     // The built-in runtime is compiled from V8's code cache and run before START; a runtime
     // given by a test or tool is evaluated from START's start_main_js instead.
     const preload = this.options.runtimeBundle
@@ -158,9 +160,7 @@ export class ScriptHost {
     this.#bridge = await IsolateBridge.create(
       this.options.memoryLimitMb,
       {
-        send: (bytes) => {
-          if (!this.#finished) messages.onSend(bytes);
-        },
+        send: (bytes) => (this.#finished ? undefined : messages.onSend(bytes)),
         request: (bytes) => messages.onRequest(bytes),
         print: (text, stream) => {
           if (this.#finished) return false;
@@ -379,7 +379,9 @@ export class ScriptHost {
   #end(code: number, message?: string): void {
     if (this.#finished) return;
     this.#finished = true;
-    if (message) this.options.stderr(message);
+    // Whatever ends the run, its last words name a refused message that may have been the cause.
+    const note = this.#messages?.refused.note() ?? "";
+    if (message || note) this.options.stderr(`${message ?? ""}${note}`);
     clearTimeout(this.#deadline);
     this.#timers.clearAll();
     this.#compiler.close();

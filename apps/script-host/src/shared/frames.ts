@@ -31,9 +31,16 @@ export function frameAt(bytes: Uint8Array, at: number): number {
 }
 
 /**
+ * Where {@link checkFrames} last found the framing broken: the frame's offset in the batch and
+ * where its prefix says it ends (its start when the prefix itself is bad). An end past the end of
+ * the batch is a damaged prefix rather than a message that is really that large.
+ */
+export const broken = { start: 0, end: 0 };
+
+/**
  * Checks the framing of a whole batch and returns how many frames it holds; throws the
  * DecodeError FrameDecoder would (prefix longer than 5 bytes, a frame over `maxFrameBytes`, the
- * batch ending inside a frame).
+ * batch ending inside a frame), after noting where in {@link broken}.
  */
 export function checkFrames(bytes: Uint8Array, maxFrameBytes: number): number {
   let count = 0;
@@ -54,14 +61,22 @@ export function checkFrames(bytes: Uint8Array, maxFrameBytes: number): number {
       }
     }
     if (!complete) {
+      broken.start = frameStart;
+      broken.end = frameStart;
       if (at - frameStart >= 5)
         throw new DecodeError("malformed", "frame length prefix is longer than 5 bytes");
       throw truncated(bytes.length - frameStart);
     }
     if (length > maxFrameBytes) {
+      broken.start = frameStart;
+      broken.end = at + length;
       throw new DecodeError("frame-too-large", `frame of ${length} bytes exceeds ${maxFrameBytes}`);
     }
-    if (bytes.length - at < length) throw truncated(bytes.length - frameStart);
+    if (bytes.length - at < length) {
+      broken.start = frameStart;
+      broken.end = at + length;
+      throw truncated(bytes.length - frameStart);
+    }
     at += length;
     count++;
   }

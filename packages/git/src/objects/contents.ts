@@ -5,7 +5,9 @@ import { parseGitmodules } from "./gitmodules.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { lastCommitsOf } from "./last-commits.js";
 import { objectInfo, objectInfos, readBlobCached, readCommitCached } from "./object-cache.js";
-import { headBranch, resolveCommit } from "./resolve.js";
+import { refInPath } from "./ref-in-path.js";
+import { lookupRef, type RefSnapshot, refSnapshot } from "./repo-state.js";
+import { headBranch, objectType, resolveCommit } from "./resolve.js";
 import { entryAtPath, normalizeRepoPath, readTreeEntries, type TreeEntry } from "./tree-entries.js";
 
 /** The kind of a contents entry, as Forgejo names it; executable files are `file`. */
@@ -176,39 +178,79 @@ export interface RawFile {
   readonly size: number;
   /** The file's bytes, as a stream: memory stays bounded (1 MiB) whatever the file's size. */
   open(): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * The file's bytes: whole for a file up to 1 MiB (from the object cache: a response can carry
+   * them in one write), else as {@link open}'s stream.
+   */
+  content(): Promise<Uint8Array | ReadableStream<Uint8Array>>;
+}
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * The commit a read names, from the snapshot of the refs the read took: a branch (the common case:
+ * the default branch) is looked up there directly; anything else goes through
+ * {@link resolveCommit}, whose order (a full sha before a branch) this keeps.
+ */
+async function commitNamed(ctx: IsoContext, snapshot: RefSnapshot, name: string): Promise<string> {
+  if (!FULL_SHA.test(name)) {
+    const oid = lookupRef(snapshot, `refs/heads/${name}`);
+    if (oid !== undefined && (await objectType(ctx, oid)) === "commit") return oid;
+  }
+  return resolveCommit(ctx, name);
+}
+
+/** Options of {@link openRawFile}. */
+export interface OpenRawFileOptions {
+  /** Branch, tag or sha; HEAD's branch when absent. */
+  readonly ref?: string;
+  /**
+   * Without `ref`, a leading branch, tag or full sha of the path names the ref (Forgejo's legacy
+   * `raw/{ref}/{path}`, {@link splitRefFromPath}); `ref` is then only the fallback.
+   */
+  readonly refInPath?: boolean;
 }
 
 /**
  * Finds the file at `path` (Forgejo's `/raw/{filepath}`); throws not-found for a missing path or a
- * directory. Its bytes are read when `open` is called: a small file whole, a large one streamed
- * from `git cat-file blob`.
+ * directory. The refs are read once (one snapshot) for the whole lookup. Its bytes are read when
+ * asked for: a small file whole, a large one streamed from `git cat-file blob`. `path` in the
+ * answer is the file's path inside the ref.
  */
 export async function openRawFile(
   repo: GitRepository,
   path: string,
-  options: { readonly ref?: string } = {},
-): Promise<RawFile> {
+  options: OpenRawFileOptions = {},
+): Promise<RawFile & { readonly path: string }> {
   const ctx = isoContext(repo);
-  const normalized = normalizeRepoPath(path);
-  const commitSha = await resolveCommit(ctx, options.ref ?? (await headBranch(ctx)));
+  const snapshot = await refSnapshot(ctx.gitdir);
+  const target = options.refInPath ? refInPath(snapshot, path) : { path };
+  const normalized = normalizeRepoPath(target.path);
+  const ref = target.ref ?? options.ref ?? (await headBranch(ctx));
+  const commitSha = await commitNamed(ctx, snapshot, ref);
   const rootTree = (await readCommitCached(ctx, commitSha)).commit.tree;
   const entry = await entryAtPath(ctx, rootTree, normalized);
   if (entry?.type !== "blob") throw new GitNotFoundError(`file ${normalized} does not exist`);
   const header = await objectInfo(ctx, entry.sha);
   if (!header) throw new GitNotFoundError(`file ${normalized} does not exist`);
+  const whole = () => readBlobCached(ctx, entry.sha);
   return {
+    path: normalized,
     sha: entry.sha,
     mode: entry.mode,
     size: header.size,
     async open() {
       if (header.size > READ_WHOLE_MAX) return streamBlob(repo, entry.sha);
-      const blob = await readBlobCached(ctx, entry.sha);
+      const blob = await whole();
       return new ReadableStream<Uint8Array>({
         start(controller) {
           if (blob.length > 0) controller.enqueue(blob);
           controller.close();
         },
       });
+    },
+    async content() {
+      return header.size > READ_WHOLE_MAX ? streamBlob(repo, entry.sha) : whole();
     },
   };
 }

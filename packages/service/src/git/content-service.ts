@@ -11,7 +11,7 @@ import {
 } from "@kiln/git";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
-import { type RefKind, refKind, splitRefFromPath } from "./ref-kind.js";
+import { type RefKind, refKind } from "./ref-kind.js";
 
 /** The ref a contents read was made at: as given (for `?ref=` links), its kind and its URL form. */
 export interface ContentsRef {
@@ -42,6 +42,8 @@ export interface RawFile {
   readonly type: "file" | "symlink";
   readonly size: number;
   open(): Promise<ReadableStream<Uint8Array>>;
+  /** The bytes: whole for a small file (one write answers it), else a stream as {@link open}'s. */
+  content(): Promise<Uint8Array | ReadableStream<Uint8Array>>;
 }
 
 /** Reads files and directories at a ref (Forgejo's contents and raw endpoints). */
@@ -93,17 +95,17 @@ export class ContentService {
   async raw(repo: Repository, path: string, ref?: string): Promise<RawFile> {
     if (repo.isEmpty) throw new NotFoundError();
     const git = await this.repos.git(repo);
-    const target = ref ? { ref, path } : await splitRefFromPath(git, path);
     const file = await withGitErrors(
-      () => openRawFile(git, target.path, { ref: target.ref ?? repo.defaultBranch }),
+      () => openRawFile(git, path, ref ? { ref } : { ref: repo.defaultBranch, refInPath: true }),
       { invalid_argument: (m) => new NotFoundError(m), empty_repository: () => new NotFoundError() },
     );
     return {
       sha: file.sha,
-      name: target.path.split("/").pop() ?? target.path,
+      name: file.path.split("/").pop() ?? file.path,
       type: file.mode === "120000" ? "symlink" : "file",
       size: file.size,
       open: () => file.open(),
+      content: () => file.content(),
     };
   }
 
@@ -114,7 +116,7 @@ export class ContentService {
   async media(repo: Repository, path: string, ref?: string): Promise<RawFile> {
     const file = await this.raw(repo, path, ref);
     if (file.type !== "file" || file.size > LFS_POINTER_MAX_SIZE) return file;
-    const pointer = parseLfsPointer(new Uint8Array(await new Response(await file.open()).arrayBuffer()));
+    const pointer = parseLfsPointer(new Uint8Array(await new Response(await file.content()).arrayBuffer()));
     if (!pointer) return file;
     const referenced = await this.repos.lfsObjectsOf(repo, [pointer.oid]);
     if (referenced.get(pointer.oid) !== pointer.size) return file;
@@ -126,6 +128,7 @@ export class ContentService {
       type: "file",
       size: pointer.size,
       open: async () => (await this.repos.lfs.get(pointer.oid)).stream,
+      content: async () => (await this.repos.lfs.get(pointer.oid)).stream,
     };
   }
 }

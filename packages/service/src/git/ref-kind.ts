@@ -29,24 +29,3 @@ export async function refKind(git: GitRepository, ref: string): Promise<RefKind>
   if (await isTag(git, ref)) return "tag";
   return "commit";
 }
-
-/**
- * Forgejo's legacy `raw/{ref}/{path}` reading (RepoRefForAPI without `ref`): the shortest leading
- * part of the path that names a branch, else a tag, else a full commit sha as first segment;
- * otherwise the whole path on the default branch (`ref` undefined).
- */
-export async function splitRefFromPath(
-  git: GitRepository,
-  path: string,
-): Promise<{ readonly ref?: string; readonly path: string }> {
-  const parts = path.split("/");
-  for (const test of [isBranch, isTag]) {
-    for (let i = 1; i <= parts.length; i++) {
-      const candidate = parts.slice(0, i).join("/");
-      if (await test(git, candidate)) return { ref: candidate, path: parts.slice(i).join("/") };
-    }
-  }
-  const [first = ""] = parts;
-  if (/^[0-9a-f]{40}$/.test(first)) return { ref: first, path: parts.slice(1).join("/") };
-  return { path };
-}

@@ -80,11 +80,15 @@ export const repoGetRawFileOrLFS = route({
 });
 
 /**
- * Answers a file's bytes as a stream, read from git (or the LFS store) as the client reads them;
- * the type is judged on the first chunk.
+ * Answers a file's bytes: a small file whole, in one write with its headers; a large one as a
+ * stream, read from git (or the LFS store) as the client reads it. The type is judged on the
+ * first chunk.
  */
 async function serveFile(c: AppContext, file: RawFile): Promise<Response> {
-  const reader = (await file.open()).getReader();
+  const content = await file.content();
+  if (content instanceof Uint8Array)
+    return new Response(content, { status: 200, headers: fileHeaders(file, content) });
+  const reader = content.getReader();
   const first = await reader.read();
   const head = first.value ?? new Uint8Array();
   // HEAD: Hono answers it with this GET's headers and drops the body, so stop reading now.
@@ -101,19 +105,21 @@ async function serveFile(c: AppContext, file: RawFile): Promise<Response> {
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "Content-Type": contentType(head),
-      "Content-Length": String(file.size),
-      "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-      "X-Content-Type-Options": "nosniff",
-      ETag: `"${file.sha}"`,
-      "X-Gitea-Object-Type": file.type,
-      "X-Forgejo-Object-Type": file.type,
-      "Access-Control-Expose-Headers": "X-Gitea-Object-Type, X-Forgejo-Object-Type",
-    },
-  });
+  return new Response(body, { status: 200, headers: fileHeaders(file, head) });
+}
+
+/** The headers of a raw file's answer; `head` is its first bytes, which decide its type. */
+function fileHeaders(file: RawFile, head: Uint8Array): Record<string, string> {
+  return {
+    "Content-Type": contentType(head),
+    "Content-Length": String(file.size),
+    "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    "X-Content-Type-Options": "nosniff",
+    ETag: `"${file.sha}"`,
+    "X-Gitea-Object-Type": file.type,
+    "X-Forgejo-Object-Type": file.type,
+    "Access-Control-Expose-Headers": "X-Gitea-Object-Type, X-Forgejo-Object-Type",
+  };
 }
 
 async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
