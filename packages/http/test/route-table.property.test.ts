@@ -37,6 +37,12 @@ const ABSENT_BY_DESIGN = new Set(["/signing-key.ssh"]);
  */
 const REFUSED_TO_EVERYONE = new Set(["repoListGitHooks", "repoGetGitHook"]);
 
+/** What Git LFS clients send and accept. */
+const LFS_HEADERS = {
+  Accept: "application/vnd.git-lfs+json",
+  "Content-Type": "application/vnd.git-lfs+json",
+};
+
 /** Reads first, then writes, deletions last, so a wrongly allowed deletion hides as little as possible. */
 function order(instances: Instance[]): Instance[] {
   const rank = (i: Instance) => (i.method === "GET" ? 0 : i.method === "DELETE" ? 2 : 1);
@@ -195,6 +201,19 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
           credential: { basic: [world.admin.name, world.admin.token] },
         });
         if (control.status !== 200) failures.push(`control: admin GET ${base}/info/refs → ${control.status}`);
+        // A Git LFS lock the actor must neither see (where the repository is hidden) nor remove.
+        const admin = { basic: [world.admin.name, world.admin.token] as const };
+        const held = await call({
+          method: "POST",
+          path: `${base}/info/lfs/locks`,
+          root: true,
+          credential: admin,
+          body: { path: "held.bin" },
+          headers: LFS_HEADERS,
+        });
+        if (held.status !== 201 && held.status !== 409)
+          failures.push(`control: admin POST ${base}/info/lfs/locks → ${held.status}`);
+        const lockId = String(held.json?.lock?.id);
         const requests = [
           ...(hidden
             ? [
@@ -206,8 +225,23 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
                   body: { operation: "download", objects: [{ oid: "0".repeat(64), size: 1 }] },
                   headers: { Accept: "application/vnd.git-lfs+json" },
                 },
+                { method: "GET", path: `${base}/info/lfs/locks`, headers: LFS_HEADERS },
+                { method: "GET", path: `${base}/info/lfs/locks?id=${lockId}`, headers: LFS_HEADERS },
               ]
             : []),
+          {
+            method: "POST",
+            path: `${base}/info/lfs/locks`,
+            body: { path: "hostile.bin" },
+            headers: LFS_HEADERS,
+          },
+          { method: "POST", path: `${base}/info/lfs/locks/verify`, body: {}, headers: LFS_HEADERS },
+          {
+            method: "POST",
+            path: `${base}/info/lfs/locks/${lockId}/unlock`,
+            body: { force: true },
+            headers: LFS_HEADERS,
+          },
           { method: "GET", path: `${base}/info/refs?service=git-receive-pack` },
           { method: "GET", path: `${wiki}/info/refs?service=git-receive-pack` },
           {
@@ -226,6 +260,16 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
           const leaks = leaksIn(actor, world.secrets, { path: req.path, body: req.body }, res);
           if (leaks.length > 0) failures.push(`leak: ${what}: ${leaks.join("; ")}`);
         }
+        const locks = await call({
+          method: "GET",
+          path: `${base}/info/lfs/locks`,
+          root: true,
+          credential: admin,
+          headers: LFS_HEADERS,
+        });
+        const paths = ((locks.json?.locks ?? []) as { path: string }[]).map((l) => l.path);
+        if (JSON.stringify(paths) !== '["held.bin"]')
+          failures.push(`LFS locks of ${base} changed by ${actor}: ${JSON.stringify(paths)}`);
       }
       report(dialect, failures);
       expect(failures).toEqual([]);
