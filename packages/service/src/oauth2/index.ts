@@ -6,6 +6,7 @@ export {
 export { type AuthorizeOutcome, type AuthorizeRequest, OAuth2Authorizer } from "./authorize.js";
 export { type AuthorizeError, OAuth2Error } from "./oauth2-error.js";
 export { grantTokenScopes, OIDC_SCOPES, scopeContains } from "./oauth2-scope.js";
+export type { Introspection } from "./introspection.js";
 export { type SigningKey, signingKeyOf } from "./signing-key.js";
 export {
   type AccessTokenResponse,
