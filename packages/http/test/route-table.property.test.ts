@@ -178,6 +178,27 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
     900_000,
   );
 
+  // Forgejo answers 401 to a wrong token on every API route, even where anonymous callers are
+  // served: a bad credential is never taken as no credential. (Wrong passwords take the same path
+  // through authentication; bad-credentials.test.ts sends them to every route family.)
+  it("answers 401 to a wrong token on every route", async () => {
+    const failures: string[] = [];
+    const credential = { token: "0123456789abcdef0123456789abcdef01234567" };
+    for (const i of order(routes.flatMap((route) => instancesFor(route, world)))) {
+      if (i.inputIssue) continue;
+      const res = await call({
+        method: i.method,
+        path: i.path,
+        credential,
+        ...(i.body !== undefined ? { body: i.body } : {}),
+      });
+      if (res.status !== 401) failures.push(describeRequest("wrong token", i, res));
+    }
+    expect(await snapshot(world, call)).toBe(intact);
+    report(dialect, failures);
+    expect(failures).toEqual([]);
+  }, 900_000);
+
   // Git's smart HTTP and LFS are not in the route table but decide access the same way: a
   // repository the actor may not see must not be cloned or its LFS objects listed, and one it
   // may not write must not offer receive-pack.
