@@ -78,6 +78,8 @@ export interface Settings {
     readonly path: string;
     /** `[server] LFS_MAX_BATCH_SIZE`: most objects in one batch request; more is 413. */
     readonly maxBatchSize: number;
+    /** `[server] LFS_LOCKS_PAGING_NUM`: most locks in one page of the locks API (and the default page). */
+    readonly locksPagingNum: number;
   };
   readonly ui: {
     readonly reactions: readonly string[];
@@ -331,7 +333,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       minInterval: 600_000,
     },
     ssh: { minimumKeySizeCheck: true, minimumKeySizes: { ...DEFAULT_SSH_MINIMUM_KEY_SIZES } },
-    lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000 },
+    lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000, locksPagingNum: 50 },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: {
       enabled: true,

@@ -37,6 +37,12 @@ const ABSENT_BY_DESIGN = new Set(["/signing-key.ssh"]);
  */
 const REFUSED_TO_EVERYONE = new Set(["repoListGitHooks", "repoGetGitHook"]);
 
+/** What Git LFS clients send and accept. */
+const LFS_HEADERS = {
+  Accept: "application/vnd.git-lfs+json",
+  "Content-Type": "application/vnd.git-lfs+json",
+};
+
 /** Reads first, then writes, deletions last, so a wrongly allowed deletion hides as little as possible. */
 function order(instances: Instance[]): Instance[] {
   const rank = (i: Instance) => (i.method === "GET" ? 0 : i.method === "DELETE" ? 2 : 1);
@@ -172,6 +178,27 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
     900_000,
   );
 
+  // Forgejo answers 401 to a wrong token on every API route, even where anonymous callers are
+  // served: a bad credential is never taken as no credential. (Wrong passwords take the same path
+  // through authentication; bad-credentials.test.ts sends them to every route family.)
+  it("answers 401 to a wrong token on every route", async () => {
+    const failures: string[] = [];
+    const credential = { token: "0123456789abcdef0123456789abcdef01234567" };
+    for (const i of order(routes.flatMap((route) => instancesFor(route, world)))) {
+      if (i.inputIssue) continue;
+      const res = await call({
+        method: i.method,
+        path: i.path,
+        credential,
+        ...(i.body !== undefined ? { body: i.body } : {}),
+      });
+      if (res.status !== 401) failures.push(describeRequest("wrong token", i, res));
+    }
+    expect(await snapshot(world, call)).toBe(intact);
+    report(dialect, failures);
+    expect(failures).toEqual([]);
+  }, 900_000);
+
   // Git's smart HTTP and LFS are not in the route table but decide access the same way: a
   // repository the actor may not see must not be cloned or its LFS objects listed, and one it
   // may not write must not offer receive-pack.
@@ -195,6 +222,19 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
           credential: { basic: [world.admin.name, world.admin.token] },
         });
         if (control.status !== 200) failures.push(`control: admin GET ${base}/info/refs → ${control.status}`);
+        // A Git LFS lock the actor must neither see (where the repository is hidden) nor remove.
+        const admin = { basic: [world.admin.name, world.admin.token] as const };
+        const held = await call({
+          method: "POST",
+          path: `${base}/info/lfs/locks`,
+          root: true,
+          credential: admin,
+          body: { path: "held.bin" },
+          headers: LFS_HEADERS,
+        });
+        if (held.status !== 201 && held.status !== 409)
+          failures.push(`control: admin POST ${base}/info/lfs/locks → ${held.status}`);
+        const lockId = String(held.json?.lock?.id);
         const requests = [
           ...(hidden
             ? [
@@ -206,8 +246,23 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
                   body: { operation: "download", objects: [{ oid: "0".repeat(64), size: 1 }] },
                   headers: { Accept: "application/vnd.git-lfs+json" },
                 },
+                { method: "GET", path: `${base}/info/lfs/locks`, headers: LFS_HEADERS },
+                { method: "GET", path: `${base}/info/lfs/locks?id=${lockId}`, headers: LFS_HEADERS },
               ]
             : []),
+          {
+            method: "POST",
+            path: `${base}/info/lfs/locks`,
+            body: { path: "hostile.bin" },
+            headers: LFS_HEADERS,
+          },
+          { method: "POST", path: `${base}/info/lfs/locks/verify`, body: {}, headers: LFS_HEADERS },
+          {
+            method: "POST",
+            path: `${base}/info/lfs/locks/${lockId}/unlock`,
+            body: { force: true },
+            headers: LFS_HEADERS,
+          },
           { method: "GET", path: `${base}/info/refs?service=git-receive-pack` },
           { method: "GET", path: `${wiki}/info/refs?service=git-receive-pack` },
           {
@@ -226,6 +281,16 @@ describe.each(DIALECTS)("the route table against hostile actors on %s", (dialect
           const leaks = leaksIn(actor, world.secrets, { path: req.path, body: req.body }, res);
           if (leaks.length > 0) failures.push(`leak: ${what}: ${leaks.join("; ")}`);
         }
+        const locks = await call({
+          method: "GET",
+          path: `${base}/info/lfs/locks`,
+          root: true,
+          credential: admin,
+          headers: LFS_HEADERS,
+        });
+        const paths = ((locks.json?.locks ?? []) as { path: string }[]).map((l) => l.path);
+        if (JSON.stringify(paths) !== '["held.bin"]')
+          failures.push(`LFS locks of ${base} changed by ${actor}: ${JSON.stringify(paths)}`);
       }
       report(dialect, failures);
       expect(failures).toEqual([]);

@@ -175,6 +175,13 @@ export { CollaboratorService } from "./repos/collaborator-service.js";
 export { ForkService, type SyncForkInfo } from "./repos/fork-service.js";
 export { type GenerateRepoInput, GenerateService } from "./repos/generate-service.js";
 export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";
+export {
+  cleanLockPath,
+  LfsLockService,
+  type LockPage,
+  type LockQuery,
+  type LockVerification,
+} from "./repos/lfs-lock-service.js";
 export { type MigrateInput, MigrateService } from "./repos/migrate-service.js";
 export { PushPolicyService } from "./repos/push-policy-service.js";
 export type { CreateRepoInput, NewRepoValues } from "./repos/repo-create-service.js";

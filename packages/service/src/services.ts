@@ -92,6 +92,7 @@ import { ReleaseService } from "./releases/release-service.js";
 import { CollaboratorService } from "./repos/collaborator-service.js";
 import { ForkService } from "./repos/fork-service.js";
 import { GenerateService } from "./repos/generate-service.js";
+import { LfsLockService } from "./repos/lfs-lock-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
 import { RepoFlagService } from "./repos/repo-flag-service.js";
@@ -144,6 +145,8 @@ export interface Services {
   readonly pullMirrors: PullMirrorService;
   readonly pushMirrors: PushMirrorService;
   readonly pushPolicies: PushPolicyService;
+  /** Git LFS file locks (the locks API); the push policy refuses changes to others' locked files. */
+  readonly lfsLocks: LfsLockService;
   readonly commits: CommitService;
   readonly gitObjects: GitObjectService;
   readonly contents: ContentService;
@@ -274,7 +277,8 @@ export function createServices(init: ServiceContextInit): Services {
   const issueLabels = new IssueLabelService(ctx, issues);
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
-  const pushPolicies = new PushPolicyService(protections, quota, tagProtections);
+  const lfsLocks = new LfsLockService(ctx);
+  const pushPolicies = new PushPolicyService(protections, quota, tagProtections, lfsLocks);
   const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);
@@ -331,6 +335,7 @@ export function createServices(init: ServiceContextInit): Services {
     pullMirrors,
     pushMirrors,
     pushPolicies,
+    lfsLocks,
     commits: new CommitService(repos, users, commitVerifier),
     gitObjects: new GitObjectService(repos),
     contents,

@@ -226,6 +226,15 @@ export interface LfsMetaObjectTable {
   createdAt: CreatedAt;
 }
 
+/** A Git LFS file lock: a path of a repository locked by one user (migration 0038). */
+export interface LfsLockTable {
+  id: Generated<number>;
+  repoId: number;
+  ownerId: number;
+  path: string;
+  createdAt: CreatedAt;
+}
+
 /** A branch protection rule; `settings` holds the options (whitelists as user and team ids). */
 export interface ProtectedBranchTable {
   id: Generated<number>;
@@ -336,6 +345,7 @@ export interface Database
   quotaGroupRule: QuotaGroupRuleTable;
   quotaGroupOwner: QuotaGroupOwnerTable;
   lfsMetaObject: LfsMetaObjectTable;
+  lfsLock: LfsLockTable;
   protectedBranch: ProtectedBranchTable;
   repoTransfer: RepoTransferTable;
   topic: TopicTable;

@@ -33,6 +33,7 @@ HTTP_ADDR = 0.0.0.0
 HTTP_PORT = 8080
 GRACEFUL_HAMMER_TIME = 1m30s
 LFS_MAX_BATCH_SIZE = 200
+LFS_LOCKS_PAGING_NUM = 25
 [database]
 DB_TYPE = postgres
 HOST = db.internal:5433
@@ -79,7 +80,7 @@ TOTAL = 2GiB
     });
     expect(s.api).toMatchObject({ defaultPagingNum: 10, maxResponseItems: 20, maxBodySize: 2 * 1024 * 1024 });
     expect(s.security).toEqual({ installLock: true, secretKey: "sk", credentialCacheTtl: 500 });
-    expect(s.lfs.maxBatchSize).toBe(200);
+    expect(s.lfs).toMatchObject({ maxBatchSize: 200, locksPagingNum: 25 });
     expect(s.service.enableBasicAuthentication).toBe(false);
     expect(s.repository).toMatchObject({ disableMirrors: true, maxCreationLimit: 5 });
     expect(s.ui.reactions).toEqual(["+1", "heart"]);

@@ -192,6 +192,36 @@ describe("evaluateRefUpdate", () => {
     expect(await evaluateRefUpdate({ branchRules: [] }, update(), facts())).toEqual({ allowed: true });
   });
 
+  it("refuses a branch update that changes a file another user holds a Git LFS lock on, case aside", async () => {
+    const policy: PushPolicy = { branchRules: [], lfsLocks: [{ path: "Art/Hero.psd", owner: "bob" }] };
+    for (const ref of ["refs/heads/main", "refs/heads/topic"]) {
+      expect(
+        await evaluateRefUpdate(policy, update(ref), facts({ files: ["a.txt", "art/hero.psd"] })),
+      ).toEqual({
+        allowed: false,
+        message: "file art/hero.psd is locked by bob",
+      });
+      // A new branch too: its changes count from where it forks off.
+      expect(
+        await evaluateRefUpdate(policy, update(ref, ZERO_SHA, B), facts({ files: ["Art/Hero.psd"] })),
+      ).toMatchObject({ allowed: false });
+    }
+    const f = facts({ files: ["Art/Hero.psd"] });
+    // Other files, deletions of branches and tags touch no locked file.
+    expect(await evaluateRefUpdate(policy, update(), facts({ files: ["Art/Hero.psd.bak"] }))).toEqual({
+      allowed: true,
+    });
+    expect(await evaluateRefUpdate(policy, update("refs/heads/main", A, ZERO_SHA), f)).toEqual({
+      allowed: true,
+    });
+    expect(await evaluateRefUpdate(policy, update("refs/tags/v1"), f)).toEqual({ allowed: true });
+    expect(f.asked).toEqual([]);
+    // Without locks no file list is computed.
+    const none = facts({ files: ["Art/Hero.psd"] });
+    expect(await evaluateRefUpdate({ branchRules: [] }, update(), none)).toEqual({ allowed: true });
+    expect(none.asked).toEqual([]);
+  });
+
   it("applies glob rules to matching branches", async () => {
     const policy = { branchRules: [rule({ ruleName: "release/*", canPush: false })] };
     expect(await evaluateRefUpdate(policy, update("refs/heads/release/v1"), facts())).toMatchObject({

@@ -53,19 +53,39 @@ export const QUOTA_EXCEEDED_MESSAGE = "Quota exceeded";
  * Decides whether one ref update may be applied under a push policy: no new branch or tag under
  * a name git refuses, then Forgejo's order: deletion, force push, signatures, protected files,
  * push permission, unprotected files. Tags (`refs/tags/…`) follow the tag protection rules
- * (Forgejo's `Tag <name> is protected`); other refs are allowed here once their name is. Last, an update the rules allow is refused when the owner
- * is over quota, unless it deletes the ref (deleting frees space).
+ * (Forgejo's `Tag <name> is protected`); other refs are allowed here once their name is. Then a
+ * branch update the rules allow is refused when it changes a file someone else holds a Git LFS
+ * lock on. Last, an update is refused when the owner is over quota, unless it deletes the ref
+ * (deleting frees space).
  */
 export async function evaluateRefUpdate(
   policy: PushPolicy,
   update: RefUpdate,
   facts: RefUpdateFacts,
 ): Promise<RefUpdateVerdict> {
-  const verdict = await evaluateRules(policy, update, facts);
+  let verdict = await evaluateRules(policy, update, facts);
+  if (verdict.allowed) verdict = await evaluateLocks(policy, update, facts);
   if (verdict.allowed && policy.quotaExceeded && update.newSha !== ZERO_SHA) {
     return refuse(QUOTA_EXCEEDED_MESSAGE);
   }
   return verdict;
+}
+
+/** A branch update may not change a path another user holds a Git LFS lock on (case aside). */
+async function evaluateLocks(
+  policy: PushPolicy,
+  update: RefUpdate,
+  facts: RefUpdateFacts,
+): Promise<RefUpdateVerdict> {
+  const locks = policy.lfsLocks ?? [];
+  if (locks.length === 0 || !update.ref.startsWith("refs/heads/") || update.newSha === ZERO_SHA)
+    return ALLOWED;
+  const holders = new Map(locks.map((lock) => [lock.path.toLowerCase(), lock.owner]));
+  for (const path of await facts.changedFiles(update)) {
+    const owner = holders.get(path.toLowerCase());
+    if (owner !== undefined) return refuse(`file ${path} is locked by ${owner}`);
+  }
+  return ALLOWED;
 }
 
 async function evaluateRules(

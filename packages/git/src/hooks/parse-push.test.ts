@@ -47,6 +47,17 @@ describe("parsePushPolicy", () => {
     expect(parsePushPolicy("{}")).toEqual({ branchRules: [] });
   });
 
+  it("reads Git LFS locks held by others, skipping entries without a path", () => {
+    const policy = parsePushPolicy(
+      JSON.stringify({ lfsLocks: [{ path: "a.psd", owner: "bob" }, { owner: "x" }, 3, { path: "b" }] }),
+    );
+    expect(policy.lfsLocks).toEqual([
+      { path: "a.psd", owner: "bob" },
+      { path: "b", owner: "" },
+    ]);
+    expect(parsePushPolicy(JSON.stringify({ lfsLocks: [] }))).toEqual({ branchRules: [] });
+  });
+
   it("throws on JSON that is not an object", () => {
     expect(() => parsePushPolicy("42")).toThrow();
     expect(() => parsePushPolicy("{")).toThrow();

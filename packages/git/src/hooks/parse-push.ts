@@ -1,4 +1,4 @@
-import type { BranchRulePolicy, PushPolicy, RefUpdate } from "./push-policy.js";
+import type { BranchRulePolicy, LfsLockPolicy, PushPolicy, RefUpdate } from "./push-policy.js";
 import type { TagRulePolicy } from "./tag-rules.js";
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -65,9 +65,18 @@ export function parsePushPolicy(json: string): PushPolicy {
       tagRules.push({ pattern: rule.pattern, allowed: bool(rule.allowed) });
     }
   }
+  const rawLocks = (raw as { lfsLocks?: unknown }).lfsLocks;
+  const lfsLocks: LfsLockPolicy[] = [];
+  if (Array.isArray(rawLocks)) {
+    for (const lock of rawLocks as Record<string, unknown>[]) {
+      if (typeof lock !== "object" || lock === null || typeof lock.path !== "string") continue;
+      lfsLocks.push({ path: lock.path, owner: text(lock.owner) });
+    }
+  }
   return {
     branchRules,
     ...(tagRules.length > 0 ? { tagRules } : {}),
+    ...(lfsLocks.length > 0 ? { lfsLocks } : {}),
     ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),
     ...(quotaExceeded ? { quotaExceeded } : {}),
   };

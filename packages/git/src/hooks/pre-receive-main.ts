@@ -6,6 +6,7 @@
 import { evaluatePush } from "./evaluate-push.js";
 import { gitRefUpdateFacts } from "./git-facts.js";
 import { parsePushPolicy, parseRefUpdateLines } from "./parse-push.js";
+import { policyJsonOf } from "./policy-env.js";
 import { PUSH_POLICY_ENV } from "./push-policy.js";
 
 async function readStdin(): Promise<string> {
@@ -20,7 +21,7 @@ async function main(): Promise<number> {
   if (!json) return 0;
   let policy: ReturnType<typeof parsePushPolicy>;
   try {
-    policy = parsePushPolicy(json);
+    policy = parsePushPolicy(policyJsonOf(json));
   } catch {
     process.stderr.write("push refused: the server sent an unreadable push policy\n");
     return 1;

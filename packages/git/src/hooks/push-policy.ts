@@ -43,6 +43,17 @@ export interface PushPolicy {
    * moving or deleting a tag a rule matches needs one matching rule that allows the pusher.
    */
   readonly tagRules?: readonly TagRulePolicy[];
+  /**
+   * Git LFS locks held by users other than the pusher: a branch update that changes a locked
+   * path (compared without case, as locks are) is refused.
+   */
+  readonly lfsLocks?: readonly LfsLockPolicy[];
+}
+
+/** A path another user holds a Git LFS lock on, and who holds it (named in the refusal). */
+export interface LfsLockPolicy {
+  readonly path: string;
+  readonly owner: string;
 }
 
 /** One ref update of a push: `oldSha` is all zeros for a creation, `newSha` for a deletion. */

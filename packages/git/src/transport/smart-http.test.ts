@@ -184,6 +184,29 @@ describe("smart HTTP transport with the real git client", () => {
     expect((await getBranch(repo, "main")).commit.sha).toBe(sha);
   });
 
+  it("refuses a push changing a file another user holds a Git LFS lock on, however many locks there are", async () => {
+    const { name, work } = await cloned();
+    // Far more than one environment string can hold (128 KiB): the policy travels in a file.
+    const others = Array.from({ length: 4000 }, (_, i) => ({
+      path: `assets/level-${i}/${"x".repeat(40)}.bin`,
+      owner: "bob",
+    }));
+    server.hooks.pushPolicy = {
+      branchRules: [],
+      lfsLocks: [...others, { path: "Hero.PSD", owner: "carol" }],
+    };
+    await commitFile(work, "hero.psd", "pixels\n");
+    const refused = await cli.run(["push", "origin", "main"], work);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("remote: file hero.psd is locked by carol");
+    expect(refused.stderr).toContain("pre-receive hook declined");
+
+    await cli.ok(["reset", "--quiet", "--hard", "HEAD~1"], work);
+    const free = await commitFile(work, "notes.txt", "free\n");
+    await cli.ok(["push", "--quiet", "origin", "main"], work);
+    expect((await getBranch(await store.open("alice", name), "main")).commit.sha).toBe(free);
+  });
+
   it("refuses deleting the default branch by push", async () => {
     const { work } = await cloned();
     server.hooks.pushPolicy = { branchRules: [], defaultBranch: "main" };

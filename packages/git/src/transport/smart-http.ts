@@ -3,6 +3,7 @@ import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseRefUpdateLines } from "../hooks/parse-push.js";
+import { policyEnvValue } from "../hooks/policy-env.js";
 import { PUSH_POLICY_ENV, PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
 import { type CommitSignatureCheck, openVerifyChannel, PUSH_VERIFY_ENV } from "../hooks/verify-channel.js";
 import { refsChanged } from "../objects/repo-state.js";
@@ -133,9 +134,10 @@ export async function handleServiceRpc(
     );
   }
 
-  if (options.pushPolicy) env[PUSH_POLICY_ENV] = JSON.stringify(options.pushPolicy);
   const reportPath = join(tmpdir(), `kiln-push-${randomUUID()}`);
   env[PUSH_REPORT_ENV] = reportPath;
+  if (options.pushPolicy)
+    env[PUSH_POLICY_ENV] = await policyEnvValue(options.pushPolicy, `${reportPath}.policy`);
   const needsVerification =
     options.pushPolicy?.branchRules.some((rule) => rule.requireSignedCommits) ?? false;
   const channel =
@@ -173,6 +175,7 @@ export async function handleServiceRpc(
       })
       .finally(() => {
         channel?.close();
+        void rm(`${reportPath}.policy`, { force: true });
         finish();
       });
   });

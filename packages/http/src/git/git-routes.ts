@@ -1,6 +1,7 @@
 import { classifyGitRequest, handleGitHttp } from "@kiln/git";
 import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
+import { mountLfsLocks } from "./lfs-lock-routes.js";
 import { mountLfs } from "./lfs-routes.js";
 import { serveWikiGit, wikiOf } from "./wiki-git.js";
 
@@ -84,4 +85,5 @@ export function mountGit(mount: Mount): void {
   mount("post", "/:owner/:repo/git-upload-pack", serve);
   mount("post", "/:owner/:repo/git-receive-pack", serve);
   mountLfs(mount);
+  mountLfsLocks(mount);
 }

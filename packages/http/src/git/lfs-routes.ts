@@ -181,7 +181,7 @@ async function lfsViewerOf(c: AppContext, user: User | null): Promise<LfsViewer>
 }
 
 /** An LFS request's JSON body read within `[api] MAX_BODY_SIZE`, or the LFS error to answer (413, 400). */
-async function readLfsJson(
+export async function readLfsJson(
   c: AppContext,
 ): Promise<
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: Response }

@@ -7,37 +7,47 @@ import { readForm } from "./form.js";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
-/** Forgejo's AccessTokenOAuth: client credentials from the body or a Basic header, then the exchange. */
-async function accessToken(c: AppContext): Promise<Response> {
-  const form = await readForm(c);
+/**
+ * The client's credentials as Forgejo's token endpoint reads them: `client_id` and
+ * `client_secret` from the form, else from a Basic header (whose parts must agree with the form's).
+ */
+function clientCredentials(
+  c: AppContext,
+  form: (name: string) => string,
+): { clientId: string; clientSecret: string } | OAuth2Error {
   let clientId = form("client_id");
   let clientSecret = form("client_secret");
   const header = c.req.header("authorization") ?? "";
   if ((clientId === "" || clientSecret === "") && /^basic /i.test(header)) {
     const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
     const colon = decoded.indexOf(":");
-    if (colon < 0) return tokenError(new OAuth2Error("invalid_request", "cannot parse basic auth header"));
+    if (colon < 0) return new OAuth2Error("invalid_request", "cannot parse basic auth header");
     const id = safeDecode(decoded.slice(0, colon));
     const secret = safeDecode(decoded.slice(colon + 1));
     if (clientId !== "" && clientId !== id) {
-      return tokenError(
-        new OAuth2Error(
-          "invalid_request",
-          "client_id in request body inconsistent with Authorization header",
-        ),
+      return new OAuth2Error(
+        "invalid_request",
+        "client_id in request body inconsistent with Authorization header",
       );
     }
     if (clientSecret !== "" && clientSecret !== secret) {
-      return tokenError(
-        new OAuth2Error(
-          "invalid_request",
-          "client_secret in request body inconsistent with Authorization header",
-        ),
+      return new OAuth2Error(
+        "invalid_request",
+        "client_secret in request body inconsistent with Authorization header",
       );
     }
     clientId = id;
     clientSecret = secret;
   }
+  return { clientId, clientSecret };
+}
+
+/** Forgejo's AccessTokenOAuth: client credentials from the body or a Basic header, then the exchange. */
+async function accessToken(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const client = clientCredentials(c, form);
+  if (client instanceof OAuth2Error) return tokenError(client);
+  const { clientId, clientSecret } = client;
   const request: TokenRequest = {
     grantType: form("grant_type"),
     clientId,
@@ -74,6 +84,23 @@ function tokenError(err: OAuth2Error): Response {
     status: 400,
     headers: { "content-type": "application/json; charset=utf-8", ...NO_STORE },
   });
+}
+
+/**
+ * RFC 7662 token introspection (Forgejo's IntrospectOAuth at `/login/oauth/introspect`): the
+ * client authenticates as at the token endpoint (Basic or `client_id`/`client_secret` in the form),
+ * else 401 `no valid authorization`; then `{"active": …}` for the `token` field, with Forgejo's
+ * `scope`, `username`, `iss`, `sub` and `aud` (and `exp`, `iat`) when it is active.
+ */
+async function introspect(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const client = clientCredentials(c, form);
+  const answer =
+    client instanceof OAuth2Error
+      ? undefined
+      : await c.get("services").oauth2Tokens.introspect(client.clientId, client.clientSecret, form("token"));
+  if (!answer) return c.text("no valid authorization", 401, { "www-authenticate": 'Basic realm=""' });
+  return c.json(answer, 200, NO_STORE);
 }
 
 /** Forgejo's InfoOAuth: the claims of the user an OAuth2 access token belongs to. */
@@ -117,6 +144,7 @@ function wellKnown(c: AppContext): Response {
     token_endpoint: `${root}login/oauth/access_token`,
     jwks_uri: `${root}login/oauth/keys`,
     userinfo_endpoint: `${root}login/oauth/userinfo`,
+    introspection_endpoint: `${root}login/oauth/introspect`,
     response_types_supported: ["code", "id_token"],
     id_token_signing_alg_values_supported: [settings.oauth2.jwtSigningAlgorithm],
     subject_types_supported: ["public"],
@@ -142,13 +170,14 @@ function wellKnown(c: AppContext): Response {
   });
 }
 
-/** The provider's machine endpoints: token, userinfo, JWKS and the OpenID discovery document. */
+/** The provider's machine endpoints: token, introspection, userinfo, JWKS and the OpenID discovery document. */
 export function mountOAuthEndpoints(mount: Mount): void {
   const enabled =
     (handler: (c: AppContext) => Promise<Response> | Response) =>
     (c: AppContext): Promise<Response> | Response =>
       c.get("settings").oauth2.enabled ? handler(c) : c.text("OAuth2 is disabled", 403);
   mount("post", "/login/oauth/access_token", enabled(accessToken));
+  mount("post", "/login/oauth/introspect", enabled(introspect));
   mount("get", "/login/oauth/userinfo", enabled(userInfo));
   mount("post", "/login/oauth/userinfo", enabled(userInfo));
   mount("get", "/login/oauth/keys", enabled(keys));

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { User } from "@kiln/domain";
 import {
   type OAuth2ApplicationRecord,
@@ -9,6 +9,8 @@ import {
 } from "@kiln/storage";
 import { hashTokenSecret } from "../auth/token-secret.js";
 import type { ServiceContext } from "../context.js";
+import { ACCESS, REFRESH, secretMatches } from "./client-auth.js";
+import { type Introspection, introspectToken } from "./introspection.js";
 import { OAuth2Error } from "./oauth2-error.js";
 import { scopeContains } from "./oauth2-scope.js";
 import { containsRedirectUri } from "./redirect-uri.js";
@@ -40,10 +42,6 @@ export interface UserUrls {
   readonly picture: string;
 }
 
-/** Forgejo's token types (the `tt` claim). */
-const ACCESS = 0;
-const REFRESH = 1;
-
 /**
  * The token endpoint (Forgejo's AccessTokenOAuth): exchanges authorization codes and refresh
  * tokens for signed JWTs, with Forgejo's error codes. Access and refresh tokens name their grant
@@ -66,6 +64,14 @@ export class OAuth2TokenService {
           "Only refresh_token or authorization_code grant type is supported",
         );
     }
+  }
+
+  /**
+   * RFC 7662 introspection for an authenticated client (Forgejo's IntrospectOAuth); undefined
+   * when the client's credentials are wrong.
+   */
+  introspect(clientId: string, clientSecret: string, token: string): Promise<Introspection | undefined> {
+    return introspectToken(this.ctx, clientId, clientSecret, token);
   }
 
   /** The instance's signing key (its public half is the JWKS). */
@@ -231,12 +237,6 @@ function profileClaims(user: User, urls: UserUrls): Record<string, unknown> {
     locale: user.language,
     updated_at: Math.floor(user.updatedAt.getTime() / 1000),
   };
-}
-
-function secretMatches(app: OAuth2ApplicationRecord, secret: string): boolean {
-  const given = Buffer.from(hashTokenSecret(secret), "hex");
-  const stored = Buffer.from(app.clientSecretHash, "hex");
-  return secret !== "" && given.length === stored.length && timingSafeEqual(given, stored);
 }
 
 /** Forgejo's ValidateCodeChallenge: S256, plain, or no challenge at all (confidential clients). */

@@ -4,6 +4,7 @@ import type { BranchProtectionService } from "../git/branch-protection-service.j
 import { toBranchRulePolicy } from "../git/protection-rules.js";
 import type { TagProtectionService } from "../git/tag-protection-service.js";
 import type { QuotaService } from "../quota/quota-service.js";
+import type { LfsLockService } from "./lfs-lock-service.js";
 
 /**
  * What a pusher may do to a repository's branches, as the git transport's pre-receive hook
@@ -13,26 +14,30 @@ import type { QuotaService } from "../quota/quota-service.js";
  * protection rule into whether it allows this pusher (Forgejo's preReceiveTag). With
  * `[quota] ENFORCE`, a repository whose owner is over quota (`size:repos:all`, as Forgejo's
  * pre-receive checks) takes no update but deletions; the verdict reads the owner's ledger row.
+ * Files other users hold Git LFS locks on may not be changed by the push.
  */
 export class PushPolicyService {
   constructor(
     private readonly protections: BranchProtectionService,
     private readonly quota: QuotaService,
     private readonly tagProtections?: TagProtectionService,
+    private readonly lfsLocks?: LfsLockService,
   ) {}
 
   /** The policy for one push by `pusher`, computed before git runs. */
   async forPush(repo: Repository, pusher: User): Promise<PushPolicy> {
     const owner = { id: repo.ownerId, name: repo.ownerName };
-    const [rules, quotaExceeded, tagRules] = await Promise.all([
+    const [rules, quotaExceeded, tagRules, locks] = await Promise.all([
       this.protections.list(repo),
       this.quota.exceeds(owner, "size:repos:all"),
       this.tagProtections?.forUser(repo, pusher) ?? [],
+      this.lfsLocks?.heldByOthers(repo, pusher.id) ?? [],
     ]);
     const base = {
       defaultBranch: repo.defaultBranch,
       ...(quotaExceeded ? { quotaExceeded } : {}),
       ...(tagRules.length > 0 ? { tagRules } : {}),
+      ...(locks.length > 0 ? { lfsLocks: locks.map((l) => ({ path: l.path, owner: l.ownerName })) } : {}),
     };
     if (rules.length === 0) return { ...base, branchRules: [] };
     const facts = await this.protections.pusherFacts(repo, pusher);

@@ -28,6 +28,7 @@ import * as m0028 from "./2026-11-26-0028-protected-tags.js";
 import * as m0029 from "./2026-11-26-0029-blocks-redirects.js";
 import * as m0030 from "./2026-11-26-0030-repo-flags.js";
 import * as m0031 from "./2026-11-26-0031-repo-deletions.js";
+import * as m0038 from "./2026-11-29-0038-lfs-locks.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -60,4 +61,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0029-blocks-redirects": m0029,
   "2026-11-26-0030-repo-flags": m0030,
   "2026-11-26-0031-repo-deletions": m0031,
+  "2026-11-29-0038-lfs-locks": m0038,
 };

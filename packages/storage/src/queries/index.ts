@@ -41,6 +41,8 @@ export type { IssueChanges, NewIssue } from "./issues.js";
 export * as issues from "./issues.js";
 export type { LabelChanges, LabelScope, LabelSort, NewLabel } from "./labels.js";
 export * as labels from "./labels.js";
+export type { HeldLock, LfsLock } from "./lfs-locks.js";
+export * as lfsLocks from "./lfs-locks.js";
 export * as lfsObjects from "./lfs-objects.js";
 export type { MilestoneChanges, MilestoneFilter, NewMilestone } from "./milestones.js";
 export * as milestones from "./milestones.js";
