@@ -306,6 +306,9 @@ export function createServices(init: ServiceContextInit): Services {
   cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
+  const commitStatuses = new CommitStatusService(ctx, repos);
+  // A reported status may complete the checks a scheduled merge waits for.
+  commitStatuses.onCreated((repo, sha) => merges.statusReported(repo, sha));
   const services: Services = {
     ctx,
     cron,
@@ -385,7 +388,7 @@ export function createServices(init: ServiceContextInit): Services {
     repoFlags: new RepoFlagService(ctx),
     repoPeople: new RepoPeopleService(ctx),
     instance: new InstanceService(ctx),
-    commitStatuses: new CommitStatusService(ctx, repos),
+    commitStatuses,
     commitDiffs: new CommitDiffService(repos),
     sshKeys: new SshKeyService(ctx),
     gpgKeys: new GpgKeyService(ctx),

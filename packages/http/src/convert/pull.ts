@@ -51,7 +51,8 @@ export function toApiPullRequest(
     html_url: html,
     diff_url: `${html}.diff`,
     patch_url: `${html}.patch`,
-    mergeable: isMergeable(pull, view.issue.issue.title),
+    // Kiln's `mergeable` also says whether the required status checks pass (api-notes.md).
+    mergeable: isMergeable(pull, view.issue.issue.title) && view.statusChecks?.passed !== false,
     merged,
     merged_at: merged && pull.mergedAt ? formatTime(pull.mergedAt) : null,
     merge_commit_sha: merged ? pull.mergedCommitId : null,

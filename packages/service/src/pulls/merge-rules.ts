@@ -1,5 +1,6 @@
 import { type ProtectedBranch, type PullRequest, PullStatus } from "@kiln/domain";
 import type { ReviewVerdict } from "@kiln/storage";
+import { type StatusCheckVerdict, statusCheckRefusal } from "./status-checks.js";
 
 /** Forgejo's default work-in-progress title prefixes (`[repository.pull-request] WORK_IN_PROGRESS_PREFIXES`). */
 const WIP_PREFIXES = ["WIP:", "[WIP]"];
@@ -40,17 +41,17 @@ export function stateRefusal(pull: PullRequest): string | undefined {
 
 /**
  * The first reason a protection rule refuses a merge (Forgejo's CheckPullBranchProtections, in
- * its order and words), or undefined. Kiln keeps no commit statuses yet, so a rule that requires
- * status checks is never satisfied.
+ * its order and words), or undefined. `checks` is the verdict of the rule's required status checks
+ * on the head (undefined when it requires none).
  */
 export function protectionRefusal(
   rule: ProtectedBranch,
   pull: PullRequest,
   verdict: ReviewVerdict,
+  checks?: StatusCheckVerdict,
 ): string | undefined {
   const s = rule.settings;
-  if (s.enableStatusCheck && s.statusCheckContexts.length > 0)
-    return "Not all required status checks successful";
+  if (checks && !checks.passed) return statusCheckRefusal(checks);
   if (s.requiredApprovals > 0 && verdict.approvals < s.requiredApprovals)
     return "Does not have enough approvals";
   if (s.blockOnRejectedReviews && verdict.rejected) return "There are requested changes";

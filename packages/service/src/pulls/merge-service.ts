@@ -45,6 +45,7 @@ import type { RepoService } from "../repos/repo-service.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
+import { statusChecksOf } from "./status-checks.js";
 
 /** `POST …/pulls/{index}/merge`, in service terms. */
 export interface MergeInput {
@@ -125,7 +126,8 @@ export class MergeService {
                 patterns.matches(path),
               )
             : [];
-        const reason = protectionRefusal(rule, { ...pull, changedProtectedFiles }, verdict);
+        const checks = await statusChecksOf(this.ctx.db, ctx.repo.id, pull.headCommitId, rule);
+        const reason = protectionRefusal(rule, { ...pull, changedProtectedFiles }, verdict, checks);
         if (reason) throw refused(`not allowed to merge [reason: ${reason}]`);
       }
       if (rule?.settings.requireSignedCommits) {
@@ -185,6 +187,16 @@ export class MergeService {
         "scheduled merge not done yet",
       );
       return false;
+    }
+  }
+
+  /**
+   * After a status was reported for `sha`: the pull requests with that head and a scheduled merge
+   * are merged if they now may be (Forgejo's StartPRCheckAndAutoMergeBySHA).
+   */
+  async statusReported(ctx: RepoAccess, sha: string): Promise<void> {
+    for (const pull of await pulls.scheduledPullsWithHead(this.ctx.db, ctx.repo.id, sha)) {
+      await this.tryScheduled(ctx, pull.index);
     }
   }
 

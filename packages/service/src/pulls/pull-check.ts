@@ -15,6 +15,7 @@ import { recountIssueCounters } from "../issues/issue-support.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { computePullState, type PullTips, pushedCommits } from "./pull-state.js";
 import type { PushTracker } from "./push-tracker.js";
+import { type StatusCheckVerdict, statusChecksOf } from "./status-checks.js";
 
 /** Forgejo's text for approvals dismissed by a push (`dismiss_stale_approvals`). */
 const STALE_DISMISSAL =
@@ -78,6 +79,21 @@ export class PullChecker {
       if (!latest.head || !latest.base) return this.closeOrphaned(repo, now, latest);
       return this.refresh(repo, git, now, latest);
     });
+  }
+
+  /**
+   * What the base branch rule's required status checks say about the head of an open pull
+   * request (undefined when none are required, or it is merged or closed: its verdict no longer
+   * matters).
+   */
+  async statusChecks(
+    repo: Repository,
+    pull: PullRequest,
+    closed: boolean,
+  ): Promise<StatusCheckVerdict | undefined> {
+    if (pull.hasMerged || closed) return undefined;
+    const rule = await this.protections.ruleFor(repo, pull.baseBranch);
+    return statusChecksOf(this.ctx.db, repo.id, pull.headCommitId, rule);
   }
 
   /** Checks a pull request again in the background (lists and pushes answer without waiting). */

@@ -131,7 +131,9 @@ export class PullService {
 
   /** The API views of pull requests of the route's repository. */
   async views(ctx: RepoAccess, list: readonly PullIssue[]): Promise<PullView[]> {
-    return loadPullViews(this.ctx.db, await this.repos.git(ctx.repo), ctx.repo, list);
+    return loadPullViews(this.ctx.db, await this.repos.git(ctx.repo), ctx.repo, list, (item) =>
+      this.checker.statusChecks(ctx.repo, item.pull, item.issue.isClosed),
+    );
   }
 
   /** A page of the repository's pull requests, newest first unless sorted otherwise; no `state` lists all, as Forgejo's code does. */

@@ -2,6 +2,7 @@ import type { Issue, PullRequest, Repository, Team, User } from "@kiln/domain";
 import { branchTip, type GitRepository, pullHeadRef, pullHeadTip } from "@kiln/git";
 import { type Db, repositories, reviews, teams, users } from "@kiln/storage";
 import { type IssueView, loadIssueViews } from "../issues/issue-views.js";
+import type { StatusCheckVerdict } from "./status-checks.js";
 
 /** A pull request with the issue it is. */
 export interface PullIssue {
@@ -29,6 +30,8 @@ export interface PullView {
   readonly requestedTeams: readonly Team[];
   /** Submitted reviews (Forgejo counts review entries, not line comments). */
   readonly reviewComments: number;
+  /** The base branch rule's required status checks on the head; undefined when none are required. */
+  readonly statusChecks: StatusCheckVerdict | undefined;
 }
 
 /**
@@ -40,6 +43,7 @@ export async function loadPullViews(
   git: GitRepository,
   baseRepo: Repository,
   list: readonly PullIssue[],
+  statusChecks: (item: PullIssue) => Promise<StatusCheckVerdict | undefined> = async () => undefined,
 ): Promise<PullView[]> {
   if (list.length === 0) return [];
   const issueViews = await loadIssueViews(
@@ -71,7 +75,8 @@ export async function loadPullViews(
   );
   const headRepos = new Map<number, Repository | undefined>([[baseRepo.id, baseRepo]]);
   const views: PullView[] = [];
-  for (const [i, { pull }] of list.entries()) {
+  for (const [i, item] of list.entries()) {
+    const { pull } = item;
     const headRepoId = pull.headRepoId;
     if (headRepoId !== null && !headRepos.has(headRepoId)) {
       headRepos.set(headRepoId, await repositories.findRepositoryById(db, headRepoId));
@@ -98,6 +103,7 @@ export async function loadPullViews(
         .map((id) => teamById.get(id))
         .filter((team): team is Team => team !== undefined),
       reviewComments: counts.get(pull.issueId) ?? 0,
+      statusChecks: await statusChecks(item),
     });
   }
   return views;

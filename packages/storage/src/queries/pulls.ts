@@ -284,6 +284,27 @@ export async function findPullByMergedCommit(
   return row && toPull(row);
 }
 
+/** The open pull requests of a base repository with a merge scheduled and this head commit. */
+export async function scheduledPullsWithHead(
+  db: Db,
+  baseRepoId: number,
+  headCommitId: string,
+): Promise<PullRequest[]> {
+  const rows = await db
+    .selectFrom("pullRequest")
+    .innerJoin("pullAutoMerge", "pullAutoMerge.pullId", "pullRequest.id")
+    .innerJoin("issue", "issue.id", "pullRequest.issueId")
+    .select(PULL_COLUMNS)
+    .where("pullRequest.baseRepoId", "=", baseRepoId)
+    .where("pullRequest.headCommitId", "=", headCommitId)
+    .where("pullRequest.hasMerged", "=", false)
+    .where("issue.isClosed", "=", false)
+    .orderBy("pullRequest.id")
+    .limit(100)
+    .execute();
+  return rows.map(toPull);
+}
+
 /** A scheduled merge (`merge_when_checks_succeed`). */
 export interface AutoMerge {
   readonly pullId: number;
