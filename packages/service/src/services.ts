@@ -72,6 +72,7 @@ import { PackageAccess } from "./packages/package-access.js";
 import { PackageService } from "./packages/package-service.js";
 import { PackageUploads } from "./packages/package-uploads.js";
 import { PermissionService } from "./permissions/permission-service.js";
+import { resolveHeadRepo } from "./pulls/head-repo.js";
 import { MergeService } from "./pulls/merge-service.js";
 import { PullChecker } from "./pulls/pull-check.js";
 import { PullCompareService } from "./pulls/pull-compare-service.js";
@@ -347,7 +348,9 @@ export function createServices(init: ServiceContextInit): Services {
     gitHooks: new GitHookService(),
     notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
     annotatedTags: new AnnotatedTagService(repos, commitVerifier),
-    compare: new CompareService(repos, new CommitService(repos, users, commitVerifier)),
+    compare: new CompareService(repos, new CommitService(repos, users, commitVerifier), (repo, name) =>
+      resolveHeadRepo(ctx.db, access, repo, name),
+    ),
     editorconfig: new EditorconfigService(repos),
     patches: new PatchService(ctx, repos, protections, pullChecks),
     labels: new LabelService(ctx),

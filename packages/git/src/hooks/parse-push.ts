@@ -65,8 +65,13 @@ export function parsePushPolicy(json: string): PushPolicy {
       tagRules.push({ pattern: rule.pattern, allowed: bool(rule.allowed) });
     }
   }
+  const rawOnly = (raw as { onlyBranches?: unknown }).onlyBranches;
+  const onlyBranches = Array.isArray(rawOnly)
+    ? rawOnly.filter((name): name is string => typeof name === "string")
+    : undefined;
   return {
     branchRules,
+    ...(onlyBranches ? { onlyBranches } : {}),
     ...(tagRules.length > 0 ? { tagRules } : {}),
     ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),
     ...(quotaExceeded ? { quotaExceeded } : {}),

@@ -43,6 +43,12 @@ export interface PushPolicy {
    * moving or deleting a tag a rule matches needs one matching rule that allows the pusher.
    */
   readonly tagRules?: readonly TagRulePolicy[];
+  /**
+   * The only branches the pusher may update, when set: a maintainer of a pull request that allows
+   * maintainers' edits writes to its head branch in the fork and nowhere else (Forgejo's
+   * CanMaintainerWriteToBranch). Any other ref update is refused.
+   */
+  readonly onlyBranches?: readonly string[];
 }
 
 /** One ref update of a push: `oldSha` is all zeros for a creation, `newSha` for a deletion. */

@@ -25,7 +25,8 @@ export function toApiPullRequest(
   const issue = toApiIssue(view.issue, viewer, settings);
   const links = repoLinks(view.issue.repo, settings);
   const html = `${links.html}/pulls/${pull.index}`;
-  const headRepo = view.head.repo;
+  // A head repository the caller may not see is not among `repos`: neither it nor its id shows.
+  const headRepo = view.head.repo && repos.has(view.head.repo.id) ? view.head.repo : null;
   const merged = pull.hasMerged;
   return {
     id: pull.id,

@@ -63,18 +63,23 @@ export function protectionRefusal(
   return undefined;
 }
 
-/** The message of the commit a merge writes, as Forgejo's API builds it (no template, no `Reviewed-on`). */
+/**
+ * The message of the commit a merge writes, as Forgejo's API builds it (no template, no
+ * `Reviewed-on`). `head` names a head in another repository (`owner/repo:branch`, or
+ * `<deleted>:branch` once that is gone); a head in the base is named by its branch.
+ */
 export function mergeMessage(
   style: string,
   pull: { readonly index: number; readonly headBranch: string; readonly baseBranch: string },
   title: string,
   given: { readonly title?: string | undefined; readonly message?: string | undefined },
+  head: string = pull.headBranch,
 ): string {
   const heading =
     given.title?.trim() ||
     (style === "squash"
       ? `${title} (#${pull.index})`
-      : `Merge pull request '${title}' (#${pull.index}) from ${pull.headBranch} into ${pull.baseBranch}`);
+      : `Merge pull request '${title}' (#${pull.index}) from ${head} into ${pull.baseBranch}`);
   const body = given.message?.trim();
   return body ? `${heading}\n\n${body}` : heading;
 }

@@ -34,6 +34,14 @@ export interface PullView {
   readonly statusChecks: StatusCheckVerdict | undefined;
 }
 
+/** What a caller of {@link loadPullViews} may add: status check verdicts, and how to reach a fork's git. */
+export interface PullViewOptions {
+  /** The required status checks of a pull request (none when absent). */
+  readonly statusChecks?: (item: PullIssue) => Promise<StatusCheckVerdict | undefined>;
+  /** The git repository of a head repository other than the base; without it, a fork's head shows `refs/pull/N/head`. */
+  readonly headGit?: (repo: Repository) => Promise<GitRepository | undefined>;
+}
+
 /**
  * Loads the views of pull requests of one base repository: issue parts in one batch, then per
  * pull request its reviewers and the current tips of both sides (read from the refs, cheap).
@@ -43,7 +51,7 @@ export async function loadPullViews(
   git: GitRepository,
   baseRepo: Repository,
   list: readonly PullIssue[],
-  statusChecks: (item: PullIssue) => Promise<StatusCheckVerdict | undefined> = async () => undefined,
+  options: PullViewOptions = {},
 ): Promise<PullView[]> {
   if (list.length === 0) return [];
   const issueViews = await loadIssueViews(
@@ -81,9 +89,12 @@ export async function loadPullViews(
     if (headRepoId !== null && !headRepos.has(headRepoId)) {
       headRepos.set(headRepoId, await repositories.findRepositoryById(db, headRepoId));
     }
+    const headRepo = headRepoId === null ? undefined : headRepos.get(headRepoId);
+    const headGit =
+      headRepoId === baseRepo.id ? git : headRepo ? await options.headGit?.(headRepo) : undefined;
     const [baseSha, headBranchSha] = await Promise.all([
       branchTip(git, pull.baseBranch),
-      headRepoId === baseRepo.id ? branchTip(git, pull.headBranch) : Promise.resolve(undefined),
+      headGit ? branchTip(headGit, pull.headBranch) : Promise.resolve(undefined),
     ]);
     const headSha = headBranchSha ?? (await pullHeadTip(git, pull.index)) ?? pull.headCommitId;
     views.push({
@@ -93,7 +104,7 @@ export async function loadPullViews(
       head: {
         ref: headBranchSha ? pull.headBranch : pullHeadRef(pull.index),
         sha: headSha,
-        repo: headRepoId === null ? null : (headRepos.get(headRepoId) ?? null),
+        repo: headRepo ?? null,
       },
       merger: pull.mergerId === null ? null : (userById.get(pull.mergerId) ?? null),
       requestedReviewers: reviewerIdsOf(pull.issueId)
@@ -103,7 +114,7 @@ export async function loadPullViews(
         .map((id) => teamById.get(id))
         .filter((team): team is Team => team !== undefined),
       reviewComments: counts.get(pull.issueId) ?? 0,
-      statusChecks: await statusChecks(item),
+      statusChecks: await options.statusChecks?.(item),
     });
   }
   return views;

@@ -305,6 +305,26 @@ export async function scheduledPullsWithHead(
   return rows.map(toPull);
 }
 
+/**
+ * The open pull requests whose head is in this repository, in other repositories, and whose
+ * poster allows maintainers' edits (at most 100: what maintainers may push to).
+ */
+export async function openPullsAllowingEdits(db: Db, headRepoId: number): Promise<PullRequest[]> {
+  const rows = await db
+    .selectFrom("pullRequest")
+    .innerJoin("issue", "issue.id", "pullRequest.issueId")
+    .select(PULL_COLUMNS)
+    .where("pullRequest.headRepoId", "=", headRepoId)
+    .where("pullRequest.baseRepoId", "<>", headRepoId)
+    .where("pullRequest.allowMaintainerEdit", "=", true)
+    .where("pullRequest.hasMerged", "=", false)
+    .where("issue.isClosed", "=", false)
+    .orderBy("pullRequest.id")
+    .limit(100)
+    .execute();
+  return rows.map(toPull);
+}
+
 /** A scheduled merge (`merge_when_checks_succeed`). */
 export interface AutoMerge {
   readonly pullId: number;
