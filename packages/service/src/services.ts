@@ -44,6 +44,7 @@ import { CommentService } from "./issues/comment-service.js";
 import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
 import { IssueLabelService } from "./issues/issue-label-service.js";
+import { issueReferenceConsumer } from "./issues/issue-reference-consumer.js";
 import { IssueSearchService } from "./issues/issue-search-service.js";
 import { IssueService } from "./issues/issue-service.js";
 import { IssueStateService } from "./issues/issue-state-service.js";
@@ -72,6 +73,7 @@ import { PackageAccess } from "./packages/package-access.js";
 import { PackageService } from "./packages/package-service.js";
 import { PackageUploads } from "./packages/package-uploads.js";
 import { PermissionService } from "./permissions/permission-service.js";
+import { forkDeletionConsumer } from "./pulls/fork-deletion-consumer.js";
 import { resolveHeadRepo } from "./pulls/head-repo.js";
 import { MergeService } from "./pulls/merge-service.js";
 import { PullChecker } from "./pulls/pull-check.js";
@@ -258,6 +260,10 @@ export function createServices(init: ServiceContextInit): Services {
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
+  // Closing keywords and commit references act in the transaction of the push or merge.
+  ctx.events.register(issueReferenceConsumer(ctx, access, repos));
+  // A deleted fork's pull requests are closed with it.
+  ctx.events.register(forkDeletionConsumer(ctx));
   const commitVerifier = new CommitVerifier(ctx);
   const removeRepository: RepositoryRemover = {
     deleteRows: (trx, repo) => repos.deleteRows(trx, repo),

@@ -98,7 +98,7 @@ export async function maintainerBranches(
   if (!actor.user) return [];
   const writes = new Map<number, boolean>();
   const branches = new Set<string>();
-  for (const pull of await pulls.openPullsAllowingEdits(db, repo.id)) {
+  for (const pull of await pulls.openPullsFromHead(db, repo.id, { allowingEdits: true, limit: 100 })) {
     if (!writes.has(pull.baseRepoId)) {
       const base = await access.repoById(actor, pull.baseRepoId).catch((err: unknown) => {
         if (isHidden(err)) return undefined;

@@ -306,21 +306,26 @@ export async function scheduledPullsWithHead(
 }
 
 /**
- * The open pull requests whose head is in this repository, in other repositories, and whose
- * poster allows maintainers' edits (at most 100: what maintainers may push to).
+ * The open pull requests whose head is in this repository and whose base is in another (a fork's
+ * pull requests), oldest first, at most `limit`; with `allowingEdits`, only those whose poster
+ * allows maintainers' edits.
  */
-export async function openPullsAllowingEdits(db: Db, headRepoId: number): Promise<PullRequest[]> {
+export async function openPullsFromHead(
+  db: Db,
+  headRepoId: number,
+  options: { readonly allowingEdits?: boolean; readonly limit: number },
+): Promise<PullRequest[]> {
   const rows = await db
     .selectFrom("pullRequest")
     .innerJoin("issue", "issue.id", "pullRequest.issueId")
     .select(PULL_COLUMNS)
     .where("pullRequest.headRepoId", "=", headRepoId)
     .where("pullRequest.baseRepoId", "<>", headRepoId)
-    .where("pullRequest.allowMaintainerEdit", "=", true)
+    .$if(options.allowingEdits === true, (qb) => qb.where("pullRequest.allowMaintainerEdit", "=", true))
     .where("pullRequest.hasMerged", "=", false)
     .where("issue.isClosed", "=", false)
     .orderBy("pullRequest.id")
-    .limit(100)
+    .limit(options.limit)
     .execute();
   return rows.map(toPull);
 }

@@ -255,5 +255,8 @@ describe.each(DIALECTS)("pull requests from forks on %s", (dialect) => {
     });
     const commits = await t.call("GET", `/repos/alice/base/pulls/${created.json.number}/commits`);
     expect(commits.json.map((c: { sha: string }) => c.sha)).toEqual([sha]);
+    // Closed with the fork, by whoever deleted it (Forgejo's CloseRepoBranchesPulls).
+    const timeline = (await t.call("GET", `/repos/alice/base/issues/${created.json.number}/timeline`)).json;
+    expect(timeline.at(-1)).toMatchObject({ type: "close", user: { login: "dave" } });
   });
 });
