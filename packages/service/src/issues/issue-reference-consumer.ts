@@ -21,6 +21,8 @@ const ZERO = /^0+$/;
 const NEW_BRANCH_COMMITS = 10;
 /** The newest commits of one push that are read for references (Forgejo reads them all). */
 const MAX_PUSH_COMMITS = 1000;
+/** The references of one commit message, or of a pull request's title and description, that are followed. */
+const MAX_REFERENCES = 100;
 
 type PushEvent = Extract<ForgeEvent, { type: "push" }>;
 
@@ -90,7 +92,7 @@ class References {
     const branch = event.ref.slice("refs/heads/".length);
     for (const commit of newest.reverse()) {
       const seen = new Set<string>();
-      for (const ref of findIssueReferences(commit.message, keywords)) {
+      for (const ref of findIssueReferences(commit.message, keywords).slice(0, MAX_REFERENCES)) {
         const target = await this.target(pushed, ref);
         if (!target) continue;
         const key = `${target.issue.id}:${ref.action}`;
@@ -116,10 +118,11 @@ class References {
     if (!base) return;
     // One action per issue, the last that asks for one (Forgejo's updateCrossReferenceList).
     const wanted = new Map<number, { target: Target; closing: boolean }>();
-    for (const ref of [
+    const refs = [
       ...findIssueReferences(issue.title, keywords),
       ...findMarkdownReferences(issue.content, keywords),
-    ]) {
+    ];
+    for (const ref of refs.slice(0, MAX_REFERENCES)) {
       if (ref.action === "none") continue;
       const target = await this.target(base, ref);
       if (!target || target.issue.isPull) continue;
