@@ -1,3 +1,19 @@
+/** Forgejo's `[repository.pull-request] CLOSE_KEYWORDS`. */
+export const DEFAULT_CLOSE_KEYWORDS: readonly string[] = [
+  "close",
+  "closes",
+  "closed",
+  "fix",
+  "fixes",
+  "fixed",
+  "resolve",
+  "resolves",
+  "resolved",
+];
+
+/** Forgejo's `[repository.pull-request] REOPEN_KEYWORDS`. */
+export const DEFAULT_REOPEN_KEYWORDS: readonly string[] = ["reopen", "reopens", "reopened"];
+
 /**
  * The instance's settings, read from `app.ini` (Forgejo's format) plus environment overrides.
  * Parsing lives in the server app; everything below it receives this plain, validated object.
@@ -56,6 +72,10 @@ export interface Settings {
     readonly maxPinned: number;
     /** `[repository] ENABLE_FLAGS`: site administrators may put flags on repositories (`…/flags`). */
     readonly enableFlags: boolean;
+    /** `[repository.pull-request] CLOSE_KEYWORDS`: words before `#N` that close issue N (`Fixes #1`). */
+    readonly closeKeywords: readonly string[];
+    /** `[repository.pull-request] REOPEN_KEYWORDS`: words before `#N` that reopen issue N. */
+    readonly reopenKeywords: readonly string[];
   };
   /** `[federation]`: Kiln speaks no ActivityPub yet; only `/nodeinfo` follows these keys. */
   readonly federation: {
@@ -322,6 +342,8 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       maxCreationLimit: -1,
       maxPinned: 3,
       enableFlags: false,
+      closeKeywords: DEFAULT_CLOSE_KEYWORDS,
+      reopenKeywords: DEFAULT_REOPEN_KEYWORDS,
     },
     federation: { enabled: false, shareUserStatistics: true },
     migrations: { allowLocalNetworks: false },

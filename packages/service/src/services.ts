@@ -44,6 +44,7 @@ import { CommentService } from "./issues/comment-service.js";
 import { IssueDependencyService } from "./issues/issue-dependency-service.js";
 import { IssueEditService } from "./issues/issue-edit-service.js";
 import { IssueLabelService } from "./issues/issue-label-service.js";
+import { issueReferenceConsumer } from "./issues/issue-reference-consumer.js";
 import { IssueSearchService } from "./issues/issue-search-service.js";
 import { IssueService } from "./issues/issue-service.js";
 import { IssueStateService } from "./issues/issue-state-service.js";
@@ -72,6 +73,8 @@ import { PackageAccess } from "./packages/package-access.js";
 import { PackageService } from "./packages/package-service.js";
 import { PackageUploads } from "./packages/package-uploads.js";
 import { PermissionService } from "./permissions/permission-service.js";
+import { forkDeletionConsumer } from "./pulls/fork-deletion-consumer.js";
+import { resolveHeadRepo } from "./pulls/head-repo.js";
 import { MergeService } from "./pulls/merge-service.js";
 import { PullChecker } from "./pulls/pull-check.js";
 import { PullCompareService } from "./pulls/pull-compare-service.js";
@@ -260,6 +263,10 @@ export function createServices(init: ServiceContextInit): Services {
   const quota = new QuotaService(ctx);
   const users = new UserService(ctx);
   const repos = new RepoService(ctx, permissions, ledger);
+  // Closing keywords and commit references act in the transaction of the push or merge.
+  ctx.events.register(issueReferenceConsumer(ctx, access, repos));
+  // A deleted fork's pull requests are closed with it.
+  ctx.events.register(forkDeletionConsumer(ctx));
   const commitVerifier = new CommitVerifier(ctx);
   const removeRepository: RepositoryRemover = {
     deleteRows: (trx, repo) => repos.deleteRows(trx, repo),
@@ -310,6 +317,9 @@ export function createServices(init: ServiceContextInit): Services {
   cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
+  const commitStatuses = new CommitStatusService(ctx, repos);
+  // A reported status may complete the checks a scheduled merge waits for.
+  commitStatuses.onCreated((repo, sha) => merges.statusReported(repo, sha));
   const services: Services = {
     ctx,
     cron,
@@ -349,7 +359,9 @@ export function createServices(init: ServiceContextInit): Services {
     gitHooks: new GitHookService(),
     notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
     annotatedTags: new AnnotatedTagService(repos, commitVerifier),
-    compare: new CompareService(repos, new CommitService(repos, users, commitVerifier)),
+    compare: new CompareService(repos, new CommitService(repos, users, commitVerifier), (repo, name) =>
+      resolveHeadRepo(ctx.db, access, repo, name),
+    ),
     editorconfig: new EditorconfigService(repos),
     patches: new PatchService(ctx, repos, protections, pullChecks),
     labels: new LabelService(ctx),
@@ -390,7 +402,7 @@ export function createServices(init: ServiceContextInit): Services {
     repoFlags: new RepoFlagService(ctx),
     repoPeople: new RepoPeopleService(ctx),
     instance: new InstanceService(ctx),
-    commitStatuses: new CommitStatusService(ctx, repos),
+    commitStatuses,
     commitDiffs: new CommitDiffService(repos),
     sshKeys: new SshKeyService(ctx),
     gpgKeys: new GpgKeyService(ctx),

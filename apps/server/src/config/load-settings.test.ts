@@ -121,6 +121,26 @@ TOTAL = 2GiB
     });
   });
 
+  it("reads [repository.pull-request] closing and reopening keywords, Forgejo's by default", () => {
+    expect(load("").repository).toMatchObject({
+      closeKeywords: [
+        "close",
+        "closes",
+        "closed",
+        "fix",
+        "fixes",
+        "fixed",
+        "resolve",
+        "resolves",
+        "resolved",
+      ],
+      reopenKeywords: ["reopen", "reopens", "reopened"],
+    });
+    const s = load("[repository.pull-request]\nCLOSE_KEYWORDS = schließt, behebt\nREOPEN_KEYWORDS =\n");
+    expect(s.repository.closeKeywords).toEqual(["schließt", "behebt"]);
+    expect(s.repository.reopenKeywords).toEqual([]);
+  });
+
   it("prefers DATABASE_URL and --port", () => {
     const s = load("[server]\nHTTP_PORT = 1\n", { databaseUrl: "postgres://u@h/d", port: 4000 });
     expect(s.database).toEqual({ type: "postgres", url: "postgres://u@h/d" });

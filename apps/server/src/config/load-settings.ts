@@ -2,7 +2,9 @@ import { isAbsolute, resolve } from "node:path";
 import {
   type DatabaseSettings,
   DEFAULT_ATTACHMENT_TYPES,
+  DEFAULT_CLOSE_KEYWORDS,
   DEFAULT_REACTIONS,
+  DEFAULT_REOPEN_KEYWORDS,
   DEFAULT_SSH_MINIMUM_KEY_SIZES,
   PACKAGE_TYPES,
   type Settings,
@@ -82,6 +84,8 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       maxCreationLimit: get.int("repository", "MAX_CREATION_LIMIT", -1, -1),
       maxPinned: get.int("repository.issue", "MAX_PINNED", 3, 0),
       enableFlags: get.bool("repository", "ENABLE_FLAGS", false),
+      closeKeywords: get.list("repository.pull-request", "CLOSE_KEYWORDS", DEFAULT_CLOSE_KEYWORDS),
+      reopenKeywords: get.list("repository.pull-request", "REOPEN_KEYWORDS", DEFAULT_REOPEN_KEYWORDS),
     },
     migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
     federation: {

@@ -24,6 +24,8 @@ export const CreateBranchRepoOption = v.object({
 });
 
 const names = () => v.array(v.string());
+/** Required status check patterns: bounded (Forgejo's are not) so judging a pull request stays cheap. */
+const statusContexts = () => v.pipe(v.array(v.pipe(v.string(), v.maxLength(255))), v.maxLength(50));
 
 /** A branch protection rule with users and teams by name (Forgejo's `BranchProtection`). */
 export const BranchProtection = v.object({
@@ -67,7 +69,7 @@ const optionFields = {
   merge_whitelist_usernames: v.optional(names()),
   merge_whitelist_teams: v.optional(names()),
   enable_status_check: v.optional(v.boolean()),
-  status_check_contexts: v.optional(names()),
+  status_check_contexts: v.optional(statusContexts()),
   required_approvals: v.optional(int64()),
   enable_approvals_whitelist: v.optional(v.boolean()),
   approvals_whitelist_username: v.optional(names()),

@@ -65,6 +65,21 @@ describe("evaluateRefUpdate", () => {
     }
   });
 
+  it("lets a pusher limited to some branches (a maintainer's edits) update those and nothing else", async () => {
+    const policy: PushPolicy = { branchRules: [], onlyBranches: ["feature"] };
+    expect(await evaluateRefUpdate(policy, update("refs/heads/feature"), facts())).toEqual({ allowed: true });
+    for (const u of [
+      update("refs/heads/main"),
+      update("refs/tags/v1", ZERO_SHA, B),
+      update("refs/heads/feature2"),
+    ]) {
+      expect(await evaluateRefUpdate(policy, u, facts())).toEqual({
+        allowed: false,
+        message: "User permission denied for writing.",
+      });
+    }
+  });
+
   it("refuses deleting a protected branch unless the rule allows it", async () => {
     const deletion = update("refs/heads/main", A, ZERO_SHA);
     expect(await evaluateRefUpdate({ branchRules: [rule()] }, deletion, facts())).toEqual({

@@ -95,6 +95,9 @@ async function evaluateRules(
 ): Promise<RefUpdateVerdict> {
   const badName = refusedName(update);
   if (badName) return badName;
+  if (policy.onlyBranches && !policy.onlyBranches.some((branch) => update.ref === `refs/heads/${branch}`)) {
+    return refuse("User permission denied for writing.");
+  }
   // Kiln keeps refs/pull/<index>/head for each pull request: a push may not move them.
   if (update.ref.startsWith("refs/pull/"))
     return refuse(`${update.ref} is kept for pull requests and cannot be pushed`);

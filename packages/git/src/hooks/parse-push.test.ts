@@ -31,6 +31,14 @@ describe("parsePushPolicy", () => {
     ]);
   });
 
+  it("keeps the branches a limited pusher may update, an empty list included", () => {
+    expect(
+      parsePushPolicy(JSON.stringify({ branchRules: [], onlyBranches: ["a", 1, "b"] })).onlyBranches,
+    ).toEqual(["a", "b"]);
+    expect(parsePushPolicy(JSON.stringify({ branchRules: [], onlyBranches: [] })).onlyBranches).toEqual([]);
+    expect(parsePushPolicy(JSON.stringify({ branchRules: [] })).onlyBranches).toBeUndefined();
+  });
+
   it("keeps priority, id and the default branch", () => {
     const policy = parsePushPolicy(
       JSON.stringify({ defaultBranch: "main", branchRules: [{ ruleName: "*", priority: 2, id: 7 }] }),

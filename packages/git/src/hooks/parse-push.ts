@@ -73,8 +73,13 @@ export function parsePushPolicy(json: string): PushPolicy {
       lfsLocks.push({ path: lock.path, owner: text(lock.owner) });
     }
   }
+  const rawOnly = (raw as { onlyBranches?: unknown }).onlyBranches;
+  const onlyBranches = Array.isArray(rawOnly)
+    ? rawOnly.filter((name): name is string => typeof name === "string")
+    : undefined;
   return {
     branchRules,
+    ...(onlyBranches ? { onlyBranches } : {}),
     ...(tagRules.length > 0 ? { tagRules } : {}),
     ...(lfsLocks.length > 0 ? { lfsLocks } : {}),
     ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),

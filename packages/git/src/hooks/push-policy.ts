@@ -44,6 +44,12 @@ export interface PushPolicy {
    */
   readonly tagRules?: readonly TagRulePolicy[];
   /**
+   * The only branches the pusher may update, when set: a maintainer of a pull request that allows
+   * maintainers' edits writes to its head branch in the fork and nowhere else (Forgejo's
+   * CanMaintainerWriteToBranch). Any other ref update is refused.
+   */
+  readonly onlyBranches?: readonly string[];
+  /**
    * Git LFS locks held by users other than the pusher: a branch update that changes a locked
    * path (compared without case, as locks are) is refused.
    */

@@ -146,21 +146,29 @@ export interface UpdateRequest {
 }
 
 /**
+ * The commit an update of a head with its base gives (written, no ref moved): a merge commit of
+ * the base into the head, or the head's commits replayed on the base; the head itself when there
+ * is nothing to do.
+ */
+export async function updatedHead(repo: GitRepository, req: UpdateRequest): Promise<string> {
+  return req.style === "rebase"
+    ? rebaseCommits(repo, req.baseSha, req.headSha, req.doer)
+    : writeCommit(repo, {
+        tree: await mergedTree(repo, req.headSha, req.baseSha),
+        parents: [req.headSha, req.baseSha],
+        message: req.message,
+        author: req.doer,
+        committer: req.doer,
+      });
+}
+
+/**
  * Brings a head branch up to date with its base: a merge commit of the base into the head, or the
  * head's commits replayed on the base (which rewrites the head branch). Returns the new head.
  */
 export async function updateBranchFromBase(repo: GitRepository, req: UpdateRequest): Promise<string> {
   return repo.withWriteLock(async () => {
-    const next =
-      req.style === "rebase"
-        ? await rebaseCommits(repo, req.baseSha, req.headSha, req.doer)
-        : await writeCommit(repo, {
-            tree: await mergedTree(repo, req.headSha, req.baseSha),
-            parents: [req.headSha, req.baseSha],
-            message: req.message,
-            author: req.doer,
-            committer: req.doer,
-          });
+    const next = await updatedHead(repo, req);
     if (next === req.headSha) return next;
     const refusal = await req.check?.(req.headSha, next);
     if (refusal) throw new GitMergeRefusedError(refusal);

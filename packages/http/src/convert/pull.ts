@@ -25,7 +25,8 @@ export function toApiPullRequest(
   const issue = toApiIssue(view.issue, viewer, settings);
   const links = repoLinks(view.issue.repo, settings);
   const html = `${links.html}/pulls/${pull.index}`;
-  const headRepo = view.head.repo;
+  // A head repository the caller may not see is not among `repos`: neither it nor its id shows.
+  const headRepo = view.head.repo && repos.has(view.head.repo.id) ? view.head.repo : null;
   const merged = pull.hasMerged;
   return {
     id: pull.id,
@@ -51,7 +52,8 @@ export function toApiPullRequest(
     html_url: html,
     diff_url: `${html}.diff`,
     patch_url: `${html}.patch`,
-    mergeable: isMergeable(pull, view.issue.issue.title),
+    // Kiln's `mergeable` also says whether the required status checks pass (api-notes.md).
+    mergeable: isMergeable(pull, view.issue.issue.title) && view.statusChecks?.passed !== false,
     merged,
     merged_at: merged && pull.mergedAt ? formatTime(pull.mergedAt) : null,
     merge_commit_sha: merged ? pull.mergedCommitId : null,

@@ -10,6 +10,8 @@ export type GitAccess =
       readonly repo: Repository;
       readonly user: User | null;
       readonly permission: RepoPermission;
+      /** A maintainer's push (no write access): the only branches it may update. */
+      readonly onlyBranches?: readonly string[];
     }
   | { readonly ok: false; readonly response: Response };
 
@@ -37,6 +39,7 @@ export async function checkGitAccess(
   repoName: string,
   need: "read" | "write",
   unit: "repo.code" | "repo.wiki" = "repo.code",
+  maintainers = false,
 ): Promise<GitAccess> {
   const services = c.get("services");
   let principal: Principal | null = null;
@@ -81,15 +84,19 @@ export async function checkGitAccess(
   }
   if (need === "write") {
     if (!principal) return { ok: false, response: challenge() };
+    let onlyBranches: readonly string[] | undefined;
     try {
       checkNeed(permission, { write: [unit] }, user);
     } catch (err) {
-      if (isKilnError(err) && err.kind === "permission_denied")
-        return { ok: false, response: plain(403, "User permission denied") };
-      throw err;
+      if (!isKilnError(err) || err.kind !== "permission_denied") throw err;
+      // Maintainers of pull requests from this repository that allow their edits push to those
+      // heads only (Forgejo decides it per branch in its pre-receive hook).
+      onlyBranches = maintainers ? await services.pulls.maintainerBranches(access.actor, repo) : [];
+      if (onlyBranches.length === 0) return { ok: false, response: plain(403, "User permission denied") };
     }
     if (repo.isArchived) return { ok: false, response: plain(403, "This repository is archived") };
     if (repo.isMirror) return { ok: false, response: plain(403, "Mirror repositories are read-only") };
+    if (onlyBranches) return { ok: true, repo, user, permission, onlyBranches };
   }
   return { ok: true, repo, user, permission };
 }

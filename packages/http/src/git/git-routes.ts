@@ -43,12 +43,14 @@ export function mountGit(mount: Mount): void {
     if (!gitRoute) return c.text("Not found\n", 404);
     const wikiOfRepo = wikiOf(at.name);
     if (wikiOfRepo !== undefined) return serveWikiGit(c, at.owner, wikiOfRepo, subpath, gitRoute);
-    const access = await checkGitAccess(c, at.owner, at.name, gitRoute.access);
+    const access = await checkGitAccess(c, at.owner, at.name, gitRoute.access, "repo.code", true);
     if (!access.ok) return access.response;
     const { repo, user } = access;
     const git = await services.repositories.git(repo);
-    const pushPolicy =
+    const policy =
       gitRoute.access === "write" && user ? await services.pushPolicies.forPush(repo, user) : undefined;
+    const pushPolicy =
+      policy && access.onlyBranches ? { ...policy, onlyBranches: access.onlyBranches } : policy;
     // A pull request whose head this push moves is credited to the pusher, whoever reads it first.
     const endPush = pushPolicy && user ? services.pullChecks.pushes.begin(repo.id, user.id) : undefined;
     return handleGitHttp(git, subpath, c.req.raw, {

@@ -1,5 +1,6 @@
 import { NotFoundError, PermissionDeniedError, type Repository, type Team, type User } from "@kiln/domain";
 import {
+  type Db,
   orgs,
   type RepoAccessRow,
   type RepoViewer,
@@ -119,6 +120,22 @@ export class AccessService {
   async repoById(actor: Actor, id: number, need: RepoNeed = "read"): Promise<RepoAccess> {
     const rows = await repoAccess.findRepoAccess(this.ctx.db, { id }, actor.user?.id ?? null);
     return this.judge(actor, rows[0], need, `[id: ${id}]`);
+  }
+
+  /**
+   * The repository `key` names for `actor`, read through `db`: for an event consumer, which judges
+   * inside the change's transaction (PGlite has one connection). Undefined when the actor may not
+   * see it.
+   */
+  async repoIn(
+    db: Db,
+    actor: Actor,
+    key: { readonly id: number } | { readonly ownerName: string; readonly name: string },
+  ): Promise<RepoAccess | undefined> {
+    const [row] = await repoAccess.findRepoAccess(db, key, actor.user?.id ?? null);
+    const permission = row ? this.permissionOf(actor, row) : NO_PERMISSION;
+    if (!row || !hasAccess(permission)) return undefined;
+    return { repo: row.repo, owner: row.owner, permission, actor, viewer: actor.user };
   }
 
   /**

@@ -30,10 +30,20 @@ export interface CombinedStatusView extends CommitStatusView {
  * reported by tools with write access to the code, read by anyone who may read it.
  */
 export class CommitStatusService {
+  readonly #listeners: ((repo: RepoAccess, sha: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
   ) {}
+
+  /**
+   * Adds a function told after a status was stored (Forgejo starts scheduled merges waiting for
+   * checks then); it must not throw.
+   */
+  onCreated(listener: (repo: RepoAccess, sha: string) => Promise<void>): void {
+    this.#listeners.push(listener);
+  }
 
   /** Records a status on the commit `name` stands for (a sha or a ref); 404 when there is none. */
   async create(
@@ -49,6 +59,7 @@ export class CommitStatusService {
       ...input,
       creatorId: viewer.id,
     });
+    for (const listener of this.#listeners) await listener(repo, sha);
     return { items: [row], total: 1, creators: new Map(repo.viewer ? [[viewer.id, repo.viewer]] : []) };
   }
 

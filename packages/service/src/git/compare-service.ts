@@ -1,5 +1,14 @@
-import { NotFoundError, type Repository } from "@kiln/domain";
-import { type ComparedFile, changedFiles, mergeBase, rangeCommits, resolveCommitSha } from "@kiln/git";
+import { NotFoundError } from "@kiln/domain";
+import {
+  type ComparedFile,
+  changedFiles,
+  fetchCommit,
+  type GitRepository,
+  mergeBase,
+  rangeCommits,
+  resolveCommitSha,
+} from "@kiln/git";
+import type { RepoAccess } from "../access/access-service.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { CommitDetailOptions, CommitService, CommitsView } from "./commit-service.js";
@@ -57,33 +66,46 @@ export function parseBaseHead(basehead: string, defaultBranch: string): BaseHead
   };
 }
 
+/** Finds the repository an `owner:` or `owner/repo:` head names, for the caller (the pull requests' rule). */
+export type HeadResolver = (
+  ctx: RepoAccess,
+  name: { readonly owner?: string; readonly repo?: string },
+) => Promise<RepoAccess>;
+
 /**
  * `GET /repos/{owner}/{repo}/compare/{basehead}` (Forgejo's CompareDiff): the commits the head has
- * that the base lacks, newest first, and the files that differ. A head in another repository
- * would be a fork; Kiln has no forks yet, so any other owner or repository is 404.
+ * that the base lacks, newest first, and the files that differ. A head in a fork of the repository
+ * (or in its parent) is named `owner:ref`, found as a pull request's head is; its commits are
+ * copied into this repository (objects only), where the comparison runs.
  */
 export class CompareService {
   constructor(
     private readonly repos: RepoService,
     private readonly commits: CommitService,
+    private readonly heads: HeadResolver,
   ) {}
 
-  async compare(repo: Repository, basehead: string, options: CommitDetailOptions): Promise<CompareView> {
+  async compare(ctx: RepoAccess, basehead: string, options: CommitDetailOptions): Promise<CompareView> {
+    const { repo } = ctx;
     const spec = parseBaseHead(basehead, repo.defaultBranch);
-    const sameOwner =
-      spec.headOwner === undefined || spec.headOwner.toLowerCase() === repo.ownerName.toLowerCase();
-    const sameRepo = spec.headRepo === undefined || spec.headRepo.toLowerCase() === repo.name.toLowerCase();
-    if (!sameOwner || !sameRepo) throw new NotFoundError("the head repository does not exist");
+    const headRepo = (
+      await this.heads(ctx, {
+        ...(spec.headOwner !== undefined ? { owner: spec.headOwner } : {}),
+        ...(spec.headRepo !== undefined ? { repo: spec.headRepo } : {}),
+      })
+    ).repo;
     if (spec.base === "" || spec.head === "") throw new NotFoundError("the base or head does not exist");
     const git = await this.repos.git(repo);
-    const resolve = (name: string, what: string) =>
-      withGitErrors(() => resolveCommitSha(git, name), {
+    const headGit = headRepo.id === repo.id ? git : await this.repos.git(headRepo);
+    const resolve = (where: GitRepository, name: string, what: string) =>
+      withGitErrors(() => resolveCommitSha(where, name), {
         not_found: () => new NotFoundError(`${what} ${name} does not exist`),
         empty_repository: () => new NotFoundError(`${what} ${name} does not exist`),
         invalid_argument: () => new NotFoundError(`${what} ${name} does not exist`),
       });
-    const base = await resolve(spec.base, "base");
-    const head = await resolve(spec.head, "head");
+    const base = await resolve(git, spec.base, "base");
+    const head = await resolve(headGit, spec.head, "head");
+    if (headGit !== git) await fetchCommit(git, headGit, head);
     const from = spec.direct ? base : ((await mergeBase(git, base, head)) ?? base);
     const range = await rangeCommits(git, from, head, { skip: 0, limit: MAX_COMPARE_COMMITS });
     const files = await changedFiles(git, from, head);

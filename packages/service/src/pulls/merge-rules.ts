@@ -1,5 +1,6 @@
 import { type ProtectedBranch, type PullRequest, PullStatus } from "@kiln/domain";
 import type { ReviewVerdict } from "@kiln/storage";
+import { type StatusCheckVerdict, statusCheckRefusal } from "./status-checks.js";
 
 /** Forgejo's default work-in-progress title prefixes (`[repository.pull-request] WORK_IN_PROGRESS_PREFIXES`). */
 const WIP_PREFIXES = ["WIP:", "[WIP]"];
@@ -40,17 +41,17 @@ export function stateRefusal(pull: PullRequest): string | undefined {
 
 /**
  * The first reason a protection rule refuses a merge (Forgejo's CheckPullBranchProtections, in
- * its order and words), or undefined. Kiln keeps no commit statuses yet, so a rule that requires
- * status checks is never satisfied.
+ * its order and words), or undefined. `checks` is the verdict of the rule's required status checks
+ * on the head (undefined when it requires none).
  */
 export function protectionRefusal(
   rule: ProtectedBranch,
   pull: PullRequest,
   verdict: ReviewVerdict,
+  checks?: StatusCheckVerdict,
 ): string | undefined {
   const s = rule.settings;
-  if (s.enableStatusCheck && s.statusCheckContexts.length > 0)
-    return "Not all required status checks successful";
+  if (checks && !checks.passed) return statusCheckRefusal(checks);
   if (s.requiredApprovals > 0 && verdict.approvals < s.requiredApprovals)
     return "Does not have enough approvals";
   if (s.blockOnRejectedReviews && verdict.rejected) return "There are requested changes";
@@ -62,18 +63,23 @@ export function protectionRefusal(
   return undefined;
 }
 
-/** The message of the commit a merge writes, as Forgejo's API builds it (no template, no `Reviewed-on`). */
+/**
+ * The message of the commit a merge writes, as Forgejo's API builds it (no template, no
+ * `Reviewed-on`). `head` names a head in another repository (`owner/repo:branch`, or
+ * `<deleted>:branch` once that is gone); a head in the base is named by its branch.
+ */
 export function mergeMessage(
   style: string,
   pull: { readonly index: number; readonly headBranch: string; readonly baseBranch: string },
   title: string,
   given: { readonly title?: string | undefined; readonly message?: string | undefined },
+  head: string = pull.headBranch,
 ): string {
   const heading =
     given.title?.trim() ||
     (style === "squash"
       ? `${title} (#${pull.index})`
-      : `Merge pull request '${title}' (#${pull.index}) from ${pull.headBranch} into ${pull.baseBranch}`);
+      : `Merge pull request '${title}' (#${pull.index}) from ${head} into ${pull.baseBranch}`);
   const body = given.message?.trim();
   return body ? `${heading}\n\n${body}` : heading;
 }

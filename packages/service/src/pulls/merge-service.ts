@@ -29,7 +29,16 @@ import {
   type RefUpdate,
   ZERO_SHA,
 } from "@kiln/git";
-import { comments, issueRelations, issues, notifications, pulls, reviews, users } from "@kiln/storage";
+import {
+  comments,
+  issueRelations,
+  issues,
+  notifications,
+  pulls,
+  repositories,
+  reviews,
+  users,
+} from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
@@ -45,6 +54,7 @@ import type { RepoService } from "../repos/repo-service.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
+import { statusChecksOf } from "./status-checks.js";
 
 /** `POST …/pulls/{index}/merge`, in service terms. */
 export interface MergeInput {
@@ -125,7 +135,8 @@ export class MergeService {
                 patterns.matches(path),
               )
             : [];
-        const reason = protectionRefusal(rule, { ...pull, changedProtectedFiles }, verdict);
+        const checks = await statusChecksOf(this.ctx.db, ctx.repo.id, pull.headCommitId, rule);
+        const reason = protectionRefusal(rule, { ...pull, changedProtectedFiles }, verdict, checks);
         if (reason) throw refused(`not allowed to merge [reason: ${reason}]`);
       }
       if (rule?.settings.requireSignedCommits) {
@@ -188,6 +199,16 @@ export class MergeService {
     }
   }
 
+  /**
+   * After a status was reported for `sha`: the pull requests with that head and a scheduled merge
+   * are merged if they now may be (Forgejo's StartPRCheckAndAutoMergeBySHA).
+   */
+  async statusReported(ctx: RepoAccess, sha: string): Promise<void> {
+    for (const pull of await pulls.scheduledPullsWithHead(this.ctx.db, ctx.repo.id, sha)) {
+      await this.tryScheduled(ctx, pull.index);
+    }
+  }
+
   /** Cancels a scheduled merge (`DELETE …/merge`): its scheduler or a repository admin. */
   async cancelScheduled(ctx: RepoAccess, index: number): Promise<void> {
     const doer = actorOf(ctx);
@@ -207,8 +228,24 @@ export class MergeService {
     });
   }
 
+  /** How a merge message names the head: its branch, or `owner/repo:branch` for a fork's (as Forgejo). */
+  private async headLabel(pull: PullRequest): Promise<string> {
+    if (pull.headRepoId === pull.baseRepoId) return pull.headBranch;
+    const head =
+      pull.headRepoId === null
+        ? undefined
+        : await repositories.findRepositoryById(this.ctx.db, pull.headRepoId);
+    return `${head ? `${head.ownerName}/${head.name}` : "<deleted>"}:${pull.headBranch}`;
+  }
+
   private async schedule(doer: User, pull: PullRequest, title: string, input: MergeInput) {
-    const message = mergeMessage(input.style, pull, title, { title: input.title, message: input.message });
+    const message = mergeMessage(
+      input.style,
+      pull,
+      title,
+      { title: input.title, message: input.message },
+      await this.headLabel(pull),
+    );
     await this.ctx.db.transaction().execute(async (trx) => {
       const inserted = await pulls.insertAutoMerge(
         trx,
@@ -246,7 +283,13 @@ export class MergeService {
     const style = input.style as Exclude<MergeStyleName, "manually-merged">;
     const sig = { ...userSignature(doer, this.ctx.settings), date: new Date() };
     let squashAuthor = sig;
-    let message = mergeMessage(style, pull, target.title, { title: input.title, message: input.message });
+    let message = mergeMessage(
+      style,
+      pull,
+      target.title,
+      { title: input.title, message: input.message },
+      await this.headLabel(pull),
+    );
     if (style === "squash" && target.posterId !== null && target.posterId !== doer.id) {
       const poster = await users.findUserById(this.ctx.db, target.posterId);
       if (poster) {
@@ -282,7 +325,7 @@ export class MergeService {
       commits: await describePushes(git, [push]),
     });
     await this.repos.refreshSize(ctx.repo.id);
-    if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, git, pull);
+    if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, pull);
   }
 
   private async recordMerged(
@@ -368,14 +411,13 @@ export class MergeService {
   /**
    * `delete_branch_after_merge`, after the merge (its refusals come with the merge done, as in
    * Forgejo): skipped while another open pull request uses the branch; the pull requests that
-   * targeted it move to this one's base.
+   * targeted it move to this one's base. A fork's branch is deleted in the fork, for a doer who may
+   * write there (nothing happens when the fork is gone or hidden from the doer).
    */
-  private async deleteHeadBranch(
-    ctx: RepoAccess,
-    doer: User,
-    git: GitRepository,
-    pull: PullRequest,
-  ): Promise<void> {
+  private async deleteHeadBranch(base: RepoAccess, doer: User, pull: PullRequest): Promise<void> {
+    const ctx = await this.pulls.headAccess(base, pull);
+    if (!ctx) return;
+    const git = await this.repos.git(ctx.repo);
     if (await pulls.otherOpenPullsWithHead(this.ctx.db, ctx.repo.id, pull.headBranch, pull.id)) return;
     if (!canWrite(ctx.permission, "repo.code") && !doer.isAdmin) {
       throw new PermissionDeniedError("insufficient permission to delete head branch");
@@ -388,7 +430,10 @@ export class MergeService {
     // The pull requests based on the branch move to this one's base first (Forgejo's
     // RetargetChildrenOnMerge), unless that would duplicate an open pull request or join a branch
     // with itself; those stay, and are closed with their branch.
-    const children = await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch);
+    const children =
+      ctx.repo.id === base.repo.id
+        ? await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch)
+        : [];
     const now = new Date();
     const closed = this.checker.pushes.begin(ctx.repo.id, doer.id);
     try {

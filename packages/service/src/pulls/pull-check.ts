@@ -13,8 +13,10 @@ import { inRepo } from "../events/event-base.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { recountIssueCounters } from "../issues/issue-support.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { PullHeads } from "./pull-heads.js";
 import { computePullState, type PullTips, pushedCommits } from "./pull-state.js";
 import type { PushTracker } from "./push-tracker.js";
+import { type StatusCheckVerdict, statusChecksOf } from "./status-checks.js";
 
 /** Forgejo's text for approvals dismissed by a push (`dismiss_stale_approvals`). */
 const STALE_DISMISSAL =
@@ -31,21 +33,42 @@ const STALE_DISMISSAL =
 export class PullChecker {
   readonly #locks = new KeyedMutex();
   readonly #queued = new Set<number>();
+  /** Where pull requests' heads live: the base, or a fork whose commits are copied into the base. */
+  readonly heads: PullHeads;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
     private readonly protections: BranchProtectionService,
     readonly pushes: PushTracker,
-  ) {}
+  ) {
+    this.heads = new PullHeads(ctx, repos);
+  }
 
-  /** The current tips of a pull request's base and head branches, in the base repository. */
-  async tips(git: GitRepository, pull: Pick<PullRequest, "baseBranch" | "headBranch">): Promise<PullTips> {
+  /**
+   * The current tips of a pull request's base branch (in the base repository `repo`) and head
+   * branch (in its head repository: the same one, a fork, or none once that is deleted).
+   */
+  async tips(
+    repo: Repository,
+    git: GitRepository,
+    pull: Pick<PullRequest, "baseBranch" | "headBranch" | "headRepoId">,
+  ): Promise<PullTips> {
+    const headGit = await this.heads.git(repo, git, pull);
     const [base, head] = await Promise.all([
       branchTip(git, pull.baseBranch),
-      branchTip(git, pull.headBranch),
+      headGit ? branchTip(headGit, pull.headBranch) : Promise.resolve(undefined),
     ]);
     return { base, head };
+  }
+
+  /**
+   * Points `refs/pull/N/head` of the base repository at `head`, first copying the commit from the
+   * head's repository when that is a fork, so the base holds every commit of its pull requests.
+   */
+  async setHeadRef(repo: Repository, git: GitRepository, pull: PullRequest, head: string): Promise<void> {
+    await this.heads.fetch(repo, git, pull, head);
+    await setPullHead(git, pull.index, head);
   }
 
   /** The state of merging `tips` into the base branch of `repo`, under the branch's rule as it is now. */
@@ -62,10 +85,10 @@ export class PullChecker {
   async current(repo: Repository, pull: PullRequest, closed: boolean): Promise<PullRequest> {
     if (pull.hasMerged || closed) return pull;
     const git = await this.repos.git(repo);
-    const tips = await this.tips(git, pull);
+    const tips = await this.tips(repo, git, pull);
     if (isCurrent(pull, tips)) {
       if (tips.head && (await pullHeadTip(git, pull.index)) !== tips.head)
-        await setPullHead(git, pull.index, tips.head);
+        await this.setHeadRef(repo, git, pull, tips.head);
       return pull;
     }
     return this.#locks.run(`pull:${pull.id}`, async () => {
@@ -73,11 +96,26 @@ export class PullChecker {
       const now = await pulls.findPullById(this.ctx.db, pull.id);
       const issue = now && (await issues.findIssueById(this.ctx.db, now.issueId));
       if (!now || !issue || now.hasMerged || issue.isClosed) return now ?? pull;
-      const latest = await this.tips(git, now);
+      const latest = await this.tips(repo, git, now);
       if (isCurrent(now, latest)) return now;
       if (!latest.head || !latest.base) return this.closeOrphaned(repo, now, latest);
       return this.refresh(repo, git, now, latest);
     });
+  }
+
+  /**
+   * What the base branch rule's required status checks say about the head of an open pull
+   * request (undefined when none are required, or it is merged or closed: its verdict no longer
+   * matters).
+   */
+  async statusChecks(
+    repo: Repository,
+    pull: PullRequest,
+    closed: boolean,
+  ): Promise<StatusCheckVerdict | undefined> {
+    if (pull.hasMerged || closed) return undefined;
+    const rule = await this.protections.ruleFor(repo, pull.baseBranch);
+    return statusChecksOf(this.ctx.db, repo.id, pull.headCommitId, rule);
   }
 
   /** Checks a pull request again in the background (lists and pushes answer without waiting). */
@@ -93,7 +131,7 @@ export class PullChecker {
 
   /** Whether the stored state was computed for the current tips (a list shows `checking` otherwise). */
   async isCurrent(repo: Repository, pull: PullRequest): Promise<boolean> {
-    return isCurrent(pull, await this.tips(await this.repos.git(repo), pull));
+    return isCurrent(pull, await this.tips(repo, await this.repos.git(repo), pull));
   }
 
   /**
@@ -101,12 +139,19 @@ export class PullChecker {
    * or base are checked again in the background, so the push answers at once.
    */
   async pushed(repo: Repository, branches: readonly string[]): Promise<void> {
-    for (const pull of await pulls.findOpenPullsTouching(this.ctx.db, repo.id, branches))
-      this.schedule(repo, pull);
+    const bases = new Map<number, Repository | undefined>([[repo.id, repo]]);
+    for (const pull of await pulls.findOpenPullsTouching(this.ctx.db, repo.id, branches)) {
+      // A push to a fork's branch concerns the pull requests it heads in other repositories.
+      if (!bases.has(pull.baseRepoId))
+        bases.set(pull.baseRepoId, await repositories.findRepositoryById(this.ctx.db, pull.baseRepoId));
+      const base = bases.get(pull.baseRepoId);
+      if (base) this.schedule(base, pull);
+    }
   }
 
   private async refresh(repo: Repository, git: GitRepository, pull: PullRequest, tips: PullTips) {
     const head = tips.head as string;
+    await this.heads.fetch(repo, git, pull, head);
     const state = await this.compute(repo, git, pull.baseBranch, tips);
     const moved = pull.headCommitId !== "" && head !== pull.headCommitId;
     const push = moved ? await pushedCommits(git, pull.headCommitId, head) : undefined;
@@ -117,7 +162,8 @@ export class PullChecker {
       (await diffSignature(git, pull.mergeBase || pull.baseCommitId, pull.headCommitId).catch(() => "")) !==
         (await diffSignature(git, state.mergeBase, head));
     const rule = moved ? await this.protections.ruleFor(repo, pull.baseBranch) : undefined;
-    const pusherId = moved ? this.pushes.pusher(repo.id) : null;
+    // The head moved by a push to its own repository (a fork's, for a pull request from a fork).
+    const pusherId = moved ? this.pushes.pusher(pull.headRepoId ?? repo.id) : null;
     if ((await pullHeadTip(git, pull.index)) !== head) await setPullHead(git, pull.index, head);
     await this.ctx.db.transaction().execute(async (trx) => {
       const saved = await pulls.saveState(trx, pull.id, state, pull);
@@ -177,7 +223,8 @@ export class PullChecker {
 
   /** Closes a pull request whose head or base branch is gone (Forgejo's CloseBranchPulls), once. */
   private async closeOrphaned(repo: Repository, pull: PullRequest, tips: PullTips): Promise<PullRequest> {
-    const doer = this.pushes.pusher(repo.id);
+    // Whoever removed the branch that is gone: the head's repository may be a fork.
+    const doer = this.pushes.pusher(tips.base ? (pull.headRepoId ?? repo.id) : repo.id);
     const at = new Date();
     await this.ctx.db.transaction().execute(async (trx) => {
       const issue = await issues.findIssueById(trx, pull.issueId);
@@ -185,7 +232,8 @@ export class PullChecker {
       await pulls.saveState(
         trx,
         pull.id,
-        { ...stateOf(pull), baseCommitId: tips.base ?? "", headCommitId: tips.head ?? "" },
+        // A gone head keeps its last commit (in refs/pull/N/head), so its commits stay readable.
+        { ...stateOf(pull), baseCommitId: tips.base ?? "", headCommitId: tips.head ?? pull.headCommitId },
         pull,
       );
       await issues.updateIssue(trx, pull.issueId, { isClosed: true, closedAt: at, updatedAt: at });

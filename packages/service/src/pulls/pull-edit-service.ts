@@ -62,7 +62,9 @@ export class PullEditService {
     const newBase = input.base && input.base !== pull.baseBranch && !pull.hasMerged ? input.base : undefined;
     if (newBase !== undefined) await this.checkBase(ctx, { issue, pull }, newBase);
     if (input.allowMaintainerEdit !== undefined) {
-      if (issue.posterId !== actor.id || !canWrite(ctx.permission, "repo.code")) {
+      // Forgejo's SetAllowEdits: the poster, who must be able to write to the head's repository.
+      const head = await this.pullService.headAccess(ctx, pull);
+      if (issue.posterId !== actor.id || !head || !canWrite(head.permission, "repo.code")) {
         throw new PermissionDeniedError("SetAllowEdits: user not allowed to do this action");
       }
     }

@@ -8,6 +8,7 @@ import {
   type PageRequest,
   type PullRequest,
   PullStatus,
+  type Repository,
 } from "@kiln/domain";
 import { branchTip, type GitRepository, KeyedMutex, rangeCommits, setPullHead } from "@kiln/git";
 import {
@@ -21,6 +22,7 @@ import {
   users,
 } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "../issues/issue-rules.js";
@@ -35,6 +37,7 @@ import {
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
+import { headAccessOf, maintainerBranches, parseHead, resolveHeadRepo } from "./head-repo.js";
 import type { PullChecker } from "./pull-check.js";
 import { loadPullViews, type PullIssue, type PullView } from "./pull-views.js";
 
@@ -57,28 +60,6 @@ export interface PullListQuery {
   readonly labelIds?: readonly number[] | undefined;
   readonly milestoneId?: number | undefined;
   readonly poster?: string | undefined;
-}
-
-/** A head as a client names it: `branch`, `owner:branch` or `owner/repo:branch`. */
-interface HeadName {
-  readonly owner?: string;
-  readonly repo?: string;
-  readonly branch: string;
-}
-
-function parseHead(head: string): HeadName {
-  const parts = head.split(":");
-  if (parts.length === 1) return { branch: head };
-  if (parts.length > 2) {
-    throw new NotFoundError(
-      `the head part of {basehead} ${head} must contain zero or one colon (:) but contains ${parts.length - 1}`,
-    );
-  }
-  const [owner = "", branch = ""] = parts;
-  const slash = owner.indexOf("/");
-  return slash < 0
-    ? { owner, branch }
-    : { owner: owner.slice(0, slash), repo: owner.slice(slash + 1), branch };
 }
 
 /** The commits a new pull request brings, as its first `pull_push` entry records them. */
@@ -131,7 +112,20 @@ export class PullService {
 
   /** The API views of pull requests of the route's repository. */
   async views(ctx: RepoAccess, list: readonly PullIssue[]): Promise<PullView[]> {
-    return loadPullViews(this.ctx.db, await this.repos.git(ctx.repo), ctx.repo, list);
+    return loadPullViews(this.ctx.db, await this.repos.git(ctx.repo), ctx.repo, list, {
+      statusChecks: (item) => this.checker.statusChecks(ctx.repo, item.pull, item.issue.isClosed),
+      headGit: (repo) => this.repos.git(repo).catch(() => undefined),
+    });
+  }
+
+  /** The branches of `repo` that `actor` may push to as a maintainer ({@link maintainerBranches}). */
+  async maintainerBranches(actor: Actor, repo: Repository): Promise<string[]> {
+    return maintainerBranches(this.ctx.db, this.access, actor, repo);
+  }
+
+  /** The head repository of a pull request as the caller sees it ({@link headAccessOf}). */
+  async headAccess(ctx: RepoAccess, pull: PullRequest): Promise<RepoAccess | undefined> {
+    return headAccessOf(this.access, ctx, pull);
   }
 
   /** A page of the repository's pull requests, newest first unless sorted otherwise; no `state` lists all, as Forgejo's code does. */
@@ -169,11 +163,11 @@ export class PullService {
   async byBaseHead(ctx: RepoAccess, base: string, head: string): Promise<PullIssue> {
     if (!canReadIssues(ctx, true)) throw new NotFoundError();
     const name = parseHead(head);
-    const headRepo = await this.headRepository(ctx, name);
+    const headRepo = await resolveHeadRepo(this.ctx.db, this.access, ctx, name);
     const pull = await pulls.findPullFor(this.ctx.db, {
       baseRepoId: ctx.repo.id,
       baseBranch: base,
-      headRepoId: headRepo.id,
+      headRepoId: headRepo.repo.id,
       headBranch: name.branch,
     });
     const issue = pull && (await issues.findIssueById(this.ctx.db, pull.issueId));
@@ -199,7 +193,7 @@ export class PullService {
     }
     await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
     const name = parseHead(input.head);
-    const headRepo = await this.headRepository(ctx, name);
+    const { repo: headRepo } = await resolveHeadRepo(this.ctx.db, this.access, ctx, name);
     const git = await this.repos.git(ctx.repo);
     const full = `${ctx.repo.ownerName}/${ctx.repo.name}`;
     const baseSha = await branchTip(git, input.base);
@@ -208,10 +202,11 @@ export class PullService {
         `could not find '${input.base}' to be a commit, branch or tag in the base repository ${full}`,
       );
     }
-    const headSha = await branchTip(git, name.branch);
+    const headGit = headRepo.id === ctx.repo.id ? git : await this.repos.git(headRepo);
+    const headSha = await branchTip(headGit, name.branch);
     if (!headSha) {
       throw new NotFoundError(
-        `could not find '${name.branch}' to be a commit, branch or tag in the head repository ${full}`,
+        `could not find '${name.branch}' to be a commit, branch or tag in the head repository ${headRepo.ownerName}/${headRepo.name}`,
       );
     }
     if (headRepo.id === ctx.repo.id && name.branch === input.base) {
@@ -253,6 +248,8 @@ export class PullService {
     );
     const body = input.body ?? "";
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
+    // A fork's head commits are copied into the base, where every pull request is checked and merged.
+    await this.checker.heads.fetch(ctx.repo, git, pair, headSha);
     const state = await this.checker.compute(ctx.repo, git, input.base, { base: baseSha, head: headSha });
     const push = await firstPush(git, state.mergeBase || baseSha, headSha);
     const record: NewIssueRecord = {
@@ -322,24 +319,5 @@ export class PullService {
       }
     }
     return result;
-  }
-
-  /** The repository a head names: this one, or a fork of it owned by the named owner. */
-  private async headRepository(ctx: RepoAccess, name: HeadName) {
-    const full = `${ctx.repo.ownerName}/${ctx.repo.name}`;
-    if (name.owner === undefined || name.owner.toLowerCase() === ctx.repo.ownerName.toLowerCase()) {
-      if (name.repo === undefined || name.repo.toLowerCase() === ctx.repo.lowerName) return ctx.repo;
-    }
-    // An owner the caller may not see reads as one that does not exist.
-    const owner =
-      name.owner === undefined
-        ? undefined
-        : await this.access.account(ctx.actor, name.owner).catch(() => undefined);
-    if (!owner) throw new NotFoundError(`the owner ${name.owner} does not exist`);
-    // Pull requests whose head is in a fork are not supported yet (forks exist since issue 18), so
-    // no other repository is looked up and nothing tells whether one exists.
-    throw new NotFoundError(
-      `${owner.name} does not have a fork of ${full} and ${full} is not a fork of a repository from ${owner.name}`,
-    );
   }
 }

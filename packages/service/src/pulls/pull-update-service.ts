@@ -6,6 +6,7 @@ import {
   GitMergeRefusedError,
   gitRefUpdateFacts,
   updateBranchFromBase,
+  updateForkBranchFromBase,
 } from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
 import type { ServiceContext } from "../context.js";
@@ -22,7 +23,7 @@ import type { PullService } from "./pull-service.js";
 /**
  * Bringing a pull request's head up to date with its base (Forgejo's UpdatePullRequest): a merge
  * commit of the base into the head, or a rebase of the head onto the base, written by real git on
- * the head branch, then the pull request checked again.
+ * the head branch (in a fork, for a pull request from one), then the pull request checked again.
  */
 export class PullUpdateService {
   constructor(
@@ -39,28 +40,44 @@ export class PullUpdateService {
     const { issue, pull } = await this.pullService.get(ctx, index);
     if (pull.hasMerged) throw new InvalidArgumentError("pull request is already merged");
     if (issue.isClosed) throw new InvalidArgumentError("pull request is closed");
-    // Forgejo's IsUserAllowedToUpdate: the head branch's own rule decides, as if the head were the base.
-    const rule = await this.protections.ruleFor(ctx.repo, pull.headBranch);
-    const facts = await this.protections.pusherFacts(ctx.repo, doer, ctx, rule ? [rule] : []);
-    const writer = canWrite(ctx.permission, "repo.code");
+    // The head branch lives in the head repository; a fork the caller may not read is not theirs to update.
+    const head = await this.pullService.headAccess(ctx, pull);
+    if (!head) throw new PermissionDeniedError("");
+    // Forgejo's IsUserAllowedToUpdate: the head branch's own rule decides, as if the head were the
+    // base; with `allow_maintainer_edit`, what the caller may do in the base counts as well.
+    const rule = await this.protections.ruleFor(head.repo, pull.headBranch);
+    const rules = rule ? [rule] : [];
+    const facts = await this.protections.pusherFacts(head.repo, doer, head, rules);
     const pushAllowed = rule ? mayPush(rule.settings, facts) : true;
-    const mergeAllowed = pushAllowed && (rule ? mayMerge(rule.settings, facts) : writer);
-    const rebaseAllowed = mergeAllowed && !rule && ctx.repo.pullsConfig.allowRebaseUpdate;
+    const mayMergeAs = async (access: RepoAccess) => {
+      if (!rule) return canWrite(access.permission, "repo.code");
+      const as = access === head ? facts : await this.protections.pusherFacts(head.repo, doer, access, rules);
+      return mayMerge(rule.settings, as);
+    };
+    const mergeAllowed =
+      pushAllowed &&
+      ((await mayMergeAs(head)) || (pull.allowMaintainerEdit && head !== ctx && (await mayMergeAs(ctx))));
+    const rebaseAllowed = mergeAllowed && !rule && head.repo.pullsConfig.allowRebaseUpdate;
     if (style === "rebase" ? !rebaseAllowed : !mergeAllowed) throw new PermissionDeniedError("");
     if (pull.commitsBehind === 0) throw new InvalidArgumentError(`HeadBranch of PR ${index} is up to date`);
     const git = await this.repos.git(ctx.repo);
+    const headGit = head === ctx ? git : await this.repos.git(head.repo);
     // The new head must pass the head branch's protection as a push of it would: signatures,
-    // protected files, force pushes (a rebase), the owner's quota.
-    const policy = await this.pushPolicies.forPush(ctx.repo, doer);
+    // protected files, force pushes (a rebase), the head owner's quota.
+    const policy = await this.pushPolicies.forPush(head.repo, doer);
     const check = async (oldSha: string, newSha: string) => {
       const ref = `refs/heads/${pull.headBranch}`;
-      const verdict = await evaluateRefUpdate(policy, { ref, oldSha, newSha }, gitRefUpdateFacts(git.gitdir));
+      const verdict = await evaluateRefUpdate(
+        policy,
+        { ref, oldSha, newSha },
+        gitRefUpdateFacts(headGit.gitdir),
+      );
       return verdict.allowed ? undefined : verdict.message;
     };
-    const endPush = this.checker.pushes.begin(ctx.repo.id, doer.id);
+    const endPush = this.checker.pushes.begin(head.repo.id, doer.id);
     let newHead: string;
     try {
-      newHead = await updateBranchFromBase(git, {
+      const request = {
         check,
         style,
         headBranch: pull.headBranch,
@@ -68,7 +85,11 @@ export class PullUpdateService {
         baseSha: pull.baseCommitId,
         message: `Merge branch '${pull.baseBranch}' into ${pull.headBranch}`,
         doer: { ...userSignature(doer, this.ctx.settings), date: new Date() },
-      });
+      };
+      newHead =
+        head === ctx
+          ? await updateBranchFromBase(git, request)
+          : await updateForkBranchFromBase(git, headGit, request);
     } catch (error) {
       if (error instanceof GitMergeConflictError) {
         throw new ConflictError(`${style === "rebase" ? "rebase" : "merge"} failed because of conflict`);
@@ -81,7 +102,7 @@ export class PullUpdateService {
       endPush();
     }
     await this.repos.afterPush(
-      ctx.repo,
+      head.repo,
       [{ ref: `refs/heads/${pull.headBranch}`, oldSha: pull.headCommitId, newSha: newHead }],
       doer.id,
     );

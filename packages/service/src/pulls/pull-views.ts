@@ -2,6 +2,7 @@ import type { Issue, PullRequest, Repository, Team, User } from "@kiln/domain";
 import { branchTip, type GitRepository, pullHeadRef, pullHeadTip } from "@kiln/git";
 import { type Db, repositories, reviews, teams, users } from "@kiln/storage";
 import { type IssueView, loadIssueViews } from "../issues/issue-views.js";
+import type { StatusCheckVerdict } from "./status-checks.js";
 
 /** A pull request with the issue it is. */
 export interface PullIssue {
@@ -29,6 +30,16 @@ export interface PullView {
   readonly requestedTeams: readonly Team[];
   /** Submitted reviews (Forgejo counts review entries, not line comments). */
   readonly reviewComments: number;
+  /** The base branch rule's required status checks on the head; undefined when none are required. */
+  readonly statusChecks: StatusCheckVerdict | undefined;
+}
+
+/** What a caller of {@link loadPullViews} may add: status check verdicts, and how to reach a fork's git. */
+export interface PullViewOptions {
+  /** The required status checks of a pull request (none when absent). */
+  readonly statusChecks?: (item: PullIssue) => Promise<StatusCheckVerdict | undefined>;
+  /** The git repository of a head repository other than the base; without it, a fork's head shows `refs/pull/N/head`. */
+  readonly headGit?: (repo: Repository) => Promise<GitRepository | undefined>;
 }
 
 /**
@@ -40,6 +51,7 @@ export async function loadPullViews(
   git: GitRepository,
   baseRepo: Repository,
   list: readonly PullIssue[],
+  options: PullViewOptions = {},
 ): Promise<PullView[]> {
   if (list.length === 0) return [];
   const issueViews = await loadIssueViews(
@@ -71,14 +83,18 @@ export async function loadPullViews(
   );
   const headRepos = new Map<number, Repository | undefined>([[baseRepo.id, baseRepo]]);
   const views: PullView[] = [];
-  for (const [i, { pull }] of list.entries()) {
+  for (const [i, item] of list.entries()) {
+    const { pull } = item;
     const headRepoId = pull.headRepoId;
     if (headRepoId !== null && !headRepos.has(headRepoId)) {
       headRepos.set(headRepoId, await repositories.findRepositoryById(db, headRepoId));
     }
+    const headRepo = headRepoId === null ? undefined : headRepos.get(headRepoId);
+    const headGit =
+      headRepoId === baseRepo.id ? git : headRepo ? await options.headGit?.(headRepo) : undefined;
     const [baseSha, headBranchSha] = await Promise.all([
       branchTip(git, pull.baseBranch),
-      headRepoId === baseRepo.id ? branchTip(git, pull.headBranch) : Promise.resolve(undefined),
+      headGit ? branchTip(headGit, pull.headBranch) : Promise.resolve(undefined),
     ]);
     const headSha = headBranchSha ?? (await pullHeadTip(git, pull.index)) ?? pull.headCommitId;
     views.push({
@@ -88,7 +104,7 @@ export async function loadPullViews(
       head: {
         ref: headBranchSha ? pull.headBranch : pullHeadRef(pull.index),
         sha: headSha,
-        repo: headRepoId === null ? null : (headRepos.get(headRepoId) ?? null),
+        repo: headRepo ?? null,
       },
       merger: pull.mergerId === null ? null : (userById.get(pull.mergerId) ?? null),
       requestedReviewers: reviewerIdsOf(pull.issueId)
@@ -98,6 +114,7 @@ export async function loadPullViews(
         .map((id) => teamById.get(id))
         .filter((team): team is Team => team !== undefined),
       reviewComments: counts.get(pull.issueId) ?? 0,
+      statusChecks: await options.statusChecks?.(item),
     });
   }
   return views;

@@ -108,7 +108,9 @@ export async function loadEventSubject(
     if (issue.isPull) {
       const [row] = await pulls.findPullsByIssueIds(trx, [issue.id]);
       if (!row) return null;
-      [pull] = await loadPullViews(trx, await repos.git(repo), repo, [{ issue, pull: row }]);
+      [pull] = await loadPullViews(trx, await repos.git(repo), repo, [{ issue, pull: row }], {
+        headGit: (head) => repos.git(head).catch(() => undefined),
+      });
       issueView = pull?.issue;
     } else {
       [issueView] = await loadIssueViews(trx, [issue], [repo]);

@@ -40,6 +40,18 @@ export interface Window {
   readonly before?: Date | undefined;
 }
 
+/** Whether the issue's timeline already refers to this commit (Forgejo adds one `commit_ref` per commit). */
+export async function hasCommitRef(db: Db, issueId: number, commitSha: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("comment")
+    .select("id")
+    .where("issueId", "=", issueId)
+    .where("type", "=", CommentType.commitRef)
+    .where("commitSha", "=", commitSha)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertComment(db: Db, comment: NewComment, at: Date): Promise<Comment> {
   return db
     .insertInto("comment")

@@ -284,6 +284,52 @@ export async function findPullByMergedCommit(
   return row && toPull(row);
 }
 
+/** The open pull requests of a base repository with a merge scheduled and this head commit. */
+export async function scheduledPullsWithHead(
+  db: Db,
+  baseRepoId: number,
+  headCommitId: string,
+): Promise<PullRequest[]> {
+  const rows = await db
+    .selectFrom("pullRequest")
+    .innerJoin("pullAutoMerge", "pullAutoMerge.pullId", "pullRequest.id")
+    .innerJoin("issue", "issue.id", "pullRequest.issueId")
+    .select(PULL_COLUMNS)
+    .where("pullRequest.baseRepoId", "=", baseRepoId)
+    .where("pullRequest.headCommitId", "=", headCommitId)
+    .where("pullRequest.hasMerged", "=", false)
+    .where("issue.isClosed", "=", false)
+    .orderBy("pullRequest.id")
+    .limit(100)
+    .execute();
+  return rows.map(toPull);
+}
+
+/**
+ * The open pull requests whose head is in this repository and whose base is in another (a fork's
+ * pull requests), oldest first, at most `limit`; with `allowingEdits`, only those whose poster
+ * allows maintainers' edits.
+ */
+export async function openPullsFromHead(
+  db: Db,
+  headRepoId: number,
+  options: { readonly allowingEdits?: boolean; readonly limit: number },
+): Promise<PullRequest[]> {
+  const rows = await db
+    .selectFrom("pullRequest")
+    .innerJoin("issue", "issue.id", "pullRequest.issueId")
+    .select(PULL_COLUMNS)
+    .where("pullRequest.headRepoId", "=", headRepoId)
+    .where("pullRequest.baseRepoId", "<>", headRepoId)
+    .$if(options.allowingEdits === true, (qb) => qb.where("pullRequest.allowMaintainerEdit", "=", true))
+    .where("pullRequest.hasMerged", "=", false)
+    .where("issue.isClosed", "=", false)
+    .orderBy("pullRequest.id")
+    .limit(options.limit)
+    .execute();
+  return rows.map(toPull);
+}
+
 /** A scheduled merge (`merge_when_checks_succeed`). */
 export interface AutoMerge {
   readonly pullId: number;

@@ -31,7 +31,7 @@ export const repoCompareDiff = route({
     ...notFound,
   },
   async handler(c, { params, query, repo: ctx }) {
-    const view = await c.get("services").compare.compare(ctx.repo, params.basehead, {
+    const view = await c.get("services").compare.compare(ctx, params.basehead, {
       ...(query.files !== undefined ? { files: query.files } : {}),
       ...(query.verification !== undefined ? { verification: query.verification } : {}),
     });

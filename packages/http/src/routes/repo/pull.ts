@@ -1,5 +1,5 @@
-import { api, inputTime } from "@kiln/domain";
-import type { PullIssue, RepoAccess } from "@kiln/service";
+import { api, inputTime, type Repository } from "@kiln/domain";
+import { hasAccess, type PullIssue, type RepoAccess } from "@kiln/service";
 import * as v from "valibot";
 import { toApiPullRequest } from "../../convert/pull.js";
 import type { AppContext } from "../../env.js";
@@ -7,7 +7,7 @@ import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { forbidden, notFound, repoArchived, validationError } from "../responses.js";
-import { apiRepo, repoParams } from "./context.js";
+import { apiRepo, apiRepos, repoParams } from "./context.js";
 import { issueSort } from "./issue.js";
 
 /** Forgejo's routers/api/v1/repo/pull.go: listing, opening, reading and editing pull requests. */
@@ -24,10 +24,19 @@ export const pullIndexParams = v.object({
 export async function apiPulls(c: AppContext, ctx: RepoAccess, list: readonly PullIssue[]) {
   const views = await c.get("services").pulls.views(ctx, list);
   const repos = new Map([[ctx.repo.id, await apiRepo(c, ctx.repo, ctx)]]);
+  // A fork the caller may not see is left out (the head shows no repository), as Kiln hides every
+  // private thing; the pull request itself lives in the base and stays readable.
+  const heads = new Map<number, Repository>();
   for (const view of views) {
     const head = view.head.repo;
-    if (head && !repos.has(head.id)) repos.set(head.id, await apiRepo(c, head));
+    if (head && !repos.has(head.id)) heads.set(head.id, head);
   }
+  const known = await c.get("services").access.repoPermissions(c.get("actor"), [...heads.values()]);
+  const visible = [...heads.values()].filter((head) => {
+    const access = known.get(head.id);
+    return access !== undefined && hasAccess(access.permission);
+  });
+  for (const json of await apiRepos(c, visible)) repos.set(json.id, json);
   const viewer = c.get("actor")?.user ?? null;
   return views.map((view) => toApiPullRequest(view, repos, viewer, c.get("settings")));
 }
