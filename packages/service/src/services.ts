@@ -404,7 +404,7 @@ export function createServices(init: ServiceContextInit): Services {
     actionRuns: new ActionRunService(ctx, repos),
     wikis: new WikiService(ctx, repos, ledger),
     blocks: new BlockService(ctx),
-    forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies),
+    forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies, access),
     generator: new GenerateService(ctx, repos, ledger),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
