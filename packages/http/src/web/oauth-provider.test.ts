@@ -242,8 +242,16 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     const b = await signedIn(u);
     const back = await consent(b, authorizeUrl({ client_id: app.client_id }));
     const code = back.searchParams.get("code") ?? "";
-    const exchange = { grant_type: "authorization_code", client_id: app.client_id, client_secret: app.client_secret, code };
-    const refused = { status: 400, json: { error: "unauthorized_client", error_description: "unexpected redirect URI" } };
+    const exchange = {
+      grant_type: "authorization_code",
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      code,
+    };
+    const refused = {
+      status: 400,
+      json: { error: "unauthorized_client", error_description: "unexpected redirect URI" },
+    };
     expect(await token(exchange)).toEqual(refused);
     expect(await token({ ...exchange, redirect_uri: "" })).toEqual(refused);
     expect(await token({ ...exchange, redirect_uri: `${REDIRECT}/` })).toEqual(refused);

@@ -32,7 +32,8 @@ export async function seedHiddenParentFork(
   const parentPath = `/repos/${victim.name}/${parentName}`;
   const step = async (method: string, path: string, body: unknown, status: number) => {
     const res = await t.call(method, path, { token: admin.token, body });
-    if (res.status !== status) throw new Error(`fixture: ${method} ${path} answered ${res.status}: ${res.text}`);
+    if (res.status !== status)
+      throw new Error(`fixture: ${method} ${path} answered ${res.status}: ${res.text}`);
     return res;
   };
   await step("DELETE", `${parentPath}/branch_protections/main`, undefined, 204);

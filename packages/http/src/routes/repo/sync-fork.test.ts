@@ -45,7 +45,12 @@ describe.each(DIALECTS)("sync_fork asks again who may read the parent, on %s", (
     for (const path of [`/repos/${fork}/sync_fork`, `/repos/${fork}/sync_fork/main`]) {
       const info = await t.call("GET", path, { token: bob.token });
       expect(info.status, path).toBe(200);
-      expect(info.json, path).toEqual({ allowed: false, commits_behind: 0, base_commit: "", fork_commit: forkTip });
+      expect(info.json, path).toEqual({
+        allowed: false,
+        commits_behind: 0,
+        base_commit: "",
+        fork_commit: forkTip,
+      });
       const sync = await t.call("POST", path, { token: bob.token });
       expect(sync.status, path).toBe(400);
       expect(sync.json.message).toBe("You can't sync this branch");
@@ -70,9 +75,9 @@ describe.each(DIALECTS)("sync_fork asks again who may read the parent, on %s", (
   it("shows nothing of a parent made private to readers of a public fork", async () => {
     await createRepo(t, alice, "flip");
     const fork = `${bob.name}/flip`;
-    expect((await t.call("POST", `/repos/${alice.name}/flip/forks`, { token: bob.token, body: {} })).status).toBe(
-      202,
-    );
+    expect(
+      (await t.call("POST", `/repos/${alice.name}/flip/forks`, { token: bob.token, body: {} })).status,
+    ).toBe(202);
     expect((await write(`${alice.name}/flip`, "later.txt")).status).toBe(201);
     const parentTip = await tipOf(`${alice.name}/flip`);
     expect((await t.call("GET", `/repos/${fork}/sync_fork`)).json.base_commit).toBe(parentTip);
