@@ -405,7 +405,7 @@ export function createServices(init: ServiceContextInit): Services {
     wikis: new WikiService(ctx, repos, ledger),
     blocks: new BlockService(ctx),
     forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies, access),
-    generator: new GenerateService(ctx, repos, ledger),
+    generator: new GenerateService(ctx, repos, ledger, permissions),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),
