@@ -421,8 +421,8 @@ export function createServices(init: ServiceContextInit): Services {
     actionRuns: new ActionRunService(ctx, repos),
     wikis: new WikiService(ctx, repos, ledger),
     blocks: new BlockService(ctx),
-    forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies),
-    generator: new GenerateService(ctx, repos, ledger),
+    forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies, access),
+    generator: new GenerateService(ctx, repos, ledger, permissions),
   };
   services.quota.registerUsedItems("attachments", (ownerId, page, scope) =>
     attachmentService.usedBy(ownerId, page, scope.publicOnly),

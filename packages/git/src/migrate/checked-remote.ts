@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { GitInvalidArgumentError, GitMigrationError } from "../errors/git-error.js";
-import { classifyAddress, isAddressLiteral, isLocalhostName } from "./address-policy.js";
+import { isAddressLiteral, isLocalhostName } from "./remote-host.js";
 import { parseRemoteUrl, type RemoteUrl } from "./remote-url.js";
 
 /** Forgejo's answer for a source on a host the site does not allow. */
@@ -18,8 +18,11 @@ export type HostResolver = (host: string) => Promise<readonly string[]>;
 
 /** Options of {@link checkRemote}. */
 export interface CheckRemoteOptions {
-  /** `[migrations] ALLOW_LOCALNETWORKS`: also accept loopback and private addresses. */
-  readonly allowLocalNetworks: boolean;
+  /**
+   * Whether git may connect to an address (an IP address without brackets): the caller's policy,
+   * which judges every address the host is or resolves to.
+   */
+  readonly allows: (address: string) => boolean;
   /** The resolver (default: the system's, through `dns.lookup`); tests may pass their own. */
   readonly resolve?: HostResolver;
 }
@@ -56,22 +59,20 @@ function checked(url: RemoteUrl, addresses: readonly string[]): CheckedRemote {
 
 /**
  * Parses a migration source as git will read it and resolves its host once: refuses (invalid
- * argument) malformed or ambiguous URLs and hosts whose addresses are not allowed — any one
- * disallowed address refuses the host; a host that does not resolve fails like an unreachable one.
+ * argument) malformed or ambiguous URLs and hosts whose addresses `options.allows` refuses — any
+ * one refused address refuses the host; a host that does not resolve fails like an unreachable one.
  */
 export async function checkRemote(raw: string, options: CheckRemoteOptions): Promise<CheckedRemote> {
   const url = parseRemoteUrl(raw);
-  const allowed = (address: string) => {
-    const where = classifyAddress(address);
-    return where === "external" || (where === "local" && options.allowLocalNetworks);
-  };
+  const allowed = (address: string) => options.allows(address.replace(/^\[(.*)\]$/, "$1"));
   if (isAddressLiteral(url.host)) {
     if (!allowed(url.host)) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
     return checked(url, []);
   }
   if (isLocalhostName(url.host)) {
-    if (!options.allowLocalNetworks) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
-    return checked(url, ["127.0.0.1", "::1"]);
+    const loopback = ["127.0.0.1", "::1"];
+    if (!loopback.every(allowed)) throw new GitInvalidArgumentError(DISALLOWED_HOST_MESSAGE);
+    return checked(url, loopback);
   }
   let addresses: readonly string[];
   try {

@@ -38,7 +38,7 @@ async function closedPort(): Promise<number> {
 describe("cloneRemote", () => {
   let fx: FixtureRepo;
   let server: Awaited<ReturnType<typeof startTestServer>>;
-  const local = { allowLocalNetworks: true };
+  const local = { allows: () => true };
   beforeAll(async () => {
     fx = await fixtureRepo();
     server = await startTestServer(fx.store, new LfsStore(join(fx.store.root, "..", "lfs")));
@@ -81,14 +81,14 @@ describe("cloneRemote", () => {
     const port = new URL(server.url).port;
     // The system resolver knows no such name: only the pin can bring git to the server.
     const from = await checkRemote(`http://git.kiln-pinned.test:${port}/alice/fixture.git`, {
-      allowLocalNetworks: true,
+      allows: () => true,
       resolve: async () => ["127.0.0.1"],
     });
     const repo = await cloneRemote(fx.store, "bob", "pinned", { from });
     expect((await listBranches(repo)).length).toBe(2);
     // A later answer is never asked for: pinned to an address where nothing listens, the clone fails.
     const moved = await checkRemote(`http://git.kiln-pinned.test:${port}/alice/fixture.git`, {
-      allowLocalNetworks: true,
+      allows: () => true,
       resolve: async () => ["127.0.0.3"],
     });
     await expect(cloneRemote(fx.store, "bob", "moved", { from: moved })).rejects.toThrow(

@@ -9,8 +9,6 @@ import { CheckedRemote, SOURCE_UNREADABLE_MESSAGE } from "./checked-remote.js";
 import { pinnedGitConfig } from "./pinned-config.js";
 
 // The package index re-exports this file only, so the migration API lives here.
-export type { AddressClass } from "./address-policy.js";
-export { classifyAddress } from "./address-policy.js";
 export type { CheckRemoteOptions, HostResolver } from "./checked-remote.js";
 export {
   CheckedRemote,

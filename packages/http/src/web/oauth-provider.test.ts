@@ -120,6 +120,7 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       grant_type: "authorization_code",
       client_id: app.client_id,
       code,
+      redirect_uri: REDIRECT,
       code_verifier: verifier,
     });
     expect(tokens.status).toBe(200);
@@ -235,6 +236,34 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
     expect(huge.status).toBe(413);
   });
 
+  it("exchanges a code only with the redirect_uri it was issued for, present and equal (RFC 6749 §4.1.3)", async () => {
+    const u = await t.user();
+    const app = await newApp(u);
+    const b = await signedIn(u);
+    const back = await consent(b, authorizeUrl({ client_id: app.client_id }));
+    const code = back.searchParams.get("code") ?? "";
+    const exchange = {
+      grant_type: "authorization_code",
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      code,
+    };
+    const refused = {
+      status: 400,
+      json: { error: "unauthorized_client", error_description: "unexpected redirect URI" },
+    };
+    expect(await token(exchange)).toEqual(refused);
+    expect(await token({ ...exchange, redirect_uri: "" })).toEqual(refused);
+    expect(await token({ ...exchange, redirect_uri: `${REDIRECT}/` })).toEqual(refused);
+    // The refusals spent nothing: the right request still gets its tokens, once.
+    const tokens = await token({ ...exchange, redirect_uri: REDIRECT });
+    expect(tokens.status).toBe(200);
+    expect(tokens.json.access_token).toBeTruthy();
+    expect((await token({ ...exchange, redirect_uri: REDIRECT })).json.error_description).toBe(
+      "client is not authorized",
+    );
+  });
+
   it("maps the grant's scopes onto the token; refresh tokens stay good by default (INVALIDATE_REFRESH_TOKENS off)", async () => {
     const u = await t.user();
     const app = await newApp(u);
@@ -255,6 +284,7 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       client_id: app.client_id,
       client_secret: app.client_secret,
       code: back.searchParams.get("code") ?? "",
+      redirect_uri: REDIRECT,
       code_verifier: verifier,
     };
     const tokens = await token(exchange);
@@ -297,6 +327,7 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       ...client,
       grant_type: "authorization_code",
       code: first.searchParams.get("code") ?? "",
+      redirect_uri: REDIRECT,
       code_verifier: verifier,
     });
     expect(tokens.status).toBe(200);
@@ -308,6 +339,7 @@ describe.each(DIALECTS)("the OAuth2 provider's pages and endpoints on %s", (dial
       ...client,
       grant_type: "authorization_code",
       code: second.searchParams.get("code") ?? "",
+      redirect_uri: REDIRECT,
       code_verifier: verifier,
     });
     expect(byCode.status).toBe(400);

@@ -141,6 +141,11 @@ function scenesFor(route: AnyRoute, world: World): Scene[] {
   if (route.path === "/licenses/{name}") return [{ values: { name: "MIT" }, targets: [] }];
   if (route.path === "/gitignore/templates/{name}") return [{ values: { name: "Go" }, targets: [] }];
   if (route.path === "/label/templates/{name}") return [{ values: { name: "Default" }, targets: [] }];
+  // Also the outsider's own fork of a repository it may not read: the parent must not show.
+  if (route.path.includes("/sync_fork")) {
+    const { owner, name } = world.hiddenParentFork;
+    return [...world.repos.map(repoScene), { values: { owner, repo: name }, targets: [] }];
+  }
   if (has("owner") && has("repo")) return world.repos.map(repoScene);
   if (has("template_owner") && has("template_repo")) return world.repos.map(repoScene);
   if (has("org"))

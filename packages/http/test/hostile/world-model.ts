@@ -75,10 +75,16 @@ export interface WorldPackage {
   readonly repoName: string;
 }
 
-/** Something an actor must not see, by name and id. */
+/** A fork the outsider owns of a private repository it may not read (fork-fixture.ts). */
+export interface WorldFork {
+  readonly owner: string;
+  readonly name: string;
+}
+
+/** Something an actor must not see, by name (a commit by its sha) and id. */
 export interface Secret {
   readonly name: string;
-  readonly kind: "repo" | "org" | "user" | "team" | "package";
+  readonly kind: "repo" | "org" | "user" | "team" | "package" | "commit";
   readonly id: number;
   readonly hiddenFrom: ReadonlySet<ActorName>;
 }
@@ -110,6 +116,8 @@ export interface World {
   readonly oauth2App: { readonly id: number; readonly target: string };
   /** A waiting Actions run of each fixture repository, by repository id (action-fixture.ts). */
   readonly actionRuns: Readonly<Record<number, number>>;
+  /** The outsider's fork of the victim's private repository, for `/sync_fork` (fork-fixture.ts). */
+  readonly hiddenParentFork: WorldFork;
 }
 
 /** Hook ids by repository id and organization name, the site admin's own hook and a system hook. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { TestApp } from "../support.js";
 import { zipOf } from "../zip-fixture.js";
 import { seedActions } from "./action-fixture.js";
+import { seedHiddenParentFork } from "./fork-fixture.js";
 import { seedHooks } from "./hook-fixture.js";
 import { seedKeys } from "./key-fixture.js";
 import { seedPushMirrors } from "./mirror-fixture.js";
@@ -557,6 +558,8 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
   const keys = await seedKeys(t, admin, repos);
   const oauth2App = await seedOAuth2App(t, admin);
   const actionRuns = await seedActions(t, admin, repos, [privOrg, limOrg]);
+  const kept = await seedHiddenParentFork(t, admin, victim, outsider, vpriv.name, EXCEPT_COLLABORATOR);
+  secrets.push(kept.secret);
 
   return {
     admin,
@@ -583,5 +586,6 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     keys,
     oauth2App,
     actionRuns,
+    hiddenParentFork: kept.fork,
   };
 }

@@ -87,7 +87,7 @@ describe.each(DIALECTS)("the access module on %s", (dialect) => {
     await expect(s.access.repo(actorFor(outsider), owner.name, name)).rejects.toMatchObject({
       kind: "not_found",
     });
-    await s.collaborators.add(mine.repo, outsider, "read");
+    await s.collaborators.add(mine.repo, outsider, "read", owner);
     const reader = await s.access.repo(actorFor(outsider), owner.name, name, { read: "repo.code" });
     expect(reader.permission.mode).toBe("read");
     await expect(

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Settings } from "@kiln/domain";
 import { type CheckedRemote, checkRemote, parseRemoteUrl } from "@kiln/git";
 import { openSecret, sealSecret } from "../auth/secret-box.js";
+import { remotePolicy } from "../outbound/remote-policy.js";
 import { withGitErrors } from "../repos/git-errors.js";
 
 /** Basic-auth credentials of a mirror remote. */
@@ -55,13 +56,11 @@ export function openCredentials(settings: Settings, sealed: string): MirrorCrede
 }
 
 /**
- * Checks a mirror address with migration's rules (a public host, or a local one with
- * `[migrations] ALLOW_LOCALNETWORKS`), resolving its host once: git is pinned to the answer.
+ * Checks a mirror address with migration's rules ({@link remotePolicy}: a public host, or a local
+ * one with `[migrations] ALLOW_LOCALNETWORKS`), resolving its host once: git is pinned to the answer.
  */
 export async function checkMirrorAddress(settings: Settings, address: string): Promise<CheckedRemote> {
-  return withGitErrors(() =>
-    checkRemote(address, { allowLocalNetworks: settings.migrations.allowLocalNetworks }),
-  );
+  return withGitErrors(() => checkRemote(address, remotePolicy(settings)));
 }
 
 /** Local paths cannot be mirrored (only http and https remotes). */

@@ -128,8 +128,9 @@ export class OAuth2TokenService {
     if (!code || code.validUntil.getTime() < Date.now()) {
       throw new OAuth2Error("unauthorized_client", "client is not authorized");
     }
-    // RFC 6749 §4.1.3: the redirect URI must be the one the code was issued for (Forgejo only checks it is registered).
-    if (req.redirectUri !== "" && req.redirectUri !== code.redirectUri) {
+    // RFC 6749 §4.1.3: a code issued for a redirect URI is exchanged only with that URI, present
+    // and equal (Forgejo v12 exchanges it when the field is absent).
+    if (code.redirectUri !== "" && req.redirectUri !== code.redirectUri) {
       throw new OAuth2Error("unauthorized_client", "unexpected redirect URI");
     }
     if (!verifierMatches(code.codeChallengeMethod, code.codeChallenge, req.codeVerifier)) {

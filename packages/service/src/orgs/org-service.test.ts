@@ -56,7 +56,7 @@ describe.each(DIALECTS)("organizations, teams and permissions on %s", (dialect) 
     await expect(s.teams.removeMember(owners, owner)).rejects.toThrow("last member of owner team");
     await expect(s.orgs.removeMember(org, owner)).rejects.toThrow("last member of owner team");
     const second = await user();
-    await s.teams.addMember(owners, second);
+    await s.teams.addMember(owners, second, owner);
     await s.teams.removeMember(owners, owner);
     expect(await s.permissions.isOrgOwner(org, owner)).toBe(false);
     expect((await s.permissions.inOrganization(org, owner)).isMember).toBe(false);
@@ -108,7 +108,7 @@ describe.each(DIALECTS)("organizations, teams and permissions on %s", (dialect) 
         permission: "read",
         units: ["repo.code"],
       });
-      await s.teams.addMember(teamAll, member);
+      await s.teams.addMember(teamAll, member, owner);
       for (const isPrivate of [false, true]) repos.push(await repo(org, isPrivate));
       const given = await repo(org, true);
       repos.push(given);

@@ -27,6 +27,7 @@ import {
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
+import { assertNoBlockBetween } from "../social/block-service.js";
 import { lastOwner } from "./org-service.js";
 
 /** What creating or editing a team takes (`CreateTeamOption` / `EditTeamOption`). */
@@ -121,9 +122,13 @@ export class TeamService {
     return teams.isTeamMember(this.ctx.db, team.id, user.id);
   }
 
-  /** Adds a user to the team, making them a member of the organization too. */
-  async addMember(team: Team, user: User): Promise<void> {
+  /**
+   * `doer` adds a user to the team, making them a member of the organization too; 403 when the
+   * user and the organization, or the user and the doer, block each other (either way).
+   */
+  async addMember(team: Team, user: User, doer: User): Promise<void> {
     if (user.type !== "individual") throw new InvalidArgumentError(`${user.name} is an organization`);
+    await assertNoBlockBetween(this.ctx.db, [team.orgId, doer.id], user.id);
     await this.ctx.db.transaction().execute(async (trx) => {
       await orgs.addOrgMember(trx, team.orgId, user.id);
       await teams.addTeamMember(trx, team, user.id);

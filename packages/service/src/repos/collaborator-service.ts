@@ -11,7 +11,7 @@ import {
 import { collaborations } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
-import { assertNotBlocked } from "../social/block-service.js";
+import { assertNoBlockBetween } from "../social/block-service.js";
 
 /** Repository collaborators (Forgejo's routers/api/v1/repo/collaborators.go). */
 export class CollaboratorService {
@@ -29,13 +29,16 @@ export class CollaboratorService {
     return (await collaborations.findCollaboratorMode(this.ctx.db, repo.id, user.id)) !== undefined;
   }
 
-  /** Adds a collaborator or changes their mode; organizations and the owner cannot be collaborators (422). */
-  async add(repo: Repository, user: User, mode: CollaboratorMode): Promise<void> {
+  /**
+   * `doer` adds a collaborator or changes their mode; organizations and the owner cannot be
+   * collaborators (422). Forgejo's AddCollaborator: 403 when the user and the owner block each
+   * other, either way; Kiln also asks the same of the user and the doer.
+   */
+  async add(repo: Repository, user: User, mode: CollaboratorMode, doer: User): Promise<void> {
     if (user.type !== "individual") throw new InvalidArgumentError(`${user.name} is an organization`);
     if (user.id === repo.ownerId)
       throw new InvalidArgumentError("the owner of a repository cannot be a collaborator");
-    // Forgejo's AddCollaborator: nobody the owner blocks joins the repository.
-    await assertNotBlocked(this.ctx.db, [repo.ownerId], user.id);
+    await assertNoBlockBetween(this.ctx.db, [repo.ownerId, doer.id], user.id);
     await collaborations.upsertCollaborator(this.ctx.db, repo.id, user.id, mode);
   }
 

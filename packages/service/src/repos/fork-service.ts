@@ -19,6 +19,8 @@ import {
   isValidRefName,
 } from "@kiln/git";
 import { type Db, forks, type RepoViewer, repositories } from "@kiln/storage";
+import type { AccessService, RepoAccess } from "../access/access-service.js";
+import type { Actor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -51,6 +53,7 @@ export class ForkService {
     private readonly repos: RepoService,
     private readonly ledger: QuotaLedger,
     private readonly pushPolicies: PushPolicyService,
+    private readonly access: AccessService,
   ) {}
 
   /**
@@ -133,44 +136,29 @@ export class ForkService {
   }
 
   /**
-   * Forgejo's GetSyncForkInfo for `branch` of a fork: 400 for a repository that is not a fork,
-   * 404 when the fork has no such branch; nothing allowed for an archived fork or when the parent's
-   * branch is missing, equal, or has diverged.
+   * Forgejo's GetSyncForkInfo for `branch` of a fork as `fork.actor` sees it: 400 for a repository
+   * that is not a fork, 404 when the fork has no such branch; nothing allowed for an archived fork
+   * or when the parent's branch is missing, equal, or has diverged. A parent whose code the actor
+   * may not read (now) is answered like a parent without the branch, so nothing of it shows.
    */
-  async info(fork: Repository, branch: string): Promise<SyncForkInfo> {
-    // Only a branch name: revision syntax (`main~1`) or a refspec (`a:b`) never reaches git.
-    if (!isValidRefName(`refs/heads/${branch}`))
-      throw new NotFoundError(`branch does not exist [repo_id: ${fork.id} name: ${branch}]`);
-    if (!fork.isFork || fork.forkId === null) throw new BadRequestError("The Repo must be a fork");
-    if (fork.isArchived) return NOTHING;
-    const parent = await repositories.findRepositoryById(this.ctx.db, fork.forkId);
-    if (!parent) return NOTHING;
-    const [parentGit, forkGit] = await Promise.all([this.repos.git(parent), this.repos.git(fork)]);
-    const state = await withGitErrors(() => forkBranchState(parentGit, forkGit, branch)).catch(
-      (err: unknown) => {
-        if (isKilnError(err) && err.kind === "not_found") {
-          throw new NotFoundError(`branch does not exist [repo_id: ${fork.id} name: ${branch}]`);
-        }
-        throw err;
-      },
-    );
-    return state;
+  async info(fork: RepoAccess, branch: string): Promise<SyncForkInfo> {
+    return (await this.compare(fork, branch)).state;
   }
 
   /**
    * Forgejo's SyncFork: fast-forwards `branch` of the fork to the parent's tip when {@link info}
-   * allows it (400 "You can't sync this branch" otherwise), then records the push for the doer and
-   * re-measures the fork like any push.
+   * allows it (400 "You can't sync this branch" otherwise, a parent the doer may no longer read
+   * included), then records the push for the doer and re-measures the fork like any push.
    */
-  async sync(doer: User, fork: Repository, branch: string): Promise<void> {
-    const state = await this.info(fork, branch);
-    if (!state.allowed || fork.forkId === null) throw new BadRequestError("You can't sync this branch");
-    const parent = await repositories.findRepositoryById(this.ctx.db, fork.forkId);
-    if (!parent) throw new BadRequestError("You can't sync this branch");
-    const [parentGit, forkGit] = await Promise.all([this.repos.git(parent), this.repos.git(fork)]);
+  async sync(fork: RepoAccess, branch: string): Promise<void> {
+    const doer = fork.viewer;
+    if (!doer) throw new BadRequestError("You can't sync this branch");
+    const { state, parent } = await this.compare(fork, branch);
+    if (!state.allowed || !parent) throw new BadRequestError("You can't sync this branch");
+    const [parentGit, forkGit] = await Promise.all([this.repos.git(parent), this.repos.git(fork.repo)]);
     // Forgejo pushes into the fork through its hooks: the branch's protection and the owner's
     // quota judge the update as they would judge a push of it by the doer.
-    const policy = await this.pushPolicies.forPush(fork, doer);
+    const policy = await this.pushPolicies.forPush(fork.repo, doer);
     const check = async (update: { ref: string; oldSha: string; newSha: string }) => {
       const verdict = await evaluateRefUpdate(policy, update, gitRefUpdateFacts(forkGit.gitdir));
       return verdict.allowed ? undefined : verdict.message;
@@ -182,7 +170,44 @@ export class ForkService {
       throw err;
     });
     if (!update) throw new BadRequestError("You can't sync this branch");
-    await this.repos.afterPush(fork, [update], doer.id);
+    await this.repos.afterPush(fork.repo, [update], doer.id);
+  }
+
+  /** Where `branch` of the fork stands, and the parent it was compared with (none when hidden from the actor). */
+  private async compare(
+    access: RepoAccess,
+    branch: string,
+  ): Promise<{ state: SyncForkInfo; parent?: Repository }> {
+    const fork = access.repo;
+    // Only a branch name: revision syntax (`main~1`) or a refspec (`a:b`) never reaches git.
+    if (!isValidRefName(`refs/heads/${branch}`))
+      throw new NotFoundError(`branch does not exist [repo_id: ${fork.id} name: ${branch}]`);
+    if (!fork.isFork || fork.forkId === null) throw new BadRequestError("The Repo must be a fork");
+    if (fork.isArchived) return { state: NOTHING };
+    const parent = await this.readableParent(access.actor, fork.forkId);
+    const forkGit = await this.repos.git(fork);
+    // Without a readable parent the fork is compared with itself: only its own tip is reported.
+    const parentGit = parent ? await this.repos.git(parent) : forkGit;
+    const state = await withGitErrors(() => forkBranchState(parentGit, forkGit, branch)).catch(
+      (err: unknown) => {
+        if (isKilnError(err) && err.kind === "not_found") {
+          throw new NotFoundError(`branch does not exist [repo_id: ${fork.id} name: ${branch}]`);
+        }
+        throw err;
+      },
+    );
+    if (!parent) return { state: { ...NOTHING, forkCommit: state.forkCommit } };
+    return { state, parent };
+  }
+
+  /** The fork's parent when `actor` may read its code, asked of the access module on every call. */
+  private async readableParent(actor: Actor, parentId: number): Promise<Repository | undefined> {
+    try {
+      return (await this.access.repoById(actor, parentId, { read: "repo.code" })).repo;
+    } catch (err) {
+      if (err instanceof NotFoundError || err instanceof PermissionDeniedError) return undefined;
+      throw err;
+    }
   }
 }
 

@@ -11,6 +11,8 @@ import { buildFromTemplate, isValidRefName, templateVariables } from "@kiln/git"
 import { repositories, templateCopies, topics } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { userSignature } from "../git/commit-identity.js";
+import type { PermissionService } from "../permissions/permission-service.js";
+import { isRepoAdmin } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { copyLfs } from "./fork-service.js";
 import { withGitErrors } from "./git-errors.js";
@@ -42,6 +44,7 @@ export class GenerateService {
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
     private readonly ledger: QuotaLedger,
+    private readonly permissions: PermissionService,
   ) {}
 
   /**
@@ -58,7 +61,9 @@ export class GenerateService {
   /**
    * Generates `owner/name` from `template` for `doer`. Forgejo's answers: 422 for a repository
    * that is not a template or when nothing is selected, 403 for another user's namespace (unless
-   * admin) or an organization the doer may not create in, 409 for a taken name.
+   * admin) or an organization the doer may not create in, 409 for a taken name. Webhooks are
+   * copied only for an admin of the template (their URLs may carry secrets, and copies would send
+   * the doer's events to the template owner's endpoints); for anyone else they are left out.
    */
   async generate(
     doer: User,
@@ -73,6 +78,7 @@ export class GenerateService {
     }
     await this.checkTarget(doer, owner);
     checkRepoName(input.name);
+    const copyWebhooks = webhooks === true && (await this.administers(doer, template));
     const copyContent = gitContent === true && !template.isEmpty;
     const branch = input.defaultBranch || (copyContent ? template.defaultBranch : "main");
     if (!isValidRefName(`refs/heads/${branch}`))
@@ -96,7 +102,7 @@ export class GenerateService {
           if (input.topics && template.topics.length > 0)
             await topics.setRepoTopics(trx, row.id, template.topics);
           if (labels) await templateCopies.copyLabels(trx, template.id, row.id);
-          if (webhooks) await templateCopies.copyWebhooks(trx, template.id, row.id);
+          if (copyWebhooks) await templateCopies.copyWebhooks(trx, template.id, row.id);
           if (protectedBranch) await templateCopies.copyProtectedBranches(trx, template.id, row.id);
           if (avatar && template.avatar) {
             const hash = createHash("md5").update(`repo-${row.id}-${template.avatar}`).digest("hex");
@@ -145,5 +151,10 @@ export class GenerateService {
       },
     );
     return (await repositories.findRepositoryById(this.ctx.db, created.id)) ?? created;
+  }
+
+  /** Whether `doer` administers `template` (a site admin, its owner, or a repository admin of it). */
+  private async administers(doer: User, template: Repository): Promise<boolean> {
+    return doer.isAdmin || isRepoAdmin(await this.permissions.forRepository(doer, template));
   }
 }

@@ -11,6 +11,7 @@ import {
 import { mirrors } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { PULL_MIRRORS_DISABLED, type PullMirrorService } from "../mirrors/pull-mirror-service.js";
+import { remotePolicy } from "../outbound/remote-policy.js";
 import { withGitErrors } from "./git-errors.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
@@ -114,9 +115,10 @@ export class MigrateService {
       }
       return { localPath: this.allowLocalPath(doer, path) };
     }
-    const allowLocalNetworks = this.ctx.settings.migrations.allowLocalNetworks;
     return withGitErrors(() =>
-      checkRemote(address, { allowLocalNetworks }).catch((error: unknown) => this.logFailure(error, address)),
+      checkRemote(address, remotePolicy(this.ctx.settings)).catch((error: unknown) =>
+        this.logFailure(error, address),
+      ),
     );
   }
 

@@ -15,6 +15,20 @@ export async function assertNotBlocked(db: Db, blockerIds: readonly number[], do
 }
 
 /**
+ * The rule for drawing someone into shared work (Forgejo's AddCollaborator, which Kiln applies to
+ * teams too): refused with Forgejo's 403 when `userId` and any of `partyIds` (the repository's
+ * owner or the organization, and the doer) block each other, either way.
+ */
+export async function assertNoBlockBetween(
+  db: Db,
+  partyIds: readonly number[],
+  userId: number,
+): Promise<void> {
+  await assertNotBlocked(db, partyIds, userId);
+  for (const id of new Set(partyIds)) await assertNotBlocked(db, [userId], id);
+}
+
+/**
  * Forgejo's UserCanBeAssigned for the users a change would newly assign: none may be blocked by
  * the repository's owner or the issue's poster, and none may block the doer (403 otherwise).
  */

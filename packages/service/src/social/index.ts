@@ -1,5 +1,11 @@
 export { autoWatchConsumer } from "./auto-watch.js";
-export { assertAssignable, assertNotBlocked, BLOCKED_MESSAGE, BlockService } from "./block-service.js";
+export {
+  assertAssignable,
+  assertNoBlockBetween,
+  assertNotBlocked,
+  BLOCKED_MESSAGE,
+  BlockService,
+} from "./block-service.js";
 export { FollowService } from "./follow-service.js";
 export {
   MAX_BULK_THREADS,

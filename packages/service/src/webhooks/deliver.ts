@@ -45,7 +45,8 @@ class Refused extends Error {}
  * signature of the payload, X-Hub-Signature(-256), and the hook's Authorization header. The host
  * is resolved once, each address checked against the allow list, and the connection made to the
  * checked address only (a custom `lookup`), so a DNS answer that changes cannot reach a host the
- * list refuses. The whole attempt is bounded by `timeoutMs`.
+ * list refuses; the peer the socket reached is checked again before anything is sent. The whole
+ * attempt is bounded by `timeoutMs`.
  */
 export async function deliver(
   task: HookTaskRow,
@@ -167,6 +168,15 @@ export async function deliver(
     const timer = setTimeout(() => {
       req.destroy(new Error(`delivery timed out after ${options.timeoutMs} ms`));
     }, options.timeoutMs);
+    // The last word is the peer the socket reached: whatever chose it (the literal, the lookup
+    // above, the kernel's mapping of IPv4 in IPv6), a peer the list refuses gets no byte.
+    req.on("socket", (socket) => {
+      if (!socket.connecting) return;
+      socket.prependOnceListener("connect", () => {
+        const peer = socket.remoteAddress ?? "";
+        if (!options.allowed.allows(host, peer)) socket.destroy(new Refused(refusalMessage(host, peer)));
+      });
+    });
     req.on("error", (err) => finish(failed(err.message, err instanceof Refused)));
     req.end(body);
   });

@@ -1,20 +1,28 @@
-import { BlockList, isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import {
+  type AddressClass,
+  classifyAddress,
+  destinationOf,
+  type IpAddress,
+  parseAddress,
+} from "../outbound/address-class.js";
 
 /**
  * Forgejo's modules/hostmatcher for `[webhook] ALLOWED_HOST_LIST`: comma-separated entries, each
  * a keyword (`loopback`, `private`, `external`, `*`), a CIDR, or a host-name glob (`*.example.com`,
- * matched as Go's filepath.Match on the lower-cased name). Keywords follow Go's net.IP:
- * `external` is a global unicast address that is not private; `private` is RFC 1918 and
- * fc00::/7; `loopback` is 127.0.0.0/8 and ::1.
+ * matched as Go's filepath.Match on the lower-cased name). Keywords name the classes of the shared
+ * address classifier, which judges an IPv6 address that carries an IPv4 one (mapped, compatible,
+ * NAT64) as the IPv4 address it reaches; a CIDR is matched against that address too.
  */
 export class HostMatcher {
   readonly #all: boolean;
-  readonly #builtins: ReadonlySet<string>;
-  readonly #nets = new BlockList();
+  readonly #builtins: ReadonlySet<AddressClass>;
+  readonly #nets: readonly [IpAddress, number][];
   readonly #patterns: readonly RegExp[];
 
   constructor(readonly list: string) {
-    const builtins = new Set<string>();
+    const builtins = new Set<AddressClass>();
+    const nets: [IpAddress, number][] = [];
     const patterns: RegExp[] = [];
     let all = false;
     for (const raw of list.split(",")) {
@@ -22,23 +30,16 @@ export class HostMatcher {
       if (entry === "") continue;
       if (entry === "*") all = true;
       else if (entry === "loopback" || entry === "private" || entry === "external") builtins.add(entry);
-      else if (!this.#addCidr(entry)) patterns.push(hostGlob(entry));
+      else {
+        const net = parseCidr(entry);
+        if (net) nets.push(net);
+        else patterns.push(hostGlob(entry));
+      }
     }
     this.#all = all;
     this.#builtins = builtins;
+    this.#nets = nets;
     this.#patterns = patterns;
-  }
-
-  #addCidr(entry: string): boolean {
-    const slash = entry.indexOf("/");
-    if (slash < 0) return false;
-    const address = entry.slice(0, slash);
-    const prefix = Number(entry.slice(slash + 1));
-    const family = isIP(address);
-    if (family === 0 || !Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128))
-      return false;
-    this.#nets.addSubnet(address, prefix, family === 4 ? "ipv4" : "ipv6");
-    return true;
   }
 
   /** Whether a delivery may connect to `address` (resolved from `host`): Forgejo's MatchHostOrIP. */
@@ -50,67 +51,35 @@ export class HostMatcher {
 
   #allowsAddress(raw: string): boolean {
     if (this.#all) return true;
-    const address = unmapped(raw);
-    const family = isIP(address);
-    if (family === 0) return false;
-    const type = family === 4 ? "ipv4" : "ipv6";
-    const kind = classify(address, type);
-    if (this.#builtins.has("external") && kind === "external") return true;
-    if (this.#builtins.has("private") && kind === "private") return true;
-    if (this.#builtins.has("loopback") && kind === "loopback") return true;
-    return this.#nets.check(address, type);
+    const parsed = parseAddress(raw);
+    if (!parsed) return false;
+    if (this.#builtins.has(classifyAddress(parsed))) return true;
+    const target = destinationOf(parsed);
+    return this.#nets.some(([net, bits]) => net.kind() === target.kind() && target.match(net, bits));
   }
 }
 
-/** An IPv4-mapped IPv6 address is judged as the IPv4 address it carries (as Go's To4 does). */
-function unmapped(address: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? (m[1] as string) : address;
-}
-
-const ranges = (list: readonly [string, number][], type: "ipv4" | "ipv6") => {
-  const b = new BlockList();
-  for (const [a, p] of list) b.addSubnet(a, p, type);
-  return b;
-};
-const LOOPBACK4 = ranges([["127.0.0.0", 8]], "ipv4");
-const PRIVATE4 = ranges(
-  [
-    ["10.0.0.0", 8],
-    ["172.16.0.0", 12],
-    ["192.168.0.0", 16],
-  ],
-  "ipv4",
-);
-/** Not global unicast (Go): unspecified, link-local, multicast, broadcast. */
-const NOT_GLOBAL4 = ranges(
-  [
-    ["0.0.0.0", 32],
-    ["169.254.0.0", 16],
-    ["224.0.0.0", 4],
-    ["255.255.255.255", 32],
-  ],
-  "ipv4",
-);
-const PRIVATE6 = ranges([["fc00::", 7]], "ipv6");
-const NOT_GLOBAL6 = ranges(
-  [
-    ["::", 128],
-    ["fe80::", 10],
-    ["ff00::", 8],
-  ],
-  "ipv6",
-);
-
-function classify(address: string, type: "ipv4" | "ipv6"): "loopback" | "private" | "external" | "other" {
-  if (type === "ipv4") {
-    if (LOOPBACK4.check(address, type)) return "loopback";
-    if (PRIVATE4.check(address, type)) return "private";
-    return NOT_GLOBAL4.check(address, type) ? "other" : "external";
+/**
+ * A CIDR as Go's net.ParseCIDR reads one (IPv4 only in four-part decimal); one written in the
+ * IPv4-mapped form is the IPv4 network it names. Undefined when `entry` is no CIDR.
+ */
+function parseCidr(entry: string): [IpAddress, number] | undefined {
+  const slash = entry.indexOf("/");
+  if (slash < 0) return undefined;
+  const address = entry.slice(0, slash);
+  if (!address.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(address)) return undefined;
+  if (!/^\d{1,3}$/.test(entry.slice(slash + 1))) return undefined;
+  let net: [IpAddress, number];
+  try {
+    net = ipaddr.parseCIDR(entry);
+  } catch {
+    return undefined;
   }
-  if (address === "::1") return "loopback";
-  if (PRIVATE6.check(address, type)) return "private";
-  return NOT_GLOBAL6.check(address, type) ? "other" : "external";
+  const [ip, bits] = net;
+  if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+    return [(ip as ipaddr.IPv6).toIPv4Address(), bits - 96];
+  }
+  return net;
 }
 
 /** Go's filepath.Match for a host name: `*` any run without `/`, `?` one character, `[…]` a class. */

@@ -13,7 +13,8 @@ export const NotificationSource = { issue: 1, pull: 2, commit: 3, repository: 4 
  * CreateOrUpdateIssueNotifications): its poster, assignees, commenters (reviewers included),
  * the users mentioned in it, its subscribers, the reviewers asked for, and the watchers of the
  * repository (not for a work-in-progress pull request, as Forgejo) — but not the one who changed
- * it, nor anyone who unsubscribed from the issue, nor anyone who cannot read the repository now.
+ * it, nor anyone who blocks them, nor anyone who unsubscribed from the issue, nor anyone who
+ * cannot read the repository now.
  * Each gets one notification per issue, brought back to unread (with the latest comment and
  * author) by every change. Lists decide visibility again, so a user who loses access later never
  * sees it either.
@@ -48,6 +49,8 @@ export async function notifyIssueChange(
     join repository repo on repo.id = ${repoId}
     join users repo_owner on repo_owner.id = repo.owner_id
     where recipient.user_id <> ${actorId}
+      and not exists (select 1 from blocked_user where blocked_user.user_id = recipient.user_id
+        and blocked_user.block_id = ${actorId})
       and not exists (select 1 from issue_watch where issue_watch.issue_id = ${issueId}
         and issue_watch.user_id = recipient.user_id and not issue_watch.is_watching)
       and (reader.is_admin
@@ -235,8 +238,8 @@ export async function setNotificationStatus(
 /**
  * Tells the recipient of a pending repository transfer (Forgejo's CreateRepoTransferNotification):
  * the user, or for an organization everyone who may create its repositories (its owners and
- * teams that may create repositories), in the transaction that records the transfer. The thread's
- * subject is the repository.
+ * teams that may create repositories) except whoever blocks the actor, in the transaction that
+ * records the transfer. The thread's subject is the repository.
  */
 export async function notifyRepoTransfer(
   db: Db,
@@ -256,5 +259,7 @@ export async function notifyRepoTransfer(
       union select team_user.user_id from team_user join team on team.id = team_user.team_id
         where team.org_id = ${recipientId} and (team.access_mode = 'owner' or team.can_create_org_repo)
     ) as recipient
-    where recipient.user_id <> ${actorId}`.execute(db);
+    where recipient.user_id <> ${actorId}
+      and not exists (select 1 from blocked_user where blocked_user.user_id = recipient.user_id
+        and blocked_user.block_id = ${actorId})`.execute(db);
 }

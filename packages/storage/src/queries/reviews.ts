@@ -544,7 +544,7 @@ export async function deleteCodeComment(db: Db, id: number): Promise<void> {
 /**
  * Notifies these users of a change of the pull request (a review request tells the reviewer
  * only), in the change's transaction: one notification per user and issue, brought back to
- * unread. The actor is never notified.
+ * unread. Neither the actor nor anyone who blocks the actor is notified.
  */
 export async function notifyUsers(
   db: Db,
@@ -565,6 +565,8 @@ export async function notifyUsers(
     select recipient.id, ${repoId}, 1, 2, ${issueId}, ${commentId}, ${actorId}, ${at}, ${at}
     from users as recipient
     where recipient.id in (${sql.join(recipients)})
+      and not exists (select 1 from blocked_user where blocked_user.user_id = recipient.id
+        and blocked_user.block_id = ${actorId})
     on conflict (user_id, issue_id) where issue_id is not null do update
       set status = 1, comment_id = excluded.comment_id, updated_by = excluded.updated_by,
           updated_at = excluded.updated_at`.execute(db);

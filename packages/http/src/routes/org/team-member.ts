@@ -5,7 +5,7 @@ import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { notFound, validationError } from "../responses.js";
+import { forbidden, notFound, validationError } from "../responses.js";
 
 /** Forgejo's routers/api/v1/org/team.go, a team's members: list, look up, add and remove. */
 
@@ -73,13 +73,15 @@ function membership(method: "put" | "delete", operationId: string, summary: stri
     params: teamUser,
     responses: {
       204: { description: "membership changed", schema: "empty" },
+      ...forbidden,
       ...notFound,
       ...validationError,
     },
-    async handler(c, { params }) {
+    async handler(c, { params, principal }) {
+      const { user } = requirePrincipal(principal);
       const { team } = await c.get("services").access.team(c.get("actor"), params.id, "owner");
       const target = await c.get("services").access.account(c.get("actor"), params.username);
-      if (method === "put") await c.get("services").teams.addMember(team, target);
+      if (method === "put") await c.get("services").teams.addMember(team, target, user);
       else await c.get("services").teams.removeMember(team, target);
       return c.body(null, 204);
     },

@@ -76,9 +76,10 @@ export const repoAddCollaborator = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: ctx }) {
+    const { user: doer } = requirePrincipal(principal);
     const user = await c.get("services").users.getByName(params.collaborator);
-    await c.get("services").collaborators.add(ctx.repo, user, body.permission ?? "write");
+    await c.get("services").collaborators.add(ctx.repo, user, body.permission ?? "write", doer);
     return c.body(null, 204);
   },
 });

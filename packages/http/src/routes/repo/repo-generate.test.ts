@@ -130,27 +130,49 @@ describe.each(DIALECTS)("repositories generated from templates on %s", (dialect)
     expect((await usageOf(t, "bob")).reposPublic).toBe(row?.gitSize);
   });
 
-  it("copies webhooks without their credentials: a reader of the template gets neither secret nor header", async () => {
+  it("copies webhooks only for admins of the template, and never their credentials", async () => {
     const hook = await t.call("POST", "/repos/alice/tpl/hooks", {
       token: alice.token,
       body: {
-        type: "forgejo",
-        config: { url: "http://hooks.invalid/tpl", content_type: "json", secret: "alice-signing-secret" },
+        type: "slack",
+        config: {
+          url: "https://hooks.slack.invalid/services/T000/B000/alice-slack-secret",
+          content_type: "json",
+          channel: "#tpl",
+          secret: "alice-signing-secret",
+        },
         authorization_header: "Bearer alice-private-token",
         events: ["push"],
         active: true,
       },
     });
     expect(hook.status, hook.text).toBe(201);
+    // A reader of the public template gets the repository, without the template's hooks.
     const res = await generate("alice/tpl", bob.token, {
       owner: bob.name,
       name: "with-hooks",
       webhooks: true,
     });
     expect(res.status, res.text).toBe(201);
-    const hooks = await t.call("GET", `/repos/${bob.name}/with-hooks/hooks`, { token: bob.token });
+    const bobs = await t.call("GET", `/repos/${bob.name}/with-hooks/hooks`, { token: bob.token });
+    expect(bobs.json).toEqual([]);
+    const copied = await t.services.ctx.db
+      .selectFrom("webhook")
+      .select("id")
+      .where("url", "like", "%alice-slack-secret%")
+      .execute();
+    expect(copied).toHaveLength(1);
+
+    // The template's admin gets them, still without the signing secret or the header.
+    const own = await generate("alice/tpl", alice.token, {
+      owner: "acme",
+      name: "with-hooks",
+      webhooks: true,
+    });
+    expect(own.status, own.text).toBe(201);
+    const hooks = await t.call("GET", "/repos/acme/with-hooks/hooks", { token: alice.token });
     expect(hooks.json).toHaveLength(1);
-    expect(hooks.json[0]).toMatchObject({ config: { url: "http://hooks.invalid/tpl" }, active: true });
+    expect(hooks.json[0]).toMatchObject({ type: "slack", active: true });
     expect(hooks.text).not.toContain("alice-private-token");
     const row = await t.services.ctx.db
       .selectFrom("webhook")

@@ -7,7 +7,10 @@ import { route } from "../../route.js";
 import { empty, notFound, repoArchived } from "../responses.js";
 import { repoParams } from "./context.js";
 
-/** Forgejo's routers/api/v1/repo/sync_fork.go. */
+/**
+ * Forgejo's routers/api/v1/repo/sync_fork.go. Every call asks again whether the caller may read
+ * the parent: one who may not (any more) sees a parent without the branch.
+ */
 
 const badRequest = { 400: { description: "APIError", schema: api.APIError } } as const;
 const infoResponse = { 200: { description: "SyncForkInfo", schema: api.SyncForkInfo } } as const;
@@ -34,7 +37,7 @@ export const repoSyncForkDefaultInfo = route({
   params: v.object(repoParams),
   responses: { ...infoResponse, ...badRequest, ...notFound },
   async handler(c, { repo }) {
-    const info = await c.get("services").forks.info(repo.repo, repo.repo.defaultBranch);
+    const info = await c.get("services").forks.info(repo, repo.repo.defaultBranch);
     return c.json(toApiSyncForkInfo(info));
   },
 });
@@ -52,8 +55,8 @@ export const repoSyncForkDefault = route({
   params: v.object(repoParams),
   responses: { ...empty, ...badRequest, ...notFound, ...repoArchived },
   async handler(c, { principal, repo }) {
-    const { user } = requirePrincipal(principal);
-    await c.get("services").forks.sync(user, repo.repo, repo.repo.defaultBranch);
+    requirePrincipal(principal);
+    await c.get("services").forks.sync(repo, repo.repo.defaultBranch);
     return c.body(null, 204);
   },
 });
@@ -70,7 +73,7 @@ export const repoSyncForkBranchInfo = route({
   params: branchParams,
   responses: { ...infoResponse, ...badRequest, ...notFound },
   async handler(c, { params, repo }) {
-    const info = await c.get("services").forks.info(repo.repo, params.branch);
+    const info = await c.get("services").forks.info(repo, params.branch);
     return c.json(toApiSyncForkInfo(info));
   },
 });
@@ -88,8 +91,8 @@ export const repoSyncForkBranch = route({
   params: branchParams,
   responses: { ...empty, ...badRequest, ...notFound, ...repoArchived },
   async handler(c, { params, principal, repo }) {
-    const { user } = requirePrincipal(principal);
-    await c.get("services").forks.sync(user, repo.repo, params.branch);
+    requirePrincipal(principal);
+    await c.get("services").forks.sync(repo, params.branch);
     return c.body(null, 204);
   },
 });
