@@ -1,4 +1,5 @@
 export * from "./errors/git-error.js";
+export * from "./glob/glob.js";
 export * from "./hooks/branch-rules.js";
 export * from "./hooks/evaluate-push.js";
 export * from "./hooks/file-patterns.js";

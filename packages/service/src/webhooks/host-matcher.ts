@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { compileGlob, type Glob } from "@kiln/git";
 
 /**
  * Forgejo's modules/hostmatcher for `[webhook] ALLOWED_HOST_LIST`: comma-separated entries, each
@@ -11,18 +12,21 @@ export class HostMatcher {
   readonly #all: boolean;
   readonly #builtins: ReadonlySet<string>;
   readonly #nets = new BlockList();
-  readonly #patterns: readonly RegExp[];
+  readonly #patterns: readonly Glob[];
 
   constructor(readonly list: string) {
     const builtins = new Set<string>();
-    const patterns: RegExp[] = [];
+    const patterns: Glob[] = [];
     let all = false;
     for (const raw of list.split(",")) {
       const entry = raw.trim().toLowerCase();
       if (entry === "") continue;
       if (entry === "*") all = true;
       else if (entry === "loopback" || entry === "private" || entry === "external") builtins.add(entry);
-      else if (!this.#addCidr(entry)) patterns.push(hostGlob(entry));
+      else if (!this.#addCidr(entry)) {
+        const glob = hostGlob(entry);
+        if (glob) patterns.push(glob);
+      }
     }
     this.#all = all;
     this.#builtins = builtins;
@@ -44,7 +48,7 @@ export class HostMatcher {
   /** Whether a delivery may connect to `address` (resolved from `host`): Forgejo's MatchHostOrIP. */
   allows(host: string, address: string): boolean {
     const name = host.toLowerCase().replace(/^\[|\]$/g, "");
-    if (this.#patterns.some((p) => p.test(name))) return true;
+    if (this.#patterns.some((p) => p.matches(name))) return true;
     return this.#allowsAddress(address);
   }
 
@@ -113,21 +117,15 @@ function classify(address: string, type: "ipv4" | "ipv6"): "loopback" | "private
   return NOT_GLOBAL6.check(address, type) ? "other" : "external";
 }
 
-/** Go's filepath.Match for a host name: `*` any run without `/`, `?` one character, `[…]` a class. */
-function hostGlob(pattern: string): RegExp {
-  let out = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string;
-    if (ch === "*") out += "[^/]*";
-    else if (ch === "?") out += "[^/]";
-    else if (ch === "[") {
-      const end = pattern.indexOf("]", i + 1);
-      if (end < 0) return /(?!)/;
-      const body = pattern.slice(i + 1, end);
-      out += `[${body.startsWith("^") ? `^${body.slice(1)}` : body.replace(/^!/, "^")}]`;
-      i = end;
-    } else if (ch === "\\" && i + 1 < pattern.length) out += `\\${pattern[++i]}`;
-    else out += ch.replace(/[.+^${}()|\\]/g, "\\$&");
+/**
+ * Go's filepath.Match for a host name (`*` any run without `/`, `?` one character, `[…]` a class,
+ * `[^…]` or `[!…]` negated), by Kiln's linear glob matcher; undefined for a pattern that cannot be
+ * read, which matches nothing (Go's ErrBadPattern).
+ */
+function hostGlob(pattern: string): Glob | undefined {
+  try {
+    return compileGlob(pattern.replaceAll("[^", "[!"), { separators: "/" });
+  } catch {
+    return undefined;
   }
-  return new RegExp(`^${out}$`);
 }
