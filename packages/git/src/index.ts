@@ -46,3 +46,9 @@ export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
 export { KeyedMutex } from "./util/keyed-mutex.js";
 export { isValidRefName } from "./util/ref-names.js";
+export {
+  configureWorkLimits,
+  DEFAULT_WORK_LIMITS,
+  type WorkLimits,
+  workInProgress,
+} from "./util/work-limits.js";

@@ -1,4 +1,5 @@
 import { FsBlobStore } from "@kiln/blobs";
+import { configureWorkLimits } from "@kiln/git";
 import { attachments as attachmentQueries, enableReadCache, packages as packageRows } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { ActionRunService } from "./actions/action-run-service.js";
@@ -249,6 +250,8 @@ export function createServices(init: ServiceContextInit): Services {
   // Hot reads (repositories with the caller's access facts, visibility-filtered lists) are kept until
   // anything is written through this process, or for at most the TTL (other processes' writes).
   enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });
+  // Process-wide caps on concurrent git processes and open files (`[git]`).
+  configureWorkLimits(ctx.settings.git);
   const access = new AccessService(ctx);
   ctx.events.register(autoWatchConsumer(ctx));
   const cron = new CronRegistry(ctx.settings.cron, ctx.logger);
