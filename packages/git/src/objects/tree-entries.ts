@@ -1,6 +1,7 @@
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
 import { readTreeCached } from "./object-cache.js";
+import { isLargeTree, lookupLargeTree } from "./tree-listing.js";
 
 /** One entry of a git tree. */
 export interface TreeEntry {
@@ -38,7 +39,10 @@ export function normalizeRepoPath(path: string): string {
   return segments.join("/");
 }
 
-/** The entry at `path` below the tree `rootTree`, or undefined when no such path exists. */
+/**
+ * The entry at `path` below the tree `rootTree`, or undefined when no such path exists. A
+ * directory too large to parse in process (tree-listing.ts) is asked of git by name.
+ */
 export async function entryAtPath(
   ctx: IsoContext,
   rootTree: string,
@@ -49,7 +53,10 @@ export async function entryAtPath(
   let tree = rootTree;
   const segments = normalized.split("/");
   for (let index = 0; index < segments.length; index++) {
-    const entry = (await readTreeEntries(ctx, tree)).find((candidate) => candidate.name === segments[index]);
+    const name = segments[index] as string;
+    const entry = (await isLargeTree(ctx, tree))
+      ? await lookupLargeTree(ctx, tree, name)
+      : (await readTreeEntries(ctx, tree)).find((candidate) => candidate.name === name);
     if (!entry) return undefined;
     if (index === segments.length - 1) return entry;
     if (entry.type !== "tree") return undefined;
