@@ -277,7 +277,10 @@ export function createServices(init: ServiceContextInit): Services {
   const issueLabels = new IssueLabelService(ctx, issues);
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
-  const pushPolicies = new PushPolicyService(protections, quota, tagProtections);
+  const pushPolicies = new PushPolicyService(protections, quota, tagProtections, {
+    maxRefs: ctx.settings.repository.maxRefs,
+    maxFiles: ctx.settings.repository.maxFiles,
+  });
   const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);

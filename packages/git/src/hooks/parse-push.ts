@@ -65,9 +65,17 @@ export function parsePushPolicy(json: string): PushPolicy {
       tagRules.push({ pattern: rule.pattern, allowed: bool(rule.allowed) });
     }
   }
+  const rawLimits = (raw as { limits?: Record<string, unknown> }).limits;
+  const maxRefs = num(rawLimits?.maxRefs);
+  const maxFiles = num(rawLimits?.maxFiles);
+  const limits = {
+    ...(maxRefs === undefined ? {} : { maxRefs }),
+    ...(maxFiles === undefined ? {} : { maxFiles }),
+  };
   return {
     branchRules,
     ...(tagRules.length > 0 ? { tagRules } : {}),
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
     ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),
     ...(quotaExceeded ? { quotaExceeded } : {}),
   };

@@ -1,3 +1,4 @@
+import type { PushLimits } from "./push-limits.js";
 import type { TagRulePolicy } from "./tag-rules.js";
 
 /**
@@ -43,6 +44,8 @@ export interface PushPolicy {
    * moving or deleting a tag a rule matches needs one matching rule that allows the pusher.
    */
   readonly tagRules?: readonly TagRulePolicy[];
+  /** How many refs and files the push may leave (`[repository] MAX_REFS`, `MAX_FILES`). */
+  readonly limits?: PushLimits;
 }
 
 /** One ref update of a push: `oldSha` is all zeros for a creation, `newSha` for a deletion. */

@@ -1,5 +1,5 @@
 import type { Repository, User } from "@kiln/domain";
-import type { PushPolicy } from "@kiln/git";
+import type { PushLimits, PushPolicy } from "@kiln/git";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { toBranchRulePolicy } from "../git/protection-rules.js";
 import type { TagProtectionService } from "../git/tag-protection-service.js";
@@ -13,13 +13,33 @@ import type { QuotaService } from "../quota/quota-service.js";
  * protection rule into whether it allows this pusher (Forgejo's preReceiveTag). With
  * `[quota] ENFORCE`, a repository whose owner is over quota (`size:repos:all`, as Forgejo's
  * pre-receive checks) takes no update but deletions; the verdict reads the owner's ledger row.
+ * Every push, a wiki's too, carries `[repository] MAX_REFS` and `MAX_FILES` to the hook.
  */
 export class PushPolicyService {
   constructor(
     private readonly protections: BranchProtectionService,
     private readonly quota: QuotaService,
     private readonly tagProtections?: TagProtectionService,
+    private readonly limits?: PushLimits,
   ) {}
+
+  /**
+   * The policy for a push to a repository's wiki: no branch protection, the push limits, and,
+   * with `[quota] ENFORCE`, no update but deletions when the owner is over quota for
+   * `size:repos:all`, the subject Forgejo's pre-receive hook checks for every push, a wiki's
+   * included (`size:wiki` itself is never over quota, docs/quota.md).
+   */
+  async forWikiPush(repo: Repository): Promise<PushPolicy> {
+    const quotaExceeded = await this.quota.exceeds(
+      { id: repo.ownerId, name: repo.ownerName },
+      "size:repos:all",
+    );
+    return {
+      branchRules: [],
+      ...(quotaExceeded ? { quotaExceeded } : {}),
+      ...(this.limits ? { limits: this.limits } : {}),
+    };
+  }
 
   /** The policy for one push by `pusher`, computed before git runs. */
   async forPush(repo: Repository, pusher: User): Promise<PushPolicy> {
@@ -31,6 +51,7 @@ export class PushPolicyService {
     ]);
     const base = {
       defaultBranch: repo.defaultBranch,
+      ...(this.limits ? { limits: this.limits } : {}),
       ...(quotaExceeded ? { quotaExceeded } : {}),
       ...(tagRules.length > 0 ? { tagRules } : {}),
     };
