@@ -76,6 +76,8 @@ export function git(cwd: string, args: readonly string[], input?: string): Promi
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
+    // git may exit before reading its input (a refused push): that is no error of the test.
+    child.stdin?.on("error", () => {});
     child.stdin?.end(input ?? "");
   });
 }

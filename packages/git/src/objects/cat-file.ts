@@ -297,7 +297,7 @@ export function streamBlob(repo: Pick<GitRepository, "gitdir">, oid: string): Re
         release();
         throw error;
       }
-      child.on("close", release);
+      child.on("exit", release);
       child.on("error", release);
       if (cancelled) child.kill();
       reader = (Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>).getReader();

@@ -43,6 +43,8 @@ export async function spawnGitInSlot(
   const release = await gitStreams.acquire(repository);
   try {
     const proc = spawnGit(args, env, gitPath);
+    // The process's end frees the slot, even while its pipes still hold unread output.
+    proc.child.once("exit", release);
     void proc.exited.finally(release);
     return proc;
   } catch (error) {
@@ -92,6 +94,7 @@ export function stdoutStream(proc: GitProcess, beforeClose: () => Promise<void>)
     },
     cancel() {
       proc.child.kill("SIGTERM");
+      proc.child.stdout.destroy();
     },
   });
 }
