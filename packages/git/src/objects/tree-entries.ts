@@ -27,7 +27,7 @@ export async function readTreeEntries(ctx: IsoContext, treeSha: string): Promise
  * segments, nothing under `.git`. The root is the empty string.
  */
 export function normalizeRepoPath(path: string): string {
-  const trimmed = path.replace(/^\/+|\/+$/g, "");
+  const trimmed = trimSlashes(path);
   if (trimmed === "") return "";
   const segments = trimmed.split("/");
   for (const segment of segments) {
@@ -63,4 +63,13 @@ export async function entryAtPath(
     tree = entry.sha;
   }
   return undefined;
+}
+
+/** `text` without its leading and trailing `/`s, by a scan: `/\/+$/` is quadratic in a run of slashes. */
+function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 47) start++;
+  while (end > start && text.charCodeAt(end - 1) === 47) end--;
+  return text.slice(start, end);
 }

@@ -6,6 +6,7 @@ import { directoryWindow } from "./directory-window.js";
 import { isoContext } from "./iso.js";
 import { refPage } from "./ref-pages.js";
 import { refsChanged } from "./repo-state.js";
+import { normalizeRepoPath } from "./tree-entries.js";
 import { isLargeTree, LARGE_TREE_BYTES } from "./tree-listing.js";
 import { getTree } from "./trees.js";
 
@@ -81,5 +82,11 @@ describe("large directories", () => {
     const page = await refPage(fx.repo, { prefix: "refs/heads/", sort: ["refname"], start: 3, count: 3 });
     expect(page.names).toEqual(["refs/heads/page/b00", "refs/heads/page/b01", "refs/heads/page/b02"]);
     expect(page.total).toBe(33);
+  });
+
+  it("trims a path's slashes in one pass (a trailing-run expression took minutes: the test would time out)", () => {
+    const slashes = "/".repeat(200_000);
+    expect(normalizeRepoPath(`${slashes}big/f${slashes}`)).toBe("big/f");
+    expect(() => normalizeRepoPath(`a${slashes}b`)).toThrow("invalid file path");
   });
 });
