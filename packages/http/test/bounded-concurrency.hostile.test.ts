@@ -73,7 +73,7 @@ describe.each(DIALECTS)("bounded git concurrency on %s", (dialect) => {
     const queued = await uploadPack("hot", tip);
     expect(queued.status).toBe(503);
     expect(queued.headers.get("retry-after")).toBe("5");
-    expect((await queued.json()).message).toMatch(/slot free within 500 ms/);
+    expect(((await queued.json()) as { message: string }).message).toMatch(/slot free within 500 ms/);
 
     const elsewhere = await uploadPack("cool", otherTip);
     expect(elsewhere.status).toBe(200);
