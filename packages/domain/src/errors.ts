@@ -14,7 +14,8 @@ export type ErrorKind =
   | "locked"
   | "payload_too_large"
   | "precondition_failed"
-  | "method_not_allowed";
+  | "method_not_allowed"
+  | "unavailable";
 
 /** Base class of every error a Kiln service throws on purpose. */
 export abstract class KilnError extends Error {
@@ -106,6 +107,15 @@ export class PayloadTooLargeError extends KilnError {
   ) {
     super(message);
     this.name = "PayloadTooLargeError";
+  }
+}
+
+/** The server is at a capacity limit for now; the request may be tried again later (503). */
+export class ServiceUnavailableError extends KilnError {
+  readonly kind = "unavailable";
+  constructor(message: string) {
+    super(message);
+    this.name = "ServiceUnavailableError";
   }
 }
 

@@ -39,6 +39,10 @@ export interface Settings {
     readonly defaultMaxBlobSize: number;
     /** `[api] MAX_BODY_SIZE` in bytes (a Kiln key): the largest JSON request body; larger is 413. */
     readonly maxBodySize: number;
+    /** `[api] MAX_DIRECTORY_ENTRIES` (a Kiln key): the most entries a contents directory listing answers. */
+    readonly maxDirectoryEntries: number;
+    /** `[api] MAX_CHANGE_FILES` (a Kiln key): the most file operations of one change request; more is 422. */
+    readonly maxChangeFiles: number;
   };
   readonly security: {
     readonly installLock: boolean;
@@ -76,7 +80,13 @@ export interface Settings {
     readonly closeKeywords: readonly string[];
     /** `[repository.pull-request] REOPEN_KEYWORDS`: words before `#N` that reopen issue N. */
     readonly reopenKeywords: readonly string[];
+    /** `[repository] MAX_REFS` (a Kiln key): the most refs a push may leave a repository or wiki with. */
+    readonly maxRefs: number;
+    /** `[repository] MAX_FILES` (a Kiln key): the most files the tree of a pushed branch or tag may hold. */
+    readonly maxFiles: number;
   };
+  /** `[git]` (Kiln keys): caps on concurrent git work, process-wide (docs/architecture.md, Bounds). */
+  readonly git: GitWorkSettings;
   /** `[federation]`: Kiln speaks no ActivityPub yet; only `/nodeinfo` follows these keys. */
   readonly federation: {
     /** `ENABLED`: serve `/api/v1/nodeinfo` and `/.well-known/nodeinfo`. */
@@ -155,6 +165,20 @@ export interface Settings {
     /** `[quota.default] TOTAL` in bytes; -1 = unlimited. */
     readonly defaultTotal: number;
   };
+}
+
+/** `[git]`: how much git work runs at once; work beyond waits in a fair queue, then gets 503. */
+export interface GitWorkSettings {
+  /** `MAX_PROCESSES`: short git commands at once. */
+  readonly maxProcesses: number;
+  /** `MAX_STREAMS`: long-lived git processes at once (clones, fetches, pushes, streamed blobs). */
+  readonly maxStreams: number;
+  /** `MAX_PROCESSES_PER_REPO`: how many of each one repository may hold. */
+  readonly maxPerRepository: number;
+  /** `MAX_OPEN_FILES`: files Kiln holds open at once for git data. */
+  readonly maxOpenFiles: number;
+  /** `QUEUE_TIMEOUT` in ms: how long work waits for a slot before it is answered 503. */
+  readonly queueTimeout: number;
 }
 
 /**
@@ -326,6 +350,8 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       defaultGitTreesPerPage: 1000,
       defaultMaxBlobSize: 10485760,
       maxBodySize: 1048576,
+      maxDirectoryEntries: 1000,
+      maxChangeFiles: 100,
     },
     security: { installLock: true, secretKey: "", credentialCacheTtl: 10_000 },
     service: {
@@ -344,6 +370,15 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       enableFlags: false,
       closeKeywords: DEFAULT_CLOSE_KEYWORDS,
       reopenKeywords: DEFAULT_REOPEN_KEYWORDS,
+      maxRefs: 50_000,
+      maxFiles: 500_000,
+    },
+    git: {
+      maxProcesses: 32,
+      maxStreams: 64,
+      maxPerRepository: 8,
+      maxOpenFiles: 256,
+      queueTimeout: 30_000,
     },
     federation: { enabled: false, shareUserStatistics: true },
     migrations: { allowLocalNetworks: false },

@@ -1,9 +1,11 @@
 export * from "./errors/git-error.js";
+export * from "./glob/glob.js";
 export * from "./hooks/branch-rules.js";
 export * from "./hooks/evaluate-push.js";
 export * from "./hooks/file-patterns.js";
 export { gitRefUpdateFacts } from "./hooks/git-facts.js";
 export { parsePushPolicy, parseRefUpdateLines } from "./hooks/parse-push.js";
+export type { PushLimits } from "./hooks/push-limits.js";
 export * from "./hooks/push-policy.js";
 export * from "./hooks/tag-rules.js";
 export * from "./hooks/verify-channel.js";
@@ -26,11 +28,13 @@ export * from "./objects/commit-signature.js";
 export * from "./objects/commits.js";
 export * from "./objects/contents.js";
 export type { ChangedFile } from "./objects/diff-trees.js";
+export * from "./objects/directory-window.js";
 export { languageOf, languageStats } from "./objects/languages.js";
 export { lastCommitsOf } from "./objects/last-commits.js";
 export * from "./objects/notes.js";
 export { type ObjectEngine, objectEngine, setObjectEngine } from "./objects/object-cache.js";
 export * from "./objects/ref-in-path.js";
+export * from "./objects/ref-pages.js";
 export * from "./objects/refs.js";
 export type { ObjectType } from "./objects/resolve.js";
 export * from "./objects/signature.js";
@@ -46,3 +50,9 @@ export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
 export { KeyedMutex } from "./util/keyed-mutex.js";
 export { isValidRefName } from "./util/ref-names.js";
+export {
+  configureWorkLimits,
+  DEFAULT_WORK_LIMITS,
+  type WorkLimits,
+  workInProgress,
+} from "./util/work-limits.js";

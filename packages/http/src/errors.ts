@@ -1,4 +1,5 @@
 import { type ErrorKind, isKilnError } from "@kiln/domain";
+import { GitBusyError } from "@kiln/git";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -16,6 +17,7 @@ const STATUS: Readonly<Record<ErrorKind, ContentfulStatusCode>> = {
   payload_too_large: 413,
   precondition_failed: 412,
   method_not_allowed: 405,
+  unavailable: 503,
 };
 
 /** The status code Forgejo answers for an error kind. */
@@ -34,6 +36,11 @@ export function errorBody(c: Context<AppEnv>, status: number, message: string, e
  * anything unexpected is logged and answered 500 without internals.
  */
 export function onError(err: Error, c: Context<AppEnv>): Response {
+  // The server's git work is at its limit (a queue that did not move in time): try again later.
+  if (err instanceof GitBusyError || (isKilnError(err) && err.kind === "unavailable")) {
+    c.header("Retry-After", "5");
+    return c.json(errorBody(c, 503, err.message), 503);
+  }
   if (isKilnError(err)) {
     const status = statusOf(err.kind);
     const extra = (err as { details?: object }).details ?? {};

@@ -9,7 +9,7 @@ import type { AppContext } from "./env.js";
  */
 export function pageRequest(
   query: { page?: string | undefined; limit?: string | undefined },
-  api: Settings["api"],
+  api: Pick<Settings["api"], "defaultPagingNum" | "maxResponseItems">,
 ): PageRequest {
   const page = toInt(query.page);
   const asked = toInt(query.limit);

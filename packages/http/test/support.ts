@@ -20,6 +20,8 @@ export interface TestApp {
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
   /** The instance's settings (work path, repository root, …). */
   readonly settings: Settings;
+  /** Where the app is served on loopback (`http://127.0.0.1:<port>`), when opened with `listen`. */
+  readonly url?: string;
   /** Creates a user straight through the service (password "password1"), optionally admin. */
   user(opts?: {
     admin?: boolean;
@@ -109,6 +111,7 @@ export async function openTestApp(
     app,
     services,
     settings,
+    ...(listening ? { url: listening.url } : {}),
     call,
     user,
     async close() {

@@ -1,4 +1,5 @@
 import { FsBlobStore } from "@kiln/blobs";
+import { configureWorkLimits } from "@kiln/git";
 import { attachments as attachmentQueries, enableReadCache, packages as packageRows } from "@kiln/storage";
 import { AccessService } from "./access/access-service.js";
 import { ActionRunService } from "./actions/action-run-service.js";
@@ -255,6 +256,8 @@ export function createServices(init: ServiceContextInit): Services {
   // Hot reads (repositories with the caller's access facts, visibility-filtered lists) are kept until
   // anything is written through this process, or for at most the TTL (other processes' writes).
   enableReadCache(ctx.db, { ttl: ctx.settings.security.credentialCacheTtl });
+  // Process-wide caps on concurrent git processes and open files (`[git]`).
+  configureWorkLimits(ctx.settings.git);
   const access = new AccessService(ctx);
   ctx.events.register(autoWatchConsumer(ctx));
   const cron = new CronRegistry(ctx.settings.cron, ctx.logger);
@@ -285,7 +288,10 @@ export function createServices(init: ServiceContextInit): Services {
   const pullChecks = new PullChecker(ctx, repos, protections, new PushTracker());
   const pullService = new PullService(ctx, permissions, repos, issues, pullChecks, access);
   const lfsLocks = new LfsLockService(ctx);
-  const pushPolicies = new PushPolicyService(protections, quota, tagProtections, lfsLocks);
+  const pushPolicies = new PushPolicyService(protections, quota, tagProtections, lfsLocks, {
+    maxRefs: ctx.settings.repository.maxRefs,
+    maxFiles: ctx.settings.repository.maxFiles,
+  });
   const merges = new MergeService(ctx, repos, pullService, protections, access, pullChecks, commitVerifier);
   const reviewerRules = new ReviewerRules(ctx, permissions, protections);
   const reviews = new ReviewService(ctx, repos, pullService, merges, reviewerRules);

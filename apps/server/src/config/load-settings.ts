@@ -64,6 +64,8 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       defaultGitTreesPerPage: get.int("api", "DEFAULT_GIT_TREES_PER_PAGE", 1000, 1),
       defaultMaxBlobSize: get.int("api", "DEFAULT_MAX_BLOB_SIZE", 10485760, 0),
       maxBodySize: get.size("api", "MAX_BODY_SIZE", 1048576),
+      maxDirectoryEntries: get.int("api", "MAX_DIRECTORY_ENTRIES", 1000, 1),
+      maxChangeFiles: get.int("api", "MAX_CHANGE_FILES", 100, 1),
     },
     security: {
       installLock: get.bool("security", "INSTALL_LOCK", true),
@@ -86,6 +88,15 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       enableFlags: get.bool("repository", "ENABLE_FLAGS", false),
       closeKeywords: get.list("repository.pull-request", "CLOSE_KEYWORDS", DEFAULT_CLOSE_KEYWORDS),
       reopenKeywords: get.list("repository.pull-request", "REOPEN_KEYWORDS", DEFAULT_REOPEN_KEYWORDS),
+      maxRefs: get.int("repository", "MAX_REFS", 50_000, 1),
+      maxFiles: get.int("repository", "MAX_FILES", 500_000, 1),
+    },
+    git: {
+      maxProcesses: get.int("git", "MAX_PROCESSES", 32, 1),
+      maxStreams: get.int("git", "MAX_STREAMS", 64, 1),
+      maxPerRepository: get.int("git", "MAX_PROCESSES_PER_REPO", 8, 1),
+      maxOpenFiles: get.int("git", "MAX_OPEN_FILES", 256, 16),
+      queueTimeout: get.duration("git", "QUEUE_TIMEOUT", 30_000),
     },
     migrations: { allowLocalNetworks: get.bool("migrations", "ALLOW_LOCALNETWORKS", false) },
     federation: {

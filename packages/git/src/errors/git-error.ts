@@ -14,7 +14,8 @@ export type GitErrorKind =
   | "lfs_verify_failed"
   | "migration_failed"
   | "merge_conflict"
-  | "merge_refused";
+  | "merge_refused"
+  | "busy";
 
 /** Base class of every error this package throws on purpose; `kind` tells the caller which status fits. */
 export class GitError extends Error {
@@ -111,5 +112,12 @@ export class GitMergeConflictError extends GitError {
 export class GitMergeRefusedError extends GitError {
   constructor(message: string) {
     super("merge_refused", message);
+  }
+}
+
+/** The server's git work is at its limit and no slot came free in time (503; try again later). */
+export class GitBusyError extends GitError {
+  constructor(message: string) {
+    super("busy", message);
   }
 }

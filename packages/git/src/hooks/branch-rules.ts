@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { compileGlob, GlobSyntaxError } from "../glob/glob.js";
 
 /** The part of a branch protection rule that decides which branches it covers. */
 export interface RuleNameLike {
@@ -14,29 +14,30 @@ export function isPlainRuleName(ruleName: string): boolean {
   return !GLOB_SPECIAL.test(ruleName);
 }
 
-const matcherCache = new Map<string, (branch: string) => boolean>();
+/** The longest rule name (Forgejo's `rule_name` column); a longer one is refused with 422. */
+export const MAX_RULE_NAME_LENGTH = 255;
 
-function globMatcher(ruleName: string): (branch: string) => boolean {
-  let matcher = matcherCache.get(ruleName);
-  if (!matcher) {
-    try {
-      matcher = picomatch(ruleName, { dot: true });
-    } catch {
-      matcher = (branch) => branch === ruleName;
-    }
-    if (matcherCache.size > 1000) matcherCache.clear();
-    matcherCache.set(ruleName, matcher);
+/**
+ * Whether a glob rule name covers a branch, in gobwas/glob's syntax with `/` as separator (Forgejo's
+ * `glob.Compile(ruleName, '/')`), by Kiln's linear matcher: compiled once per rule name. A name
+ * that is no valid glob matches only itself, as Forgejo falls back to its quoted form.
+ */
+function globMatches(ruleName: string, branch: string): boolean {
+  try {
+    return compileGlob(ruleName, { separators: "/" }).matches(branch);
+  } catch (error) {
+    if (error instanceof GlobSyntaxError) return branch === ruleName;
+    throw error;
   }
-  return matcher;
 }
 
 /**
  * Whether one rule covers a branch: plain names compare case-insensitively, globs match with
- * `/` as separator (`*` stays within a path segment, `**` crosses them), as Forgejo does.
+ * `/` as separator (`*` and `?` stay within a path segment, `**` crosses them), as Forgejo does.
  */
 export function ruleMatchesBranch(ruleName: string, branch: string): boolean {
   if (isPlainRuleName(ruleName)) return ruleName.toLowerCase() === branch.toLowerCase();
-  return globMatcher(ruleName)(branch);
+  return globMatches(ruleName, branch);
 }
 
 /**

@@ -77,11 +77,19 @@ export function parsePushPolicy(json: string): PushPolicy {
   const onlyBranches = Array.isArray(rawOnly)
     ? rawOnly.filter((name): name is string => typeof name === "string")
     : undefined;
+  const rawLimits = (raw as { limits?: Record<string, unknown> }).limits;
+  const maxRefs = num(rawLimits?.maxRefs);
+  const maxFiles = num(rawLimits?.maxFiles);
+  const limits = {
+    ...(maxRefs === undefined ? {} : { maxRefs }),
+    ...(maxFiles === undefined ? {} : { maxFiles }),
+  };
   return {
     branchRules,
     ...(onlyBranches ? { onlyBranches } : {}),
     ...(tagRules.length > 0 ? { tagRules } : {}),
     ...(lfsLocks.length > 0 ? { lfsLocks } : {}),
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
     ...(typeof defaultBranch === "string" ? { defaultBranch } : {}),
     ...(quotaExceeded ? { quotaExceeded } : {}),
   };

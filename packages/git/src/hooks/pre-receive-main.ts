@@ -7,6 +7,7 @@ import { evaluatePush } from "./evaluate-push.js";
 import { gitRefUpdateFacts } from "./git-facts.js";
 import { parsePushPolicy, parseRefUpdateLines } from "./parse-push.js";
 import { policyJsonOf } from "./policy-env.js";
+import { gitPushSizeFacts, pushLimitRefusals } from "./push-limits.js";
 import { PUSH_POLICY_ENV } from "./push-policy.js";
 
 async function readStdin(): Promise<string> {
@@ -26,7 +27,11 @@ async function main(): Promise<number> {
     process.stderr.write("push refused: the server sent an unreadable push policy\n");
     return 1;
   }
-  const messages = await evaluatePush(policy, parseRefUpdateLines(input), gitRefUpdateFacts(process.cwd()));
+  const updates = parseRefUpdateLines(input);
+  const messages = await evaluatePush(policy, updates, gitRefUpdateFacts(process.cwd()));
+  if (messages.length === 0) {
+    messages.push(...(await pushLimitRefusals(policy.limits, updates, gitPushSizeFacts(process.cwd()))));
+  }
   for (const message of messages) process.stderr.write(`${message}\n`);
   return messages.length > 0 ? 1 : 0;
 }

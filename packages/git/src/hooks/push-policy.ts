@@ -1,3 +1,4 @@
+import type { PushLimits } from "./push-limits.js";
 import type { TagRulePolicy } from "./tag-rules.js";
 
 /**
@@ -43,6 +44,8 @@ export interface PushPolicy {
    * moving or deleting a tag a rule matches needs one matching rule that allows the pusher.
    */
   readonly tagRules?: readonly TagRulePolicy[];
+  /** How many refs and files the push may leave (`[repository] MAX_REFS`, `MAX_FILES`). */
+  readonly limits?: PushLimits;
   /**
    * The only branches the pusher may update, when set: a maintainer of a pull request that allows
    * maintainers' edits writes to its head branch in the fork and nowhere else (Forgejo's

@@ -105,9 +105,11 @@ export async function cloneRemote(
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 600_000);
   try {
     const args = ["clone", "--bare", "--quiet", "--no-hardlinks", "--", source.url, target];
-    const clone = await runGit(args, { env, signal: controller.signal }).catch((error: unknown) => {
-      throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, { cause: error });
-    });
+    const clone = await runGit(args, { env, signal: controller.signal, longLived: true }).catch(
+      (error: unknown) => {
+        throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, { cause: error });
+      },
+    );
     if (clone.code !== 0) {
       throw new GitMigrationError(SOURCE_UNREADABLE_MESSAGE, {
         cause: new Error(clone.stderr.trim() || `git clone exited with ${clone.code}`),

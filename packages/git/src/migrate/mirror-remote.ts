@@ -67,9 +67,11 @@ async function runRemoteGit(
   const onAbort = () => controller.abort();
   options.signal?.addEventListener("abort", onAbort);
   try {
-    const result = await runGit(args, { cwd, env, signal: controller.signal }).catch((error: unknown) => {
-      throw new MirrorSyncError(controller.signal.aborted ? "git timed out or was stopped" : String(error));
-    });
+    const result = await runGit(args, { cwd, env, signal: controller.signal, longLived: true }).catch(
+      (error: unknown) => {
+        throw new MirrorSyncError(controller.signal.aborted ? "git timed out or was stopped" : String(error));
+      },
+    );
     if (result.code !== 0) {
       throw new MirrorSyncError(result.stderr.trim() || `git ${args[0]} exited with ${result.code}`);
     }

@@ -2,6 +2,7 @@ import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { Readable, type Writable } from "node:stream";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
+import { gitStreams } from "../util/work-limits.js";
 
 /** The four kinds of git object. */
 export type GitObjectKind = "blob" | "tree" | "commit" | "tag";
@@ -275,25 +276,41 @@ export function stopBatchProcesses(gitdir: string): void {
 
 /**
  * A blob's bytes as a stream from `git cat-file blob`, read as the consumer reads: memory stays
- * constant whatever the blob's size, and cancelling the stream stops git.
+ * constant whatever the blob's size, and cancelling the stream stops git. git starts once a
+ * `[git] MAX_STREAMS` slot is free for the repository (the stream errors with `GitBusyError`
+ * when none comes free in time).
  */
 export function streamBlob(repo: Pick<GitRepository, "gitdir">, oid: string): ReadableStream<Uint8Array> {
   checkOids([oid]);
-  const child = spawn("git", ["--git-dir", repo.gitdir, "cat-file", "blob", oid], {
-    env: isolatedEnv(),
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const stream = Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>;
-  const reader = stream.getReader();
+  let child: ChildProcessByStdio<null, Readable, null> | undefined;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
+    async start() {
+      const release = await gitStreams.acquire(repo.gitdir);
+      try {
+        child = spawn("git", ["--git-dir", repo.gitdir, "cat-file", "blob", oid], {
+          env: isolatedEnv(),
+          stdio: ["ignore", "pipe", "ignore"],
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
+      child.on("exit", release);
+      child.on("error", release);
+      if (cancelled) child.kill();
+      reader = (Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>).getReader();
+    },
     async pull(controller) {
-      const { done, value } = await reader.read();
+      const { done, value } = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) controller.close();
       else controller.enqueue(value);
     },
     cancel() {
-      child.kill();
-      return reader.cancel();
+      cancelled = true;
+      child?.kill();
+      return reader?.cancel();
     },
   });
 }

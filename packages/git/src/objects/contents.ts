@@ -9,6 +9,7 @@ import { refInPath } from "./ref-in-path.js";
 import { lookupRef, type RefSnapshot, refSnapshot } from "./repo-state.js";
 import { headBranch, objectType, resolveCommit } from "./resolve.js";
 import { entryAtPath, normalizeRepoPath, readTreeEntries, type TreeEntry } from "./tree-entries.js";
+import { isLargeTree, windowTree } from "./tree-listing.js";
 
 /** The kind of a contents entry, as Forgejo names it; executable files are `file`. */
 export type ContentType = "file" | "dir" | "symlink" | "submodule";
@@ -38,7 +39,13 @@ export interface FileContent extends ContentEntry {
 
 /** What a contents read found: a directory listing or one entry (files carry their bytes). */
 export type ContentsResult =
-  | { readonly kind: "dir"; readonly commitSha: string; readonly entries: readonly ContentEntry[] }
+  | {
+      readonly kind: "dir";
+      readonly commitSha: string;
+      readonly entries: readonly ContentEntry[];
+      /** Whether the directory has more entries than `maxEntries` (only the first are listed). */
+      readonly truncated: boolean;
+    }
   | { readonly kind: "entry"; readonly commitSha: string; readonly entry: ContentEntry | FileContent };
 
 /** Options of {@link getContents}. */
@@ -49,6 +56,8 @@ export interface GetContentsOptions {
   readonly lastCommit?: boolean;
   /** A single file larger than this comes without its bytes (`[api] DEFAULT_MAX_BLOB_SIZE`). */
   readonly maxContentSize?: number;
+  /** A directory listing stops after this many entries, in git's order (`[api] MAX_DIRECTORY_ENTRIES`). */
+  readonly maxEntries?: number;
 }
 
 /** A symlink's target is read only up to this size (a longer one is no usable path). */
@@ -128,9 +137,9 @@ async function describeAll(
 }
 
 /**
- * Reads `path` at a ref: a directory gives its listing (entries without content), anything
- * else its single entry, files with their bytes (up to `maxContentSize`). Throws not-found for a
- * missing path or ref.
+ * Reads `path` at a ref: a directory gives its listing (entries without content, at most
+ * `maxEntries` of them), anything else its single entry, files with their bytes (up to
+ * `maxContentSize`). Throws not-found for a missing path or ref.
  */
 export async function getContents(
   repo: GitRepository,
@@ -160,12 +169,31 @@ export async function getContents(
     if (!described) throw new GitNotFoundError(`path ${normalized} does not exist`);
     return { kind: "entry", commitSha, entry: described };
   }
-  const children = (await readTreeEntries(ctx, entry.sha)).map((child) => ({
+  const max = options.maxEntries ?? Number.POSITIVE_INFINITY;
+  const { listed, truncated } = await firstEntries(ctx, entry.sha, max);
+  const children = listed.map((child) => ({
     path: normalized ? `${normalized}/${child.name}` : child.name,
     entry: child,
   }));
   const entries = await describeAll(repo, ctx, commitSha, rootTree, normalized, children, options);
-  return { kind: "dir", commitSha, entries };
+  return { kind: "dir", commitSha, entries, truncated };
+}
+
+/**
+ * The first `max` entries of a tree in git's order, and whether there are more: a large tree is
+ * listed by git and only that many entries are decoded (tree-listing.ts).
+ */
+async function firstEntries(
+  ctx: IsoContext,
+  tree: string,
+  max: number,
+): Promise<{ listed: readonly TreeEntry[]; truncated: boolean }> {
+  if (Number.isFinite(max) && (await isLargeTree(ctx, tree))) {
+    const window = await windowTree(ctx, tree, { start: 0, count: max, countAll: false });
+    return { listed: window.entries, truncated: window.total > max };
+  }
+  const all = await readTreeEntries(ctx, tree);
+  return { listed: all.length > max ? all.slice(0, max) : all, truncated: all.length > max };
 }
 
 /** Blobs up to this size are read whole (from the cached packs); larger ones stream from git. */

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { join } from "node:path";
 import { FileSystem } from "isomorphic-git/models";
 import type { GitRepository } from "../storage/git-repository.js";
+import { openFiles } from "../util/work-limits.js";
 
 /** The arguments every isomorphic-git call takes for a bare repository, with its object cache. */
 export interface IsoContext {
@@ -26,13 +27,40 @@ interface CacheEntry {
 
 const caches = new Map<string, CacheEntry>();
 
+/** The file operations isomorphic-git uses, each holding one of the `[git] MAX_OPEN_FILES` slots. */
+const FILE_OPERATIONS = [
+  "readFile",
+  "writeFile",
+  "mkdir",
+  "rmdir",
+  "unlink",
+  "stat",
+  "lstat",
+  "readdir",
+  "readlink",
+  "symlink",
+  "rm",
+] as const;
+
+const limitedPromises = Object.fromEntries(
+  FILE_OPERATIONS.map((name) => [
+    name,
+    (...args: unknown[]) =>
+      openFiles.run("", () => (fs.promises[name] as (...a: unknown[]) => Promise<unknown>)(...args)),
+  ]),
+) as unknown as typeof fs.promises;
+
 /**
  * Node's fs as isomorphic-git wraps it, wrapped once: isomorphic-git wraps whatever `fs` it is
  * given on every call, and its check of the kind of fs (calling `readFile()` without arguments
  * and catching the error) costs more than a cached object read. An already wrapped fs is used
- * as it is. `promises` stays reachable for code that reads files directly.
+ * as it is. Every operation holds an open-file slot, so however many reads run at once (a
+ * repository of thousands of loose objects or refs), the process's descriptors are not
+ * exhausted. `promises` stays reachable for code that reads files directly.
  */
-const wrappedFs = Object.assign(new FileSystem(fs), { promises: fs.promises }) as unknown as typeof fs;
+const wrappedFs = Object.assign(new FileSystem({ promises: limitedPromises }), {
+  promises: limitedPromises,
+}) as unknown as typeof fs;
 let cachedBytes = 0;
 
 /**

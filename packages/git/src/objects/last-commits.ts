@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
+import { gitProcesses } from "../util/work-limits.js";
 
 /** How many recent commits the shared walk looks at before each remaining entry is asked alone. */
 const SHARED_WALK = 300;
@@ -101,15 +102,25 @@ async function lastCommitOf(
   return result.code === 0 && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
 }
 
-function walkRecent(
+async function walkRecent(
   repo: Pick<GitRepository, "gitdir">,
   commitSha: string,
   dir: string,
   names: readonly string[],
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  if (names.length === 0) return Promise.resolve(found);
+  if (names.length === 0) return found;
   if (!/^[0-9a-f]{40}$/.test(commitSha)) throw new Error(`not a commit id: ${commitSha}`);
+  return gitProcesses.run(repo.gitdir, () => walkInProcess(repo, commitSha, dir, names, found));
+}
+
+function walkInProcess(
+  repo: Pick<GitRepository, "gitdir">,
+  commitSha: string,
+  dir: string,
+  names: readonly string[],
+  found: Map<string, string>,
+): Promise<Map<string, string>> {
   const wanted = new Set(names);
   const prefix = dir ? `${dir}/` : "";
   return new Promise((resolve, reject) => {

@@ -68,21 +68,52 @@ export class ObjectParseError extends Error {
 
 const decoder = new TextDecoder();
 
-/** One CR-free text with no leading newlines and exactly one trailing newline. */
+/**
+ * One CR-free text with no leading newlines and exactly one trailing newline. The trailing run is
+ * cut by a scan: `/\n+$/` retries at every newline of a long run, quadratic in a pushed message.
+ */
 function normalizeNewlines(text: string): string {
-  return `${text.replace(/\r/g, "").replace(/^\n+/, "").replace(/\n+$/, "")}\n`;
+  const body = text.replace(/\r/g, "").replace(/^\n+/, "");
+  let end = body.length;
+  while (end > 0 && body.charCodeAt(end - 1) === 10) end--;
+  return `${body.slice(0, end)}\n`;
+}
+
+/** Characters `.` of a regular expression does not match; a signature line holding one is malformed. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * The parts of `Name <email> 1700000000 +0100` exactly as `/^(.*) <(.*)> (.*) (.*)$/` splits
+ * them (every group greedy: the last space, then the last `> ` before it, then the last ` <`
+ * before that), found with three `lastIndexOf`s: the expression backtracks in a time that grows
+ * with the fourth power of a crafted line's length, and signature lines come from pushes.
+ */
+export function splitSignatureLine(line: string): [string, string, string, string] | undefined {
+  if (LINE_BREAK.test(line)) return undefined;
+  const lastSpace = line.lastIndexOf(" ");
+  if (lastSpace < 2) return undefined;
+  const close = line.lastIndexOf("> ", lastSpace - 2);
+  if (close < 2) return undefined;
+  const open = line.lastIndexOf(" <", close - 2);
+  if (open < 0) return undefined;
+  return [
+    line.slice(0, open),
+    line.slice(open + 2, close),
+    line.slice(close + 2, lastSpace),
+    line.slice(lastSpace + 1),
+  ];
 }
 
 /** `Name <email> 1700000000 +0100`. */
 function parseSignature(line: string): ParsedSignature {
-  const match = /^(.*) <(.*)> (.*) (.*)$/.exec(line);
-  const zone = match ? /(\+|-)(\d\d)(\d\d)/.exec(match[4] ?? "") : null;
-  if (!match || !zone) throw new ObjectParseError(`malformed signature: ${line}`);
+  const parts = splitSignatureLine(line);
+  const zone = parts ? /(\+|-)(\d\d)(\d\d)/.exec(parts[3]) : null;
+  if (!parts || !zone) throw new ObjectParseError(`malformed signature: ${line}`);
   const minutes = (zone[1] === "+" ? 1 : -1) * (Number(zone[2]) * 60 + Number(zone[3]));
   return {
-    name: match[1] ?? "",
-    email: match[2] ?? "",
-    timestamp: Number(match[3]),
+    name: parts[0],
+    email: parts[1],
+    timestamp: Number(parts[2]),
     timezoneOffset: minutes === 0 ? minutes : -minutes,
   };
 }

@@ -3,6 +3,8 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { GitNotFoundError } from "../errors/git-error.js";
 import { isReadableRef } from "../util/ref-names.js";
+import { runGit } from "../util/run-git.js";
+import { openFiles } from "../util/work-limits.js";
 
 /**
  * What a read keeps of a repository between requests: its refs, read once and reused while they
@@ -17,6 +19,11 @@ import { isReadableRef } from "../util/ref-names.js";
  * (git's "racy" rule). Kiln's own writes (isomorphic-git writes ref files in place) also call
  * {@link refsChanged}. A repository with more than {@link MAX_WATCHED_DIRS} ref directories is
  * not checked directory by directory: its snapshot is reused for {@link MAX_SNAPSHOT_AGE_MS}.
+ *
+ * Reading costs a bounded number of descriptors whatever the number of refs: directories are
+ * walked one at a time, a few loose refs are read as files (each holding an open-file slot), and
+ * a repository with more than {@link MAX_LOOSE_READS} loose refs is read by one
+ * `git for-each-ref` instead, which also makes its snapshot age-checked.
  */
 
 /** A snapshot read this soon after a change to one of its directories is not reused. */
@@ -27,6 +34,8 @@ const MAX_WATCHED_DIRS = 32;
 export const MAX_SNAPSHOT_AGE_MS = 1_000;
 /** Repositories whose state is kept; the least recently used beyond this is dropped. */
 const MAX_REPOSITORIES = 512;
+/** Beyond this many loose ref files, refs are read by `git for-each-ref` rather than file by file. */
+const MAX_LOOSE_READS = 64;
 /** How many symbolic refs (`ref: refs/heads/main`) a lookup follows, as git does. */
 const MAX_SYMREF_DEPTH = 5;
 
@@ -44,6 +53,8 @@ export interface RefSnapshot {
   readonly readAt: number;
   /** Whether a directory changed so shortly before the read that a later change may not show. */
   readonly racy: boolean;
+  /** Whether the snapshot is trusted for {@link MAX_SNAPSHOT_AGE_MS} rather than checked by its directories. */
+  readonly byAge: boolean;
 }
 
 interface RepoState {
@@ -98,8 +109,7 @@ export function forgetRepository(gitdir: string): void {
 
 /** Whether nothing the snapshot was read from can have changed since. */
 function isCurrent(snapshot: RefSnapshot): boolean {
-  if (snapshot.dirs.length > MAX_WATCHED_DIRS)
-    return performance.now() - snapshot.readAt < MAX_SNAPSHOT_AGE_MS;
+  if (snapshot.byAge) return performance.now() - snapshot.readAt < MAX_SNAPSHOT_AGE_MS;
   for (const dir of snapshot.dirs) {
     if (statSync(dir.path, { throwIfNoEntry: false })?.mtimeMs !== dir.mtimeMs) return false;
   }
@@ -128,6 +138,11 @@ export function refSnapshot(gitdir: string): Promise<RefSnapshot> {
   return loading;
 }
 
+/** Reads a small file (HEAD, `packed-refs`, a loose ref) holding an open-file slot; undefined when missing. */
+function readSmall(path: string): Promise<string | undefined> {
+  return openFiles.run("", () => readFile(path, "utf8")).catch(ignoreMissing);
+}
+
 /** Reads HEAD, `packed-refs` and every loose ref under `refs/`. */
 async function readSnapshot(gitdir: string): Promise<RefSnapshot> {
   const readAt = performance.now();
@@ -136,25 +151,19 @@ async function readSnapshot(gitdir: string): Promise<RefSnapshot> {
   let head: string;
   try {
     dirs.push({ path: gitdir, mtimeMs: (await stat(gitdir)).mtimeMs });
-    head = (await readFile(join(gitdir, "HEAD"), "utf8")).trim();
+    head = (await openFiles.run("", () => readFile(join(gitdir, "HEAD"), "utf8"))).trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       throw new GitNotFoundError(`no repository at ${gitdir}`, { cause: error });
     }
     throw error;
   }
-  const refs = new Map<string, string>();
-  const packed = await readFile(join(gitdir, "packed-refs"), "utf8").catch(ignoreMissing);
-  for (const line of packed?.split("\n") ?? []) {
-    const space = line.indexOf(" ");
-    if (line.startsWith("#") || line.startsWith("^") || space < 0) continue;
-    const name = line.slice(space + 1).trim();
-    if (isReadableRef(name)) refs.set(name, line.slice(0, space));
-  }
-  await readLooseRefs(gitdir, "refs", refs, dirs);
+  const loose = await walkLooseRefs(gitdir, dirs);
+  const refs = loose ? await readFewRefs(gitdir, loose) : await readAllRefs(gitdir);
   const names = [...refs.keys()].sort();
   const racy = dirs.some((dir) => startedAt - dir.mtimeMs < RACY_MS);
-  return { head, refs, names, dirs, readAt, racy };
+  const byAge = loose === undefined || dirs.length > MAX_WATCHED_DIRS;
+  return { head, refs, names, dirs, readAt, racy, byAge };
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): undefined {
@@ -162,26 +171,69 @@ function ignoreMissing(error: NodeJS.ErrnoException): undefined {
   throw error;
 }
 
-async function readLooseRefs(
+/**
+ * The loose ref files under `refs/`, walking one directory at a time and noting each directory's
+ * time before reading it; undefined (the walk stopped) once there are more than
+ * {@link MAX_LOOSE_READS} of them or more than {@link MAX_WATCHED_DIRS} directories.
+ */
+async function walkLooseRefs(
   gitdir: string,
-  dir: string,
-  into: Map<string, string>,
   dirs: { path: string; mtimeMs: number }[],
-): Promise<void> {
-  const path = join(gitdir, dir);
-  const mtimeMs = (await stat(path).catch(ignoreMissing))?.mtimeMs;
-  if (mtimeMs === undefined) return;
-  dirs.push({ path, mtimeMs });
-  const entries: Dirent[] = (await readdir(path, { withFileTypes: true }).catch(ignoreMissing)) ?? [];
-  await Promise.all(
-    entries.map(async (entry) => {
+): Promise<string[] | undefined> {
+  const files: string[] = [];
+  const pending = ["refs"];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    const path = join(gitdir, dir);
+    const mtimeMs = (await stat(path).catch(ignoreMissing))?.mtimeMs;
+    if (mtimeMs === undefined) continue;
+    dirs.push({ path, mtimeMs });
+    const entries: Dirent[] =
+      (await openFiles.run("", () => readdir(path, { withFileTypes: true })).catch(ignoreMissing)) ?? [];
+    for (const entry of entries) {
       const name = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) return readLooseRefs(gitdir, name, into, dirs);
-      if (!entry.isFile() || !isReadableRef(name)) return;
-      const value = await readFile(join(gitdir, name), "utf8").catch(ignoreMissing);
-      if (value !== undefined) into.set(name, value.trim());
-    }),
-  );
+      if (entry.isDirectory()) pending.push(name);
+      else if (entry.isFile() && isReadableRef(name)) files.push(name);
+    }
+    if (files.length > MAX_LOOSE_READS || dirs.length > MAX_WATCHED_DIRS + 1) return undefined;
+  }
+  return files;
+}
+
+/** `packed-refs`, then the few loose refs over it, each read as a file. */
+async function readFewRefs(gitdir: string, loose: readonly string[]): Promise<Map<string, string>> {
+  const refs = new Map<string, string>();
+  const packed = await readSmall(join(gitdir, "packed-refs"));
+  for (const line of packed?.split("\n") ?? []) {
+    const space = line.indexOf(" ");
+    if (line.startsWith("#") || line.startsWith("^") || space < 0) continue;
+    const name = line.slice(space + 1).trim();
+    if (isReadableRef(name)) refs.set(name, line.slice(0, space));
+  }
+  const values = await Promise.all(loose.map((name) => readSmall(join(gitdir, name))));
+  loose.forEach((name, index) => {
+    const value = values[index];
+    if (value !== undefined) refs.set(name, value.trim());
+  });
+  return refs;
+}
+
+/** Every ref, packed or loose, from one `git for-each-ref` (symbolic refs as `ref: <target>`). */
+async function readAllRefs(gitdir: string): Promise<Map<string, string>> {
+  const result = await runGit([
+    "--git-dir",
+    gitdir,
+    "for-each-ref",
+    "--format=%(refname)%00%(objectname)%00%(symref)",
+  ]);
+  if (result.code !== 0) throw new Error(`git for-each-ref failed: ${result.stderr.trim()}`);
+  const refs = new Map<string, string>();
+  for (const line of result.stdout.toString("utf8").split("\n")) {
+    const [name, oid, symref] = line.split("\u0000");
+    if (!name || !oid || !isReadableRef(name)) continue;
+    refs.set(name, symref ? `ref: ${symref}` : oid);
+  }
+  return refs;
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/;

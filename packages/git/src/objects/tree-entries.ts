@@ -1,6 +1,7 @@
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
 import { readTreeCached } from "./object-cache.js";
+import { isLargeTree, lookupLargeTree } from "./tree-listing.js";
 
 /** One entry of a git tree. */
 export interface TreeEntry {
@@ -26,7 +27,7 @@ export async function readTreeEntries(ctx: IsoContext, treeSha: string): Promise
  * segments, nothing under `.git`. The root is the empty string.
  */
 export function normalizeRepoPath(path: string): string {
-  const trimmed = path.replace(/^\/+|\/+$/g, "");
+  const trimmed = trimSlashes(path);
   if (trimmed === "") return "";
   const segments = trimmed.split("/");
   for (const segment of segments) {
@@ -38,7 +39,10 @@ export function normalizeRepoPath(path: string): string {
   return segments.join("/");
 }
 
-/** The entry at `path` below the tree `rootTree`, or undefined when no such path exists. */
+/**
+ * The entry at `path` below the tree `rootTree`, or undefined when no such path exists. A
+ * directory too large to parse in process (tree-listing.ts) is asked of git by name.
+ */
 export async function entryAtPath(
   ctx: IsoContext,
   rootTree: string,
@@ -49,11 +53,23 @@ export async function entryAtPath(
   let tree = rootTree;
   const segments = normalized.split("/");
   for (let index = 0; index < segments.length; index++) {
-    const entry = (await readTreeEntries(ctx, tree)).find((candidate) => candidate.name === segments[index]);
+    const name = segments[index] as string;
+    const entry = (await isLargeTree(ctx, tree))
+      ? await lookupLargeTree(ctx, tree, name)
+      : (await readTreeEntries(ctx, tree)).find((candidate) => candidate.name === name);
     if (!entry) return undefined;
     if (index === segments.length - 1) return entry;
     if (entry.type !== "tree") return undefined;
     tree = entry.sha;
   }
   return undefined;
+}
+
+/** `text` without its leading and trailing `/`s, by a scan: `/\/+$/` is quadratic in a run of slashes. */
+function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 47) start++;
+  while (end > start && text.charCodeAt(end - 1) === 47) end--;
+  return text.slice(start, end);
 }

@@ -3,7 +3,7 @@ import type { GitRepository } from "../storage/git-repository.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { objectInfos, readCommitCached } from "./object-cache.js";
 import { objectType, peel, resolveCommit } from "./resolve.js";
-import { readTreeEntries } from "./tree-entries.js";
+import { treeEntriesWindow, windowTree } from "./tree-listing.js";
 
 /** One entry of a tree listing (Forgejo's `GitEntry`); `size` is set for blobs. */
 export interface TreeListingEntry {
@@ -42,23 +42,11 @@ async function treeOf(ctx: IsoContext, name: string): Promise<string> {
   return (await readCommitCached(ctx, commit)).commit.tree;
 }
 
-async function collect(
-  ctx: IsoContext,
-  tree: string,
-  prefix: string,
-  recursive: boolean,
-  out: TreeListingEntry[],
-) {
-  for (const entry of await readTreeEntries(ctx, tree)) {
-    const path = `${prefix}${entry.name}`;
-    out.push({ path, mode: entry.mode, type: entry.type, sha: entry.sha });
-    if (recursive && entry.type === "tree") await collect(ctx, entry.sha, `${path}/`, recursive, out);
-  }
-}
-
 /**
  * Lists a tree named by a tree sha, commit sha, branch or tag, optionally recursively, one
- * page at a time as Forgejo's `/git/trees/{sha}` does. Throws not-found.
+ * page at a time as Forgejo's `/git/trees/{sha}` does. Only the page is decoded: a recursive or
+ * large listing is read from `git ls-tree`, the entries outside the page only counted
+ * (tree-listing.ts). Throws not-found.
  */
 export async function getTree(
   repo: GitRepository,
@@ -67,12 +55,18 @@ export async function getTree(
 ): Promise<TreeListing> {
   const ctx = isoContext(repo);
   const sha = await treeOf(ctx, name);
-  const all: TreeListingEntry[] = [];
-  await collect(ctx, sha, "", options.recursive ?? false, all);
   const page = Math.max(1, Math.floor(options.page ?? 1));
   const perPage = Math.max(1, Math.floor(options.perPage ?? 1000));
   const start = (page - 1) * perPage;
-  const slice = all.slice(start, start + perPage);
+  const window = options.recursive
+    ? await windowTree(ctx, sha, { recursive: true, start, count: perPage, countAll: true })
+    : await treeEntriesWindow(ctx, sha, start, perPage);
+  const slice: TreeListingEntry[] = window.entries.map((entry) => ({
+    path: "path" in entry ? (entry.path as string) : entry.name,
+    mode: entry.mode,
+    type: entry.type,
+    sha: entry.sha,
+  }));
   const headers = await objectInfos(
     ctx,
     slice.filter((entry) => entry.type === "blob").map((entry) => entry.sha),
@@ -81,5 +75,5 @@ export async function getTree(
   const entries = slice.map((entry) =>
     entry.type === "blob" ? { ...entry, size: headers[blob++]?.size ?? 0 } : entry,
   );
-  return { sha, entries, truncated: start + perPage < all.length, page, totalCount: all.length };
+  return { sha, entries, truncated: start + perPage < window.total, page, totalCount: window.total };
 }

@@ -6,7 +6,7 @@ import { gitIn, gitOk, identityEnv } from "../pulls/git-cli.js";
 import { runGitOk } from "../util/run-git.js";
 import type { GitRepository } from "./git-repository.js";
 import type { RepoStore } from "./repo-store.js";
-import { expandTemplate } from "./template-expansion.js";
+import { ExpansionTooLargeError, expandTemplate } from "./template-expansion.js";
 
 /** Where a template lists the files whose variables are expanded, in Forgejo's order. */
 const TEMPLATE_FILES = [".forgejo/template", ".gitea/template"];
@@ -34,6 +34,10 @@ function usablePath(path: string): boolean {
 /** The most files one generation expands, and the largest it expands. */
 const MAX_EXPANDED_FILES = 1000;
 const MAX_EXPANDED_SIZE = 1024 * 1024;
+/** The largest a file may grow by expansion; a file that would grow more keeps its bytes. */
+export const MAX_EXPANDED_OUTPUT = 2 * 1024 * 1024;
+/** The bytes of all files one generation expands together; files past it keep their bytes. */
+export const MAX_EXPANDED_TOTAL = 16 * 1024 * 1024;
 
 /** The most globs of a `.forgejo/template` file that count; the rest are ignored. */
 export const MAX_TEMPLATE_GLOBS = 100;
@@ -60,6 +64,16 @@ export function parseTemplateGlobs(content: string): ((path: string) => boolean)
     }
   }
   return out;
+}
+
+/** `blob` expanded, or as it is when expansion would grow it past {@link MAX_EXPANDED_OUTPUT}. */
+function expandedOrAsIs(blob: string, variables: ReadonlyMap<string, string>): string {
+  try {
+    return expandTemplate(blob, variables, false, MAX_EXPANDED_OUTPUT);
+  } catch (error) {
+    if (error instanceof ExpansionTooLargeError) return blob;
+    throw error;
+  }
 }
 
 /**
@@ -120,18 +134,22 @@ export async function buildFromTemplate(
       const globs = parseTemplateGlobs(content);
       const changes: string[] = [`0 ${"0".repeat(40)}\t${templateFile.path}`];
       let expandedFiles = 0;
+      let expandedBytes = 0;
       for (const entry of entries) {
         if (entry === templateFile || (entry.mode !== "100644" && entry.mode !== "100755")) continue;
         if (!globs.some((match) => match(entry.path))) continue;
-        // Bounded work: at most 1,000 files are expanded, each of at most 1 MiB (larger ones keep
-        // their bytes, as binary files do).
+        // Bounded work: at most 1,000 files are expanded, each of at most 1 MiB growing to at most
+        // 2 MiB, 16 MiB in all (other files keep their bytes, as binary files do); expansion is
+        // linear, and the event loop is let go between files.
         if (++expandedFiles > MAX_EXPANDED_FILES) break;
         const size = Number(await gitOk(target, ["cat-file", "-s", entry.sha]));
-        if (!(size <= MAX_EXPANDED_SIZE)) continue;
+        if (!(size <= MAX_EXPANDED_SIZE) || expandedBytes + size > MAX_EXPANDED_TOTAL) continue;
+        expandedBytes += size;
         const bytes = (await gitIn(target, ["cat-file", "blob", entry.sha])).stdout;
         // A binary file (a NUL byte) keeps its bytes: text expansion would mangle them.
         const blob = bytes.includes(0) ? "" : bytes.toString("utf8");
-        const expanded = bytes.includes(0) ? blob : expandTemplate(blob, options.variables);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const expanded = bytes.includes(0) ? blob : expandedOrAsIs(blob, options.variables);
         const sha =
           expanded === blob
             ? entry.sha

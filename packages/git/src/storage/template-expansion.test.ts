@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { expandTemplate, goExpand, sanitizeFileName, templateVariables } from "./template-expansion.js";
+import {
+  ExpansionTooLargeError,
+  expandTemplate,
+  goExpand,
+  sanitizeFileName,
+  templateVariables,
+} from "./template-expansion.js";
 
 const vars = templateVariables({
   repo: {
@@ -53,5 +59,27 @@ describe("template expansion (Forgejo's generateExpansion over os.Expand)", () =
     expect(expandTemplate("src/$REPO_NAME.txt", evil, true)).toBe("src/__x_y.txt");
     expect(sanitizeFileName(" con ")).toBe("con");
     expect(sanitizeFileName("con")).toBe("_");
+  });
+
+  it("expands a megabyte of unclosed ${ in one pass (a rescan per ${ would take minutes: the test would time out)", () => {
+    const id = (name: string) => `<${name}>`;
+    const unclosed = "${".repeat(512 * 1024);
+    // Each unclosed `${` is dropped with its brace, as Go does.
+    expect(goExpand(unclosed, id)).toBe("");
+    expect(goExpand(`${unclosed}x}`, id)).toBe(`<${"${".repeat(512 * 1024 - 1)}x>`);
+    expect(goExpand("$".repeat(1024 * 1024), id)).toBe(`${"<$>".repeat(512 * 1024)}`);
+    expect(goExpand("$A".repeat(512 * 1024), id)).toBe("<A>".repeat(512 * 1024));
+  });
+
+  it("refuses to grow past the limit it is given", () => {
+    const big = templateVariables({
+      repo: { owner: "o", name: "r", description: "d".repeat(2000), link: "", httpsUrl: "" },
+      template: { owner: "t", name: "t", description: "", link: "", httpsUrl: "" },
+      now: new Date(),
+    });
+    const src = "$REPO_DESCRIPTION\n".repeat(1000);
+    expect(() => expandTemplate(src, big, false, 1024 * 1024)).toThrow(ExpansionTooLargeError);
+    expect(expandTemplate(src, big, false, 3 * 1024 * 1024)).toHaveLength(2001 * 1000);
+    expect(() => goExpand("x".repeat(10), (n) => n, 5)).toThrow(ExpansionTooLargeError);
   });
 });

@@ -25,41 +25,78 @@ const SPECIAL = new Set([
 ]);
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
-/** Go's getShellName: the name after a `$` and how many characters it took. */
-function shellName(s: string): [string, number] {
-  if (s[0] === "{") {
-    if (s.length > 2 && SPECIAL.has(s[1] as string) && s[2] === "}") return [s.slice(1, 2), 3];
-    for (let i = 1; i < s.length; i++) {
-      if (s[i] === "}") return i === 1 ? ["", 2] : [s.slice(1, i), i + 1];
-    }
-    return ["", 1];
+/** An expansion would grow past the limit its caller set. */
+export class ExpansionTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`template expansion larger than ${limit} characters`);
+    this.name = "ExpansionTooLargeError";
   }
-  if (SPECIAL.has(s[0] as string)) return [s.slice(0, 1), 1];
-  let i = 0;
-  while (i < s.length && NAME_CHAR.test(s[i] as string)) i++;
-  return [s.slice(0, i), i];
 }
 
-/** Go's `os.Expand`: replaces `$NAME` and `${NAME}` in `src` by `mapping(NAME)`. */
-export function goExpand(src: string, mapping: (name: string) => string): string {
-  let out = "";
+/**
+ * Go's `os.Expand`: replaces `$NAME` and `${NAME}` in `src` by `mapping(NAME)`, in one pass: every
+ * character is looked at a bounded number of times (the next `}` is found once and reused, where
+ * Go rescans to the end for each unclosed `${`), so the work is linear in `src` and the output.
+ * Throws {@link ExpansionTooLargeError} once the output would exceed `maxLength` characters.
+ */
+export function goExpand(src: string, mapping: (name: string) => string, maxLength = Infinity): string {
+  const parts: string[] = [];
+  let length = 0;
+  const emit = (text: string) => {
+    length += text.length;
+    if (length > maxLength) throw new ExpansionTooLargeError(maxLength);
+    parts.push(text);
+  };
+  // The first `}` at or after a position; positions only grow, so each `}` is searched for once.
+  let close = -1;
+  const closeFrom = (from: number) => {
+    if (close < from) {
+      const found = src.indexOf("}", from);
+      close = found < 0 ? src.length : found;
+    }
+    return close;
+  };
   let start = 0;
   for (let j = 0; j < src.length; j++) {
-    if (src[j] === "$" && j + 1 < src.length) {
-      out += src.slice(start, j);
-      const [name, width] = shellName(src.slice(j + 1));
-      if (name === "" && width > 0) {
-        // Bad syntax: the `$` and what it took are dropped, as Go does.
-      } else if (name === "") {
-        out += "$";
+    if (src[j] !== "$" || j + 1 >= src.length) continue;
+    emit(src.slice(start, j));
+    const p = j + 1;
+    let name = "";
+    let width: number;
+    if (src[p] === "{") {
+      if (src.length - p > 2 && SPECIAL.has(src[p + 1] as string) && src[p + 2] === "}") {
+        name = src[p + 1] as string;
+        width = 3;
       } else {
-        out += mapping(name);
+        const end = closeFrom(p + 1);
+        if (end >= src.length) width = 1;
+        else if (end === p + 1) width = 2;
+        else {
+          name = src.slice(p + 1, end);
+          width = end - p + 1;
+        }
       }
-      j += width;
-      start = j + 1;
+    } else if (SPECIAL.has(src[p] as string)) {
+      name = src[p] as string;
+      width = 1;
+    } else {
+      let i = p;
+      while (i < src.length && NAME_CHAR.test(src[i] as string)) i++;
+      name = src.slice(p, i);
+      width = i - p;
     }
+    // Bad syntax (`${`, `${}`): the `$` and what it took are dropped, as Go does.
+    if (name === "" && width === 0) emit("$");
+    else if (name !== "") emit(mapping(name));
+    j += width;
+    start = j + 1;
   }
-  return start === 0 ? src : out + src.slice(start);
+  if (start === 0) {
+    if (src.length > maxLength) throw new ExpansionTooLargeError(maxLength);
+    return src;
+  }
+  emit(src.slice(start));
+  return parts.join("");
 }
 
 /** Words of a name for the case transformations: split at separators and case or digit changes. */
@@ -167,11 +204,23 @@ export function sanitizeFileName(value: string): string {
   return value.replace(UNSAFE_FILE_NAME, "_").trim();
 }
 
-/** Expands `src` with the variables; in a path, each expansion is sanitized as a file name. */
-export function expandTemplate(src: string, vars: ReadonlyMap<string, string>, inPath = false): string {
-  return goExpand(src, (name) => {
-    const value = vars.get(name);
-    if (value === undefined) return name;
-    return inPath ? sanitizeFileName(value) : value;
-  });
+/**
+ * Expands `src` with the variables; in a path, each expansion is sanitized as a file name. Throws
+ * {@link ExpansionTooLargeError} when the result would be longer than `maxLength`.
+ */
+export function expandTemplate(
+  src: string,
+  vars: ReadonlyMap<string, string>,
+  inPath = false,
+  maxLength = Infinity,
+): string {
+  return goExpand(
+    src,
+    (name) => {
+      const value = vars.get(name);
+      if (value === undefined) return name;
+      return inPath ? sanitizeFileName(value) : value;
+    },
+    maxLength,
+  );
 }

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { createGunzip } from "node:zlib";
+import { gitStreams } from "../util/work-limits.js";
 
 /** A running git service process and how it ended. */
 export interface GitProcess {
@@ -27,6 +28,29 @@ export function spawnGit(args: readonly string[], env: NodeJS.ProcessEnv, gitPat
     },
   );
   return { child, exited };
+}
+
+/**
+ * Spawns git once one of the `[git] MAX_STREAMS` slots is free for `repository` (waiting in the
+ * fair queue; `GitBusyError` when none comes free in time); the slot is released when git exits.
+ */
+export async function spawnGitInSlot(
+  repository: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  gitPath = "git",
+): Promise<GitProcess> {
+  const release = await gitStreams.acquire(repository);
+  try {
+    const proc = spawnGit(args, env, gitPath);
+    // The process's end frees the slot, even while its pipes still hold unread output.
+    proc.child.once("exit", release);
+    void proc.exited.finally(release);
+    return proc;
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /**
@@ -70,14 +94,16 @@ export function stdoutStream(proc: GitProcess, beforeClose: () => Promise<void>)
     },
     cancel() {
       proc.child.kill("SIGTERM");
+      proc.child.stdout.destroy();
     },
   });
 }
 
 /**
  * git's stdout as a web stream, pulled as the consumer reads; `finished` runs once git has exited,
- * however it ended. A non-zero exit errors the stream (after the bytes git wrote), so the response
- * is cut, not completed. Cancelling kills git and drops what its pipe still held.
+ * however it ended. git starts once a `[git] MAX_STREAMS` slot is free for the repository. A
+ * non-zero exit errors the stream (after the bytes git wrote), so the response is cut, not
+ * completed. Cancelling kills git and drops what its pipe still held.
  */
 export function gitOutputStream(
   name: string,
@@ -85,24 +111,44 @@ export function gitOutputStream(
   env: NodeJS.ProcessEnv,
   finished: () => unknown,
 ): ReadableStream<Uint8Array> {
-  const { child, exited } = spawnGit(args, env);
-  child.stdin.on("error", () => {});
-  child.stdin.end();
-  child.stdout.on("error", () => {});
-  const ended = exited.then((result) => {
-    void Promise.resolve(finished()).catch(() => {});
-    return result;
-  });
-  const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const at = args.indexOf("--git-dir");
+  const repository = (at >= 0 ? args[at + 1] : undefined) ?? "";
+  let proc: GitProcess | undefined;
+  let chunks: AsyncIterator<Buffer> | undefined;
+  let ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> | undefined;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
+    // git starts when a stream slot is free; a stream that never gets one errors with GitBusyError.
+    async start() {
+      try {
+        proc = await spawnGitInSlot(repository, args, env);
+      } catch (error) {
+        void Promise.resolve(finished()).catch(() => {});
+        throw error;
+      }
+      const { child, exited } = proc;
+      if (cancelled) child.kill("SIGTERM");
+      child.stdin.on("error", () => {});
+      child.stdin.end();
+      child.stdout.on("error", () => {});
+      ended = exited.then((result) => {
+        void Promise.resolve(finished()).catch(() => {});
+        return result;
+      });
+      chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    },
     async pull(controller) {
       try {
-        const { value, done } = await chunks.next();
+        const { value, done } = await (chunks as AsyncIterator<Buffer>).next();
         if (!done) {
           controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
           return;
         }
-        const { code, signal, stderr } = await ended;
+        const { code, signal, stderr } = await (ended as Promise<{
+          code: number | null;
+          signal: NodeJS.Signals | null;
+          stderr: string;
+        }>);
         if (code !== 0) throw new Error(`git ${name} failed (${signal ?? code}): ${stderr.trim()}`);
         controller.close();
       } catch (error) {
@@ -110,8 +156,9 @@ export function gitOutputStream(
       }
     },
     cancel() {
-      child.kill("SIGTERM");
-      child.stdout.destroy();
+      cancelled = true;
+      proc?.child.kill("SIGTERM");
+      proc?.child.stdout.destroy();
     },
   });
 }

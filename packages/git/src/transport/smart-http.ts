@@ -10,7 +10,7 @@ import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
-import { feedStdin, type GitProcess, spawnGit, stdoutStream } from "./git-process.js";
+import { feedStdin, type GitProcess, spawnGitInSlot, stdoutStream } from "./git-process.js";
 import { classifyGitRequest, type GitService, gitProtocolOf, noCacheHeaders } from "./git-request.js";
 import { FLUSH_PKT, pktLine } from "./pkt-line.js";
 
@@ -76,6 +76,7 @@ export async function handleInfoRefs(
   const env = baseEnv(request, options);
   const result = await runGit(serviceArgs(service, repo, true), {
     env,
+    repository: repo.gitdir,
     ...(options.gitPath ? { gitPath: options.gitPath } : {}),
   });
   if (result.code !== 0) {
@@ -126,7 +127,7 @@ export async function handleServiceRpc(
   };
 
   if (service === "git-upload-pack") {
-    const proc = spawnGit(args, env, options.gitPath);
+    const proc = await spawnGitInSlot(repo.gitdir, args, env, options.gitPath);
     feedStdin(proc, request.body, gzip);
     return new Response(
       stdoutStream(proc, () => reportFailure(proc)),
@@ -150,7 +151,7 @@ export async function handleServiceRpc(
     });
     repo
       .withWriteLock(async () => {
-        const proc = spawnGit(args, env, options.gitPath);
+        const proc = await spawnGitInSlot(repo.gitdir, args, env, options.gitPath);
         feedStdin(proc, request.body, gzip);
         resolve(
           new Response(

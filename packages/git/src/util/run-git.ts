@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { isolatedEnv } from "./git-env.js";
+import { gitProcesses, gitStreams } from "./work-limits.js";
 
 /** What a finished git process printed and how it exited. */
 export interface GitRunResult {
@@ -17,14 +18,30 @@ export interface RunGitOptions {
   readonly gitPath?: string;
   /** Kills git when aborted. */
   readonly signal?: AbortSignal;
+  /** The repository the work is for, for the per-repository cap; `--git-dir` or `cwd` when absent. */
+  readonly repository?: string;
+  /** Work that may last minutes (a clone or fetch from another server): counted as a stream. */
+  readonly longLived?: boolean;
+}
+
+/** The repository a git command works on: its `--git-dir`, else its working directory. */
+export function repositoryOf(args: readonly string[], cwd?: string): string {
+  const at = args.indexOf("--git-dir");
+  return (at >= 0 ? args[at + 1] : undefined) ?? cwd ?? "";
 }
 
 /**
  * Runs the system git with arguments (never through a shell), by default in the isolated
  * environment, collects its output and resolves with the exit code; it rejects only when the
- * process cannot be started.
+ * process cannot be started, or with `GitBusyError` when no process slot came free in time
+ * (at most `[git] MAX_PROCESSES` run at once, see work-limits.ts).
  */
-export function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitRunResult> {
+export async function runGit(args: readonly string[], options: RunGitOptions = {}): Promise<GitRunResult> {
+  const pool = options.longLived ? gitStreams : gitProcesses;
+  return pool.run(options.repository ?? repositoryOf(args, options.cwd), () => spawnCollect(args, options));
+}
+
+function spawnCollect(args: readonly string[], options: RunGitOptions): Promise<GitRunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.gitPath ?? "git", args, {
       cwd: options.cwd,

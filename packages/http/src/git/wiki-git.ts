@@ -13,7 +13,8 @@ export function wikiOf(name: string): string | undefined {
  * wiki unit (reading needs it readable, pushing writable). A wiki that does not exist yet is 404
  * to readers and created by a writer's push; after a push its size is recorded as `size:wiki`.
  * Branch protection does not apply to wikis; the pre-receive hook still refuses ref names git
- * refuses and, with `[quota] ENFORCE`, an owner over its `size:wiki` quota.
+ * refuses, pushes past `[repository] MAX_REFS` or `MAX_FILES` and, with `[quota] ENFORCE`, an
+ * owner over quota as it does for repository pushes (`PushPolicyService.forWikiPush`).
  */
 export async function serveWikiGit(
   c: AppContext,
@@ -30,11 +31,9 @@ export async function serveWikiGit(
   const pushing = gitRoute.access === "write" && user !== null;
   const git = pushing ? await services.wikis.ensure(repo) : await services.wikis.open(repo);
   if (!git) return c.text("Repository not found\n", 404);
-  let pushPolicy: PushPolicy | undefined;
-  if (pushing) {
-    const over = await services.quota.exceeds({ id: repo.ownerId, name: repo.ownerName }, "size:wiki");
-    pushPolicy = { branchRules: [], ...(over ? { quotaExceeded: true } : {}) };
-  }
+  const pushPolicy: PushPolicy | undefined = pushing
+    ? await services.pushPolicies.forWikiPush(repo)
+    : undefined;
   return handleGitHttp(git, subpath, c.req.raw, {
     ...(pushPolicy ? { pushPolicy } : {}),
     onPushed: async (updates) => {

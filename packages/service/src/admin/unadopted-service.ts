@@ -6,9 +6,8 @@ import {
   type PageRequest,
   type Repository,
 } from "@kiln/domain";
-import { listBranches } from "@kiln/git";
+import { compileGlob, listBranches } from "@kiln/git";
 import { adminRepos, isUniqueViolation, repoMoves, repositories, users } from "@kiln/storage";
-import picomatch from "picomatch";
 import type { ServiceContext } from "../context.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { checkRepoName } from "../repos/repo-names.js";
@@ -33,8 +32,8 @@ export class UnadoptedService {
    */
   async list(pattern: string, page: PageRequest): Promise<Paged<string>> {
     const [ownerGlob = "*", repoGlob = "*"] = pattern ? splitOnce(pattern.toLowerCase()) : [];
-    const ownerMatch = picomatch(ownerGlob || "*", { dot: true });
-    const repoMatch = picomatch(repoGlob || "*", { dot: true });
+    const ownerMatch = globMatcher(ownerGlob);
+    const repoMatch = globMatcher(repoGlob);
     const root = this.repos.store.root;
     const found: string[] = [];
     for (const ownerDir of await subdirectories(root)) {
@@ -124,4 +123,17 @@ async function subdirectories(dir: string): Promise<string[]> {
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
+}
+
+/**
+ * A name glob of the unadopted list (gobwas/glob without separators, as Forgejo compiles it) by
+ * Kiln's linear matcher; an empty or invalid one filters nothing (Forgejo skips it).
+ */
+function globMatcher(glob: string): (name: string) => boolean {
+  try {
+    const compiled = compileGlob(glob || "*");
+    return (name) => compiled.matches(name);
+  } catch {
+    return () => true;
+  }
 }

@@ -11,7 +11,7 @@ import {
   type Repository,
   type User,
 } from "@kiln/domain";
-import { findBranchRule } from "@kiln/git";
+import { filePatternsProblem, findBranchRule, MAX_RULE_NAME_LENGTH } from "@kiln/git";
 import { isUniqueViolation, protectedBranches, teams, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { PermissionService } from "../permissions/permission-service.js";
@@ -92,6 +92,12 @@ export class BranchProtectionService {
   ): Promise<BranchProtectionView> {
     assertNotArchived(repo);
     if (ruleName === "") throw new BadRequestError("both rule_name and branch_name are empty");
+    if (ruleName.length > MAX_RULE_NAME_LENGTH) {
+      throw new InvalidArgumentError(
+        `rule_name: a rule name may have at most ${MAX_RULE_NAME_LENGTH} characters`,
+      );
+    }
+    checkFilePatterns(input);
     if (await protectedBranches.findProtectedBranch(this.ctx.db, repo.id, ruleName)) {
       throw new PermissionDeniedError("Branch protection already exist");
     }
@@ -112,6 +118,7 @@ export class BranchProtectionService {
     input: BranchProtectionInput,
   ): Promise<BranchProtectionView> {
     assertNotArchived(repo);
+    checkFilePatterns(input);
     const rule = await this.find(repo, ruleName);
     const settings = settingsForEdit(rule.settings, input, await this.resolveWhitelists(repo, input));
     const updated = await protectedBranches.updateProtectedBranch(this.ctx.db, rule.id, settings);
@@ -247,6 +254,20 @@ export class BranchProtectionService {
 /** Forgejo's mustNotBeArchived: changes to an archived repository are refused with 423. */
 export function assertNotArchived(repo: Repository): void {
   if (repo.isArchived) throw new LockedError("repo is archived");
+}
+
+/**
+ * 422 naming the limit when a file pattern list has too many globs or too long a glob: every
+ * write to a protected branch matches every pattern, so the lists are bounded.
+ */
+function checkFilePatterns(input: BranchProtectionOptions): void {
+  for (const [field, list] of [
+    ["protected_file_patterns", input.protectedFilePatterns],
+    ["unprotected_file_patterns", input.unprotectedFilePatterns],
+  ] as const) {
+    const problem = filePatternsProblem(list);
+    if (problem) throw new InvalidArgumentError(`${field}: ${problem}`);
+  }
 }
 
 /** Whether a rule names any team (so the pusher's team memberships matter to it). */

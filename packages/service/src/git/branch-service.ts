@@ -20,8 +20,8 @@ import {
   isReadableRef,
   isValidBranchName,
   isValidRefName,
-  listBranches,
   listRefs,
+  refPage,
   ZERO_SHA,
 } from "@kiln/git";
 import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
@@ -90,18 +90,34 @@ export class BranchService {
 
   /**
    * One page of branches, newest head commit first, then by name, as `access` (the request's
-   * repository, owner, viewer and permission) sees them. The rules come from one query and the
+   * repository, owner, viewer and permission) sees them. git sorts the refs; only the page's
+   * commits are read, however many branches there are. The rules come from one query and the
    * commits' accounts from another, whatever the page size.
    */
   async list(access: ViewerAccess, page: PageRequest): Promise<Paged<BranchView>> {
     const { repo } = access;
     if (repo.isEmpty) return { items: [], total: 0 };
     const git = await this.repos.git(repo);
-    const all = (await withGitErrors(() => listBranches(git))).sort(
-      (a, b) => b.commit.committer.timestamp - a.commit.committer.timestamp || compare(a.name, b.name),
+    const { names, total } = await withGitErrors(() =>
+      refPage(git, {
+        prefix: "refs/heads/",
+        sort: ["-committerdate", "refname"],
+        start: offsetOf(page),
+        count: page.limit,
+      }),
     );
-    const slice = all.slice(offsetOf(page), offsetOf(page) + page.limit);
-    return { items: await this.views(access, slice), total: all.length };
+    const slice = (
+      await Promise.all(
+        names.map((ref) =>
+          // A branch deleted since git listed it is left out.
+          withGitErrors(() => getBranch(git, ref.slice("refs/heads/".length))).catch((error: unknown) => {
+            if ((error as { kind?: string }).kind === "not_found") return undefined;
+            throw error;
+          }),
+        ),
+      )
+    ).filter((branch): branch is BranchInfo => branch !== undefined);
+    return { items: await this.views(access, slice), total };
   }
 
   /** One branch (names may contain slashes) as `access` sees it; 404 when it does not exist. */
@@ -217,8 +233,4 @@ export class BranchService {
       };
     });
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -33,6 +33,8 @@ export interface ContentsView {
   readonly kind: "dir" | "entry";
   readonly ref: ContentsRef;
   readonly items: readonly ContentItem[];
+  /** Whether a directory has more entries than were listed (`[api] MAX_DIRECTORY_ENTRIES`). */
+  readonly truncated?: boolean;
 }
 
 /** A raw file, what kind of tree entry it is, and its bytes as a stream (opened on demand). */
@@ -53,13 +55,15 @@ export class ContentService {
   /**
    * The entry at `path` (the root when empty) at `ref` (default branch when absent): a listing
    * for a directory, else the single entry with a file's bytes. An empty repository lists nothing;
-   * a missing path or ref is 404. A file larger than `maxContentSize` comes without its bytes.
+   * a missing path or ref is 404. A file larger than `maxContentSize` comes without its bytes; a
+   * directory lists its first `maxEntries` entries in git's order.
    */
   async contents(
     repo: Repository,
     path: string,
     ref?: string,
     maxContentSize?: number,
+    maxEntries?: number,
   ): Promise<ContentsView> {
     const name = ref || repo.defaultBranch;
     if (repo.isEmpty) return { kind: "dir", ref: { name, kind: "branch", path: name }, items: [] };
@@ -69,6 +73,7 @@ export class ContentService {
         ref: name,
         lastCommit: true,
         ...(maxContentSize !== undefined ? { maxContentSize } : {}),
+        ...(maxEntries !== undefined ? { maxEntries } : {}),
       }),
     );
     const kind = await refKind(git, name);
@@ -85,7 +90,13 @@ export class ContentService {
         ...(committer && entry.lastCommitSha ? { lastCommit: { sha: entry.lastCommitSha, committer } } : {}),
       });
     }
-    return { kind: result.kind, ref: { name, kind, path: refPath }, items };
+    const truncated = result.kind === "dir" && result.truncated;
+    return {
+      kind: result.kind,
+      ref: { name, kind, path: refPath },
+      items,
+      ...(truncated ? { truncated } : {}),
+    };
   }
 
   /**

@@ -1,8 +1,8 @@
 import { NotFoundError, type Repository } from "@kiln/domain";
 import { openRawFile } from "@kiln/git";
-import { parseFromFilesSync } from "editorconfig";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { type EditorconfigFile, editorconfigProps, parseEditorconfig } from "./editorconfig.js";
 
 /** A root `.editorconfig` larger than this is treated as absent (editorconfig files are a few lines). */
 export const MAX_EDITORCONFIG_SIZE = 256 * 1024;
@@ -20,48 +20,28 @@ export interface EditorconfigDefinition {
 
 const noConfig = () => new NotFoundError("no .editorconfig in this ref");
 
-/** Section globs with more special characters than this, or longer, never match (see {@link defuse}). */
-const MAX_GLOB_SPECIALS = 8;
-const MAX_GLOB_LENGTH = 256;
+/** Parsed `.editorconfig` files kept by blob id (compiled once, not per request). */
+const MAX_CACHED = 64;
+const parsed = new Map<string, EditorconfigFile>();
 
-/**
- * The `editorconfig` package matches sections with regular expressions (minimatch), which a crafted
- * glob (`[*a*a*a*a*a*a*a*a*a*b]`, nested braces) can make exponentially slow on the server's event
- * loop; Forgejo's Go regular expressions run in linear time. Headers beyond a small budget of `*`,
- * `?`, `[`, `{` and `,`, longer than 256 characters, holding a numeric range (`{1..9}`), or past
- * the 200th section, are replaced by `[/]`, which matches no file.
- */
-function defuse(text: string): string {
-  let sections = 0;
-  return text
-    .split("\n")
-    .map((line) => {
-      const header = line.trim();
-      if (!header.startsWith("[") || !header.endsWith("]")) return line;
-      sections++;
-      const glob = header.slice(1, -1);
-      let specials = 0;
-      for (const ch of glob)
-        if (ch === "*" || ch === "?" || ch === "[" || ch === "{" || ch === ",") specials++;
-      // `{1..100000}` expands to that many alternatives: numeric ranges are never allowed, and the
-      // sections themselves are bounded, so building every section's matcher stays cheap.
-      const defused =
-        specials > MAX_GLOB_SPECIALS ||
-        glob.length > MAX_GLOB_LENGTH ||
-        /\{[^}]*\.\.[^}]*\}/.test(glob) ||
-        sections > MAX_SECTIONS;
-      return defused ? "[/]" : line;
-    })
-    .join("\n");
+function parsedOnce(sha: string, text: () => Promise<string>): Promise<EditorconfigFile> {
+  const known = parsed.get(sha);
+  if (known) return Promise.resolve(known);
+  return text().then((content) => {
+    const file = parseEditorconfig(content);
+    parsed.set(sha, file);
+    if (parsed.size > MAX_CACHED) {
+      const oldest = parsed.keys().next().value;
+      if (oldest !== undefined) parsed.delete(oldest);
+    }
+    return file;
+  });
 }
-
-/** Sections beyond this many never match (a real `.editorconfig` has a handful). */
-const MAX_SECTIONS = 200;
 
 /**
  * `GET /repos/{owner}/{repo}/editorconfig/{filepath}` (Forgejo's GetEditorconfig): the root
- * `.editorconfig` of a ref, parsed and matched by the `editorconfig` package (the reference
- * JavaScript implementation), for one path. 404 when the ref or its `.editorconfig` does not exist;
+ * `.editorconfig` of a ref, parsed and matched by Kiln's EditorConfig reader (editorconfig.ts,
+ * linear glob matching), for one path. 404 when the ref or its `.editorconfig` does not exist;
  * a file no section matches gets `{}`, as Forgejo answers.
  */
 export class EditorconfigService {
@@ -77,10 +57,10 @@ export class EditorconfigService {
     });
     if (file.size > MAX_EDITORCONFIG_SIZE) throw noConfig();
     if (filepath.length > 4096) throw noConfig();
-    const raw = Buffer.from(await new Response(await file.open()).arrayBuffer()).toString("utf8");
-    const contents = Buffer.from(defuse(raw));
-    const target = `/${filepath.replace(/^\/+/, "")}`;
-    const props = parseFromFilesSync(target, [{ name: "/.editorconfig", contents }], { root: "/" });
+    const config = await parsedOnce(file.sha, async () =>
+      Buffer.from(await new Response(await file.open()).arrayBuffer()).toString("utf8"),
+    );
+    const props = Object.fromEntries(editorconfigProps(config, filepath));
     const text = (value: unknown) =>
       typeof value === "string" || typeof value === "number" ? String(value) : undefined;
     const out: Record<string, unknown> = {};

@@ -102,8 +102,17 @@ export class FileService {
     return this.commit(repo, doer, [op], input, DELETE_ERRORS);
   }
 
-  /** Applies several operations in one commit. */
+  /**
+   * Applies several operations in one commit; 422 naming `[api] MAX_CHANGE_FILES` for more
+   * operations than it allows (each costs git work; the request's bytes alone do not bound it).
+   */
   changeFiles(repo: Repository, doer: User, ops: readonly FileOperation[], input: FileCommitInput) {
+    const max = this.ctx.settings.api.maxChangeFiles;
+    if (ops.length > max) {
+      throw new InvalidArgumentError(
+        `files: at most ${max} file operations per request ([api] MAX_CHANGE_FILES), ${ops.length} given`,
+      );
+    }
     return this.commit(repo, doer, ops, input, WRITE_ERRORS);
   }
 

@@ -14,7 +14,7 @@ import {
   getTag,
   isReadableRef,
   isValidTagName,
-  listTags,
+  refPage,
   type TagInfo,
   ZERO_SHA,
 } from "@kiln/git";
@@ -34,11 +34,6 @@ export interface CreateTagInput {
   readonly message?: string;
 }
 
-/** Seconds of a tag's own date: the tagger's for annotated tags, else its commit's. */
-function tagTime(tag: TagInfo): number {
-  return tag.tagger?.timestamp ?? tag.commit?.committer.timestamp ?? 0;
-}
-
 /** Tags (Forgejo's tag.go). */
 export class TagService {
   constructor(
@@ -47,14 +42,32 @@ export class TagService {
     private readonly protections?: TagProtectionService,
   ) {}
 
-  /** One page of tags, newest first (Forgejo sorts by creation date), then by name. */
+  /**
+   * One page of tags, newest first (Forgejo sorts by creation date: the tagger's for annotated
+   * tags, the commit's for others), then by name. git sorts the refs; only the page's tags are
+   * read, however many there are.
+   */
   async list(repo: Repository, page: PageRequest): Promise<Paged<TagInfo>> {
     if (repo.isEmpty) return { items: [], total: 0 };
     const git = await this.repos.git(repo);
-    const all = (await withGitErrors(() => listTags(git))).sort(
-      (a, b) => tagTime(b) - tagTime(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    const { names, total } = await withGitErrors(() =>
+      refPage(git, {
+        prefix: "refs/tags/",
+        sort: ["-creatordate", "refname"],
+        start: offsetOf(page),
+        count: page.limit,
+      }),
     );
-    return { items: all.slice(offsetOf(page), offsetOf(page) + page.limit), total: all.length };
+    const tags = await Promise.all(
+      names.map((ref) =>
+        // A tag deleted since git listed it is left out.
+        withGitErrors(() => getTag(git, ref.slice("refs/tags/".length))).catch((error: unknown) => {
+          if ((error as { kind?: string }).kind === "not_found") return undefined;
+          throw error;
+        }),
+      ),
+    );
+    return { items: tags.filter((tag): tag is TagInfo => tag !== undefined), total };
   }
 
   /** One tag by name (names may contain slashes); 404 when it does not exist. */

@@ -82,7 +82,23 @@ export class MarkupService {
  * URL (an empty context is the root URL itself); never with a trailing `/`.
  */
 export function urlPrefix(rootUrl: string, context: string): string {
-  if (/^https?:\/\//i.test(context)) return context.replace(/\/+$/, "");
-  const path = context.replace(/^\/+|\/+$/g, "");
-  return path ? `${rootUrl.replace(/\/+$/, "")}/${path}` : rootUrl.replace(/\/+$/, "");
+  if (/^https?:\/\//i.test(context)) return withoutTrailingSlashes(context);
+  const path = trimSlashes(context);
+  return path ? `${withoutTrailingSlashes(rootUrl)}/${path}` : withoutTrailingSlashes(rootUrl);
+}
+
+/** `text` without its leading and trailing `/`s, by a scan: `/\/+$/` is quadratic in a run of slashes. */
+function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 47) start++;
+  while (end > start && text.charCodeAt(end - 1) === 47) end--;
+  return text.slice(start, end);
+}
+
+/** `text` without its trailing `/`s (a scan, as {@link trimSlashes}). */
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+  return text.slice(0, end);
 }

@@ -5,6 +5,7 @@ import {
   type KilnError,
   NotFoundError,
   PermissionDeniedError,
+  ServiceUnavailableError,
 } from "@kiln/domain";
 import { GitError } from "@kiln/git";
 
@@ -23,6 +24,7 @@ const DEFAULTS: Record<GitError["kind"], (message: string) => KilnError> = {
   migration_failed: (m) => new InvalidArgumentError(m),
   merge_conflict: (m) => new InvalidArgumentError(m),
   merge_refused: (m) => new InvalidArgumentError(m),
+  busy: (m) => new ServiceUnavailableError(m),
 };
 
 /**

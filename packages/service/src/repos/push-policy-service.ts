@@ -1,5 +1,5 @@
 import type { Repository, User } from "@kiln/domain";
-import type { PushPolicy } from "@kiln/git";
+import type { PushLimits, PushPolicy } from "@kiln/git";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { toBranchRulePolicy } from "../git/protection-rules.js";
 import type { TagProtectionService } from "../git/tag-protection-service.js";
@@ -15,6 +15,7 @@ import type { LfsLockService } from "./lfs-lock-service.js";
  * `[quota] ENFORCE`, a repository whose owner is over quota (`size:repos:all`, as Forgejo's
  * pre-receive checks) takes no update but deletions; the verdict reads the owner's ledger row.
  * Files other users hold Git LFS locks on may not be changed by the push.
+ * Every push, a wiki's too, carries `[repository] MAX_REFS` and `MAX_FILES` to the hook.
  */
 export class PushPolicyService {
   constructor(
@@ -22,7 +23,26 @@ export class PushPolicyService {
     private readonly quota: QuotaService,
     private readonly tagProtections?: TagProtectionService,
     private readonly lfsLocks?: LfsLockService,
+    private readonly limits?: PushLimits,
   ) {}
+
+  /**
+   * The policy for a push to a repository's wiki: no branch protection, the push limits, and,
+   * with `[quota] ENFORCE`, no update but deletions when the owner is over quota for
+   * `size:repos:all`, the subject Forgejo's pre-receive hook checks for every push, a wiki's
+   * included (`size:wiki` itself is never over quota, docs/quota.md).
+   */
+  async forWikiPush(repo: Repository): Promise<PushPolicy> {
+    const quotaExceeded = await this.quota.exceeds(
+      { id: repo.ownerId, name: repo.ownerName },
+      "size:repos:all",
+    );
+    return {
+      branchRules: [],
+      ...(quotaExceeded ? { quotaExceeded } : {}),
+      ...(this.limits ? { limits: this.limits } : {}),
+    };
+  }
 
   /** The policy for one push by `pusher`, computed before git runs. */
   async forPush(repo: Repository, pusher: User): Promise<PushPolicy> {
@@ -35,6 +55,7 @@ export class PushPolicyService {
     ]);
     const base = {
       defaultBranch: repo.defaultBranch,
+      ...(this.limits ? { limits: this.limits } : {}),
       ...(quotaExceeded ? { quotaExceeded } : {}),
       ...(tagRules.length > 0 ? { tagRules } : {}),
       ...(locks.length > 0 ? { lfsLocks: locks.map((l) => ({ path: l.path, owner: l.ownerName })) } : {}),

@@ -88,7 +88,11 @@ export async function deliver(
     u.searchParams.set("payload", task.payload);
     url = u.toString();
   } else {
-    if (hook.type === "matrix") url = `${url.replace(/\/+$/, "")}/${txnId(task.uuid)}`;
+    if (hook.type === "matrix") {
+      let end = url.length;
+      while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+      url = `${url.slice(0, end)}/${txnId(task.uuid)}`;
+    }
     if (hook.contentType === "form") {
       headers["Content-Type"] = "application/x-www-form-urlencoded";
       body = new URLSearchParams({ payload: task.payload }).toString();

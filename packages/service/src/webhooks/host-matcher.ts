@@ -1,3 +1,4 @@
+import { compileGlob, type Glob } from "@kiln/git";
 import ipaddr from "ipaddr.js";
 import {
   type AddressClass,
@@ -18,12 +19,12 @@ export class HostMatcher {
   readonly #all: boolean;
   readonly #builtins: ReadonlySet<AddressClass>;
   readonly #nets: readonly [IpAddress, number][];
-  readonly #patterns: readonly RegExp[];
+  readonly #patterns: readonly Glob[];
 
   constructor(readonly list: string) {
     const builtins = new Set<AddressClass>();
     const nets: [IpAddress, number][] = [];
-    const patterns: RegExp[] = [];
+    const patterns: Glob[] = [];
     let all = false;
     for (const raw of list.split(",")) {
       const entry = raw.trim().toLowerCase();
@@ -33,7 +34,10 @@ export class HostMatcher {
       else {
         const net = parseCidr(entry);
         if (net) nets.push(net);
-        else patterns.push(hostGlob(entry));
+        else {
+          const glob = hostGlob(entry);
+          if (glob) patterns.push(glob);
+        }
       }
     }
     this.#all = all;
@@ -45,7 +49,7 @@ export class HostMatcher {
   /** Whether a delivery may connect to `address` (resolved from `host`): Forgejo's MatchHostOrIP. */
   allows(host: string, address: string): boolean {
     const name = host.toLowerCase().replace(/^\[|\]$/g, "");
-    if (this.#patterns.some((p) => p.test(name))) return true;
+    if (this.#patterns.some((p) => p.matches(name))) return true;
     return this.#allowsAddress(address);
   }
 
@@ -82,21 +86,15 @@ function parseCidr(entry: string): [IpAddress, number] | undefined {
   return net;
 }
 
-/** Go's filepath.Match for a host name: `*` any run without `/`, `?` one character, `[…]` a class. */
-function hostGlob(pattern: string): RegExp {
-  let out = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string;
-    if (ch === "*") out += "[^/]*";
-    else if (ch === "?") out += "[^/]";
-    else if (ch === "[") {
-      const end = pattern.indexOf("]", i + 1);
-      if (end < 0) return /(?!)/;
-      const body = pattern.slice(i + 1, end);
-      out += `[${body.startsWith("^") ? `^${body.slice(1)}` : body.replace(/^!/, "^")}]`;
-      i = end;
-    } else if (ch === "\\" && i + 1 < pattern.length) out += `\\${pattern[++i]}`;
-    else out += ch.replace(/[.+^${}()|\\]/g, "\\$&");
+/**
+ * Go's filepath.Match for a host name (`*` any run without `/`, `?` one character, `[…]` a class,
+ * `[^…]` or `[!…]` negated), by Kiln's linear glob matcher; undefined for a pattern that cannot be
+ * read, which matches nothing (Go's ErrBadPattern).
+ */
+function hostGlob(pattern: string): Glob | undefined {
+  try {
+    return compileGlob(pattern.replaceAll("[^", "[!"), { separators: "/" });
+  } catch {
+    return undefined;
   }
-  return new RegExp(`^${out}$`);
 }

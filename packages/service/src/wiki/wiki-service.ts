@@ -9,6 +9,7 @@ import {
 import {
   type CommitInfo,
   changeFiles,
+  directoryWindow,
   type FileChange,
   GitAlreadyExistsError,
   type GitRepository,
@@ -35,6 +36,9 @@ import {
   webPathToGitPath,
   webPathToTitle,
 } from "./wiki-path.js";
+
+/** A wiki with more files than this is not searched for a page listed under another name. */
+const MAX_LISTED_SCAN = 1000;
 
 /** Commits per page of a page's revisions (Forgejo's `[git] COMMITS_RANGE_SIZE`). */
 export const WIKI_REVISIONS_PER_PAGE = 50;
@@ -137,27 +141,25 @@ export class WikiService {
   }
 
   /**
-   * One page of the wiki's pages (`*.md` files at its root, in tree order) with the last commit
-   * of each (one history walk for the listing); 404 when the wiki has no commit yet.
+   * One page of the wiki's pages as Forgejo's ListWikiPages pages them: the window of the root's
+   * entries (in git's order) the page asked for, keeping the `*.md` files among them, and the
+   * number of entries as the total; only that window is read, whatever the wiki's size, with the
+   * last commit of each page (one history walk). 404 when the wiki has no commit yet.
    */
   async pages(repo: Repository, page: PageRequest): Promise<Paged<WikiPageMeta>> {
     const git = await this.open(repo);
     if (!git) throw wikiNotFound();
-    const listing = await withGitErrors(() => getContents(git, "", {}));
-    if (listing.kind !== "dir") throw wikiNotFound();
-    const all = listing.entries.flatMap((entry) => {
-      if (entry.type !== "file" || entry.mode !== "100644") return [];
+    const start = (page.page - 1) * page.limit;
+    const window = await withGitErrors(() => directoryWindow(git, { start, count: page.limit }));
+    const slice = window.entries.flatMap((entry) => {
+      if (entry.type !== "blob" || entry.mode !== "100644") return [];
       const webPath = gitPathToWebPath(entry.name);
       return webPath === undefined ? [] : [{ webPath, name: entry.name }];
     });
-    const start = (page.page - 1) * page.limit;
-    const slice = all.slice(start, start + page.limit);
-    // Last commits only for the page asked for (Forgejo's order): a wiki of many files costs a
-    // listing, not a history walk per file.
     const last = await withGitErrors(() =>
       lastCommitsOf(
         git,
-        listing.commitSha,
+        window.commitSha,
         "",
         slice.map((p) => p.name),
       ),
@@ -168,7 +170,7 @@ export class WikiService {
       const commit = bySha.get(last.get(p.name) ?? "");
       return commit ? [{ webPath: p.webPath, title: webPathToTitle(p.webPath), lastCommit: commit }] : [];
     });
-    return { total: all.length, items };
+    return { total: window.total, items };
   }
 
   /** One page (of 50) of a page's revisions, newest first, and their number; 404 for a missing page. */
@@ -294,13 +296,14 @@ export class WikiService {
   /**
    * The file the page list shows under `webPath`, for a file whose name is not the one Forgejo
    * would write (`Release Notes.md` pushed with git is listed as `Release-Notes`): Kiln finds it,
-   * so that every page listed can be read, edited and deleted by its `sub_url`.
+   * so that every page listed can be read, edited and deleted by its `sub_url`. Only a wiki of at
+   * most {@link MAX_LISTED_SCAN} files is searched this way: a miss must not read a huge wiki whole.
    */
   private async listedAs(git: GitRepository, webPath: string): Promise<string | undefined> {
     try {
-      const root = await getContents(git, "", {});
-      if (root.kind !== "dir") return undefined;
-      return root.entries.find((e) => e.type === "file" && gitPathToWebPath(e.name) === webPath)?.name;
+      const root = await directoryWindow(git, { start: 0, count: MAX_LISTED_SCAN });
+      if (root.total > MAX_LISTED_SCAN) return undefined;
+      return root.entries.find((e) => e.type === "blob" && gitPathToWebPath(e.name) === webPath)?.name;
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;

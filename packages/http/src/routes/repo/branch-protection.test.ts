@@ -118,6 +118,28 @@ describe.each(DIALECTS)("branch protections over HTTP on %s", (dialect) => {
     expect((await as(owner, "GET", "/branch_protections/x")).status).toBe(404);
   });
 
+  it("bounds rule names and file pattern lists: 422 naming the limit, nothing stored", async () => {
+    const long = await as(owner, "POST", "/branch_protections", { rule_name: `r${"*".repeat(255)}` });
+    expect(long.status).toBe(422);
+    expect(long.json.message).toMatch("at most 255 characters");
+    const many = Array.from({ length: 101 }, (_, i) => `f${i}.txt`).join(";");
+    const created = await as(owner, "POST", "/branch_protections", {
+      rule_name: "patterns",
+      protected_file_patterns: many,
+    });
+    expect(created.status).toBe(422);
+    expect(created.json.message).toBe("protected_file_patterns: at most 100 patterns are allowed");
+    const edited = await as(owner, "PATCH", "/branch_protections/main", {
+      unprotected_file_patterns: `${"*a".repeat(128)}b`,
+    });
+    expect(edited.status).toBe(422);
+    expect(edited.json.message).toBe("unprotected_file_patterns: a pattern may have at most 255 characters");
+    expect((await as(owner, "GET", "/branch_protections/patterns")).status).toBe(404);
+    expect((await as(owner, "GET", "/branch_protections/main")).json.unprotected_file_patterns).toBe(
+      "docs/**",
+    );
+  });
+
   it("lists, gets, edits only what is set, and deletes", async () => {
     const list = await as(owner, "GET", "/branch_protections");
     expect(list.json.map((r: { rule_name: string }) => r.rule_name)).toEqual([

@@ -123,8 +123,10 @@ function fileHeaders(file: RawFile, head: Uint8Array): Record<string, string> {
 }
 
 async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
-  const limit = c.get("settings").api.defaultMaxBlobSize;
-  const view = await c.get("services").contents.contents(ctx.repo, path, ref || undefined, limit);
+  const { defaultMaxBlobSize, maxDirectoryEntries } = c.get("settings").api;
+  const view = await c
+    .get("services")
+    .contents.contents(ctx.repo, path, ref || undefined, defaultMaxBlobSize, maxDirectoryEntries);
   const links = repoLinks(ctx.repo, c.get("settings"));
   const json = view.items.map((item) =>
     toContentsResponse(item, view.ref, links, c.get("settings"), view.kind === "dir"),

@@ -1,0 +1,122 @@
+import { spawn } from "node:child_process";
+import { withoutMachineConfig } from "../util/git-env.js";
+import { runGit } from "../util/run-git.js";
+import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
+
+/**
+ * How large a push may leave a repository (`[repository] MAX_REFS` and `MAX_FILES`): a push of
+ * 20,000 branches, or of a tree of 200,000 empty files, costs the server far more than the few
+ * bytes it stores, so quota alone does not bound it.
+ */
+export interface PushLimits {
+  /** The most refs the repository may hold once the push is applied. */
+  readonly maxRefs?: number;
+  /** The most files (blobs and submodules, in every directory) the tree of a pushed ref may hold. */
+  readonly maxFiles?: number;
+}
+
+/** What the limits need to know about the repository, asked only when a limit is set. */
+export interface PushSizeFacts {
+  /** How many refs the repository has before the push. */
+  refCount(): Promise<number>;
+  /** The trees the pushed objects point at (peeled), one per object; undefined for one without a tree. */
+  treesOf(shas: readonly string[]): Promise<(string | undefined)[]>;
+  /** How many files `tree` holds, counting at most to `stop`. */
+  fileCount(tree: string, stop: number): Promise<number>;
+}
+
+/**
+ * The refusals of a push under the limits, one message each naming the limit and its key; empty
+ * when the push stays within them. Only creations count against `maxRefs` (a repository already
+ * past it may still update and delete), and each distinct pushed tree is counted once.
+ */
+export async function pushLimitRefusals(
+  limits: PushLimits | undefined,
+  updates: readonly RefUpdate[],
+  facts: PushSizeFacts,
+): Promise<string[]> {
+  const messages: string[] = [];
+  const created = updates.filter((u) => u.oldSha === ZERO_SHA && u.newSha !== ZERO_SHA).length;
+  if (limits?.maxRefs !== undefined && created > 0) {
+    const deleted = updates.filter((u) => u.oldSha !== ZERO_SHA && u.newSha === ZERO_SHA).length;
+    const after = (await facts.refCount()) + created - deleted;
+    if (after > limits.maxRefs) {
+      messages.push(
+        `push refused: the repository would hold ${after} refs, more than [repository] MAX_REFS (${limits.maxRefs})`,
+      );
+    }
+  }
+  const maxFiles = limits?.maxFiles;
+  if (maxFiles !== undefined) {
+    const pushed = updates.filter((u) => u.newSha !== ZERO_SHA);
+    const trees = await facts.treesOf(pushed.map((u) => u.newSha));
+    const counted = new Set<string>();
+    for (const [index, tree] of trees.entries()) {
+      if (tree === undefined || counted.has(tree)) continue;
+      counted.add(tree);
+      if ((await facts.fileCount(tree, maxFiles + 1)) > maxFiles) {
+        const ref = pushed[index]?.ref ?? "";
+        messages.push(`push refused: ${ref} holds more than [repository] MAX_FILES (${maxFiles}) files`);
+      }
+    }
+  }
+  return messages;
+}
+
+/** {@link PushSizeFacts} from the system git in the repository `cwd` (the hook's quarantine included). */
+export function gitPushSizeFacts(cwd: string): PushSizeFacts {
+  const env = withoutMachineConfig();
+  return {
+    async refCount() {
+      const result = await runGit(["for-each-ref", "--format=x"], { cwd, env });
+      if (result.code !== 0) throw new Error(`git for-each-ref failed: ${result.stderr.trim()}`);
+      let count = 0;
+      for (const byte of result.stdout) if (byte === 10) count++;
+      return count;
+    },
+    async treesOf(shas) {
+      if (shas.length === 0) return [];
+      const input = `${shas.map((sha) => `${sha}^{tree}`).join("\n")}\n`;
+      const result = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], {
+        cwd,
+        env,
+        input,
+      });
+      if (result.code !== 0) throw new Error(`git cat-file failed: ${result.stderr.trim()}`);
+      const lines = result.stdout.toString("utf8").split("\n");
+      return shas.map((_sha, index) => {
+        const [oid, type] = (lines[index] ?? "").split(" ");
+        return type === "tree" ? oid : undefined;
+      });
+    },
+    fileCount(tree, stop) {
+      return new Promise((resolve, reject) => {
+        const child = spawn("git", ["ls-tree", "-r", "-z", "--name-only", tree], {
+          cwd,
+          env,
+          stdio: ["ignore", "pipe", "ignore"],
+        });
+        let count = 0;
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          child.kill();
+          resolve(count);
+        };
+        child.stdout.on("data", (chunk: Buffer) => {
+          for (let at = chunk.indexOf(0); at >= 0 && !done; at = chunk.indexOf(0, at + 1)) {
+            if (++count >= stop) finish();
+          }
+        });
+        child.on("error", (error) => {
+          if (!done) {
+            done = true;
+            reject(error);
+          }
+        });
+        child.on("close", finish);
+      });
+    },
+  };
+}
