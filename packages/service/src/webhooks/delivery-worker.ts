@@ -11,6 +11,12 @@ const SLOTS = 16;
 const POLL_MS = 1_000;
 /** A claim outlives the delivery's timeout by this much before another process may take the row. */
 const LEASE_MARGIN_MS = 30_000;
+/**
+ * After a wake, claims that find nothing are tried again this much later, one after the other:
+ * the queue wakes the worker inside the change's transaction, so on PostgreSQL the first claim
+ * may run before the delivery's row is committed.
+ */
+const WAKE_RETRIES_MS = [25, 100, 400] as const;
 
 /**
  * Sends queued deliveries with a bounded pool of {@link SLOTS} slots: whenever a slot frees it
@@ -28,6 +34,7 @@ export class DeliveryWorker {
   #stopped = true;
   #claiming: Promise<void> | undefined;
   #again = false;
+  #wakeTries = 0;
   readonly #pool = new SlotPool(SLOTS);
   readonly #inFlight = new Set<Promise<void>>();
   readonly #matcher: HostMatcher;
@@ -59,8 +66,9 @@ export class DeliveryWorker {
     await Promise.all([...this.#inFlight]);
   }
 
-  /** A delivery was queued in this process: look now rather than at the next poll. */
+  /** A delivery was queued in this process: look now (and shortly after) rather than at the next poll. */
   wake(): void {
+    this.#wakeTries = WAKE_RETRIES_MS.length;
     this.#fill();
   }
 
@@ -82,18 +90,25 @@ export class DeliveryWorker {
       return;
     }
     this.#claiming = (async () => {
+      let started = 0;
       try {
         do {
           this.#again = false;
-          await this.#claimRound();
+          started = (await this.#claimRound()).length;
         } while (this.#again && !this.#stopped);
       } catch (err) {
         this.ctx.logger.error({ err: (err as Error).message }, "webhook delivery claim failed");
       } finally {
         this.#claiming = undefined;
+        let delay: number = POLL_MS;
+        if (started > 0 || this.#pool.free === 0) this.#wakeTries = 0;
+        else if (this.#wakeTries > 0) {
+          delay = WAKE_RETRIES_MS[WAKE_RETRIES_MS.length - this.#wakeTries] ?? POLL_MS;
+          this.#wakeTries -= 1;
+        }
         if (!this.#stopped) {
           clearTimeout(this.#timer);
-          this.#timer = setTimeout(() => this.#fill(), POLL_MS);
+          this.#timer = setTimeout(() => this.#fill(), delay);
           this.#timer.unref?.();
         }
       }
