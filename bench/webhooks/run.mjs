@@ -13,6 +13,12 @@
 // from the shared hook_task table (FOR UPDATE SKIP LOCKED). The receiver counts X-Forgejo-Delivery
 // ids: duplicates (an id seen twice) and lost (an event whose delivery never came) must be 0.
 // Reference, same run: the same N bodies POSTed straight to the receiver, C at a time.
+//
+// Slow beside fast (issue 27): a hook whose receiver answers each request after S ms (default
+// 4000) gets Q deliveries queued (default 5000) while issues are opened, one at a time, in a
+// repository whose hook's receiver answers at once. The fast receiver's latency (issue created
+// → delivery received) is measured alone first and then beside the slow queue, in the same run:
+// the ratio of the two medians should stay near 1 (before the slot pool it grew without bound).
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -31,6 +37,9 @@ const arg = (name, fallback) => {
 const EVENTS = arg("--events", 100);
 const QUEUED = arg("--queued", 2000);
 const CONCURRENCY = arg("--concurrency", 8);
+const SLOW_QUEUED = arg("--slow-queued", 5000);
+const SLOW_MS = arg("--slow-ms", 4000);
+const SAMPLES = arg("--latency-samples", 20);
 const schema = `kiln_bench_hooks_${Date.now().toString(36)}`;
 const env = {
   ...process.env,
@@ -122,6 +131,56 @@ function receiver() {
   );
 }
 
+/** A receiver that answers every request after `ms`, counting them. */
+function slowReceiver(ms) {
+  let total = 0;
+  const timers = new Set();
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      total++;
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.end("slow ok");
+      }, ms);
+      timers.add(timer);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/slow`,
+        get total() {
+          return total;
+        },
+        close: () => {
+          for (const timer of timers) clearTimeout(timer);
+          server.closeAllConnections();
+          return new Promise((r) => server.close(r));
+        },
+      }),
+    ),
+  );
+}
+
+/** Opens `n` issues one after the other; for each, ms from the request to its delivery's arrival. */
+async function latencies(receiverOf, base, auth, repo, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const before = receiverOf.seen.size;
+    const start = performance.now();
+    await call(base, "POST", `/repos/bench/${repo}/issues`, auth, { title: `latency ${i}` });
+    if (!(await receiverOf.until(before + 1, 60_000))) {
+      out.push(Number.POSITIVE_INFINITY);
+      continue;
+    }
+    out.push(performance.now() - start);
+  }
+  return out.sort((x, y) => x - y);
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+
 async function pool(n, concurrency, task) {
   let next = 0;
   await Promise.all(
@@ -145,6 +204,8 @@ async function call(base, method, path, auth, body) {
 const workA = mkdtempSync(join(tmpdir(), "kiln-bench-hooks-a-"));
 const workB = mkdtempSync(join(tmpdir(), "kiln-bench-hooks-b-"));
 const hooks = await receiver();
+const fastHooks = await receiver();
+const slowHooks = await slowReceiver(SLOW_MS);
 let a;
 let b;
 try {
@@ -216,6 +277,45 @@ try {
   });
   const refMs = performance.now() - refStart;
 
+  // Slow beside fast: the fast hook's latency alone, then with the slow hook's queue pending.
+  await call(a.url, "POST", "/user/repos", auth, { name: "fast" });
+  await call(a.url, "POST", "/repos/bench/fast/hooks", auth, {
+    type: "forgejo",
+    config: { url: fastHooks.url, content_type: "json" },
+    events: ["issues_only"],
+    active: true,
+  });
+  await call(a.url, "POST", "/user/repos", auth, { name: "slow" });
+  const slowHook = await call(a.url, "POST", "/repos/bench/slow/hooks", auth, {
+    type: "forgejo",
+    config: { url: slowHooks.url, content_type: "json" },
+    events: ["issues_only"],
+    active: true,
+  });
+  const alone = await latencies(fastHooks, a.url, auth, "fast", SAMPLES);
+  const slowDb = await openDatabase({ type: "postgres", url: env.DATABASE_URL, schema });
+  const slowRows = Array.from({ length: SLOW_QUEUED }, (_, i) => ({
+    hookId: slowHook.id,
+    uuid: `00000000-0000-4000-9000-${String(i).padStart(12, "0")}`,
+    eventType: "issues",
+    payload,
+  }));
+  for (let i = 0; i < slowRows.length; i += 500)
+    await webhooks.insertHookTasks(slowDb, slowRows.slice(i, i + 500));
+  // Let both workers fill what they may with the slow receiver's deliveries first.
+  const slowStart = performance.now();
+  while (slowHooks.total === 0 && performance.now() - slowStart < 10_000)
+    await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 1500));
+  const beside = await latencies(fastHooks, a.url, auth, "fast", SAMPLES);
+  const pendingSlow = await slowDb
+    .selectFrom("hook_task")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("hookId", "=", slowHook.id)
+    .where("isDelivered", "=", false)
+    .executeTakeFirstOrThrow();
+  await slowDb.destroy();
+
   const rate = (EVENTS / kilnMs) * 1000;
   const drainRate = (QUEUED / drainMs) * 1000;
   const refRate = (QUEUED / refMs) * 1000;
@@ -232,10 +332,19 @@ try {
     `reference: the same ${QUEUED} bodies POSTed straight to the receiver (${CONCURRENCY} at a time): ` +
       `${refRate.toFixed(1)} /s; kiln's drain takes ${(refRate / drainRate).toFixed(2)} x as long`,
   );
+  const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "never");
+  console.log(
+    `fast receiver, ${SAMPLES} issues one at a time: alone median ${ms(pct(alone, 0.5))} p95 ${ms(pct(alone, 0.95))}; ` +
+      `beside a slow receiver (${SLOW_QUEUED} queued, ${SLOW_MS} ms each; ${slowHooks.total} reached it, ` +
+      `${pendingSlow.n} still pending) median ${ms(pct(beside, 0.5))} p95 ${ms(pct(beside, 0.95))}; ` +
+      `median ratio ${(pct(beside, 0.5) / pct(alone, 0.5)).toFixed(2)} x`,
+  );
 } finally {
   await a?.stop();
   await b?.stop();
   await hooks.close();
+  await fastHooks.close();
+  await slowHooks.close();
   await dropPostgresSchema(schema);
   rmSync(workA, { recursive: true, force: true });
   rmSync(workB, { recursive: true, force: true });

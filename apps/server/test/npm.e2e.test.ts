@@ -157,4 +157,20 @@ describe.each(E2E_DATABASES)("npm publish and npm install against kiln web on %s
     const quota = await api(server.url, "GET", "/user/quota", { token: user.token });
     expect(quota.json.used.size.assets.packages.all).toBe(total);
   });
+
+  it("answers npm search with the owner's packages that match, newest version each", async () => {
+    const found = await npm(work, home, ["search", "kiln-e2e-hello", "--json", "--registry", registry]);
+    expect(found.code, found.out).toBe(0);
+    const results = JSON.parse(found.out) as { name: string; version: string; description: string }[];
+    expect(results.map((r) => `${r.name}@${r.version}`)).toEqual(["kiln-e2e-hello@1.1.0"]);
+    expect(results[0]?.description).toBe("kiln-e2e-hello for the e2e test");
+    // The table npm prints for people, and a search that matches nothing.
+    const table = await npm(work, home, ["search", "kiln-e2e", "--registry", registry]);
+    expect(table.code, table.out).toBe(0);
+    expect(table.out).toContain("kiln-e2e-hello");
+    expect(table.out).toContain("scoped");
+    const none = await npm(work, home, ["search", "no-such-package", "--json", "--registry", registry]);
+    expect(none.code, none.out).toBe(0);
+    expect(JSON.parse(none.out)).toEqual([]);
+  });
 });

@@ -93,17 +93,18 @@ describe.each(E2E_DATABASES)("pull requests with git clients (%s)", (database) =
     await gitOk(clone, ["checkout", "-q", "main"]);
     await commit("feature.txt", "conflicting\n", "Conflict on main");
     await gitOk(clone, ["push", "-q", "origin", "main"]);
-    expect((await pull()).json).toMatchObject({ mergeable: false, conflicted_files: ["feature.txt"] });
+    expect((await pull()).json).toMatchObject({ mergeable: false });
     const refused = await api(server.url, "POST", "/repos/alice/project/pulls/1/merge", {
       token,
       body: { Do: "merge" },
     });
     expect(refused.status).toBe(422);
+    expect(refused.json.message).toBe("there are merge conflicts [files: feature.txt]");
 
     await gitOk(clone, ["checkout", "-q", "feature"]);
     await gitOk(clone, ["merge", "-q", "main", "-X", "ours", "-m", "Resolve"]);
     await gitOk(clone, ["push", "-q", "origin", "feature"]);
-    expect((await pull()).json).toMatchObject({ mergeable: true, conflicted_files: [] });
+    expect((await pull()).json).toMatchObject({ mergeable: true });
     const merged = await api(server.url, "POST", "/repos/alice/project/pulls/1/merge", {
       token,
       body: { Do: "squash", merge_title_field: "The feature, squashed" },

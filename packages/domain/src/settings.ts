@@ -227,6 +227,14 @@ export interface PictureSettings {
   readonly avatarMaxWidth: number;
   /** `[picture] AVATAR_MAX_HEIGHT` in pixels (default 4096). */
   readonly avatarMaxHeight: number;
+  /**
+   * `[picture] REPOSITORY_AVATAR_FALLBACK`: what a repository without an uploaded avatar shows
+   * as `avatar_url`: nothing (`none`, Forgejo's default), a generated image (`random`) or
+   * {@link repositoryAvatarFallbackImage} (`image`).
+   */
+  readonly repositoryAvatarFallback: "none" | "random" | "image";
+  /** `[picture] REPOSITORY_AVATAR_FALLBACK_IMAGE` (default `/assets/img/repo_default.png`). */
+  readonly repositoryAvatarFallbackImage: string;
 }
 
 /** A `[cron.<task>]` section: what it sets overrides the task's own default. */
@@ -437,6 +445,8 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       avatarMaxFileSize: 1024 * 1024,
       avatarMaxWidth: 4096,
       avatarMaxHeight: 4096,
+      repositoryAvatarFallback: "none",
+      repositoryAvatarFallbackImage: "/assets/img/repo_default.png",
     },
   };
   return mergeSettings(base, overrides);

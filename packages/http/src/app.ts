@@ -68,7 +68,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     return onNotFound(c);
   });
 
-  const swagger = buildSwagger(routes, API_VERSION);
+  // As Forgejo's, the description lists every operation whatever the settings; only the routes
+  // of a feature that is off (flags, federation, quota) answer 404.
+  const swagger = buildSwagger([...allRoutes, ...(options.routes ?? [])], API_VERSION);
   mount("get", "/swagger.v1.json", (c) => c.json(swagger));
   mount("get", "/api/v1/swagger", (c) => c.redirect(`${settings.server.rootUrl}api/swagger`));
   mountSwaggerPage(mount);

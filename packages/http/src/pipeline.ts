@@ -1,9 +1,9 @@
 import { isKilnError, LockedError, type Repository, type Settings } from "@kiln/domain";
 import { ANONYMOUS, type Logger, type Services } from "@kiln/service";
-import * as v from "valibot";
 import { checkAccess, identify } from "./auth.js";
 import type { AppContext } from "./env.js";
 import { enforceRouteQuota } from "./quota-enforcement.js";
+import { checkResponse } from "./response-check.js";
 import type { AnyRoute } from "./route.js";
 import { checkPathParams, parseBody, parsePathAndQuery } from "./validation.js";
 
@@ -151,21 +151,4 @@ export function redirectResponse(location: string): Response {
 /** Forgejo's mustNotBeArchived answer: 423 `<Repository 5:owner/name> is archived`. */
 function repoIsArchived(repo: Repository): LockedError {
   return new LockedError(`<Repository ${repo.id}:${repo.ownerName}/${repo.name}> is archived`);
-}
-
-/** Fails the request when a JSON response does not match the schema documented for its status. */
-async function checkResponse(r: AnyRoute, response: Response): Promise<void> {
-  const doc = r.responses[response.status];
-  if (!doc) throw new Error(`${r.operationId} answered ${response.status}, which it does not document`);
-  const schema = doc.validate ?? doc.schema;
-  if (typeof schema !== "object") return;
-  const body: unknown = await response.clone().json();
-  const result = v.safeParse(schema, body);
-  if (!result.success) {
-    const issue = result.issues[0];
-    const where = issue?.path?.map((p) => String(p.key)).join(".") ?? "";
-    throw new Error(
-      `${r.operationId} ${response.status} response does not match its schema at "${where}": ${issue?.message}`,
-    );
-  }
 }

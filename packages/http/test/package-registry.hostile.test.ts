@@ -9,7 +9,7 @@ import { openTestApp, readResult, type TestApp, type TestUser } from "./support.
  * property test does not walk them: this test does, for the same hostile actors. Packages of a
  * private user, a private and a limited organization, and one of a public user linked to its
  * private repository must be invisible (404, their names nowhere in an answer) to whoever may not
- * see their owner or repository, and no actor may change any of them (nothing stored, deleted or
+ * see their owner or repository (npm search included), and no actor may change any of them (nothing stored, deleted or
  * retagged, usage unchanged); nothing answers 5xx.
  */
 
@@ -182,6 +182,17 @@ describe.each(DIALECTS)("the package registries against hostile actors on %s", (
         if (res.status >= 500) failures.push(`5xx: GET ${path} → ${res.status}`);
         if (!seen && res.status !== 404) failures.push(`not hidden: GET ${path} → ${res.status}`);
         if (seen && res.status !== 200) failures.push(`a reader is refused: GET ${path} → ${res.status}`);
+      }
+      // npm search: a hidden owner is 404; a visible owner's hidden package is simply not found.
+      for (const query of [`text=${npm}`, "text=", `text=${npm}&size=50&from=0`]) {
+        const path = `/${owner}/npm/-/v1/search?${query}`;
+        const res = await send("GET", path, token);
+        const seen = target.seenBy.has(actor);
+        if (res.status >= 500) failures.push(`5xx: GET ${path} → ${res.status}`);
+        if (seen && (res.status !== 200 || !res.text.includes(npm)))
+          failures.push(`a reader does not find it: GET ${path} → ${res.status}`);
+        if (!seen && res.status !== 404 && (res.status !== 200 || res.text.includes(npm)))
+          failures.push(`not hidden: GET ${path} → ${res.status} ${res.text.slice(0, 200)}`);
       }
       const writes: [string, string, string?][] = [
         ["PUT", `/${owner}/generic/${generic}/1.0.0/other.bin`, "intruder"],

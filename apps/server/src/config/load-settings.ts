@@ -148,6 +148,17 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       avatarMaxFileSize: get.size("picture", "AVATAR_MAX_FILE_SIZE", 1024 * 1024),
       avatarMaxWidth: get.int("picture", "AVATAR_MAX_WIDTH", 4096, 1),
       avatarMaxHeight: get.int("picture", "AVATAR_MAX_HEIGHT", 4096, 1),
+      repositoryAvatarFallback: get.oneOf(
+        "picture",
+        "REPOSITORY_AVATAR_FALLBACK",
+        ["none", "random", "image"],
+        "none",
+      ),
+      repositoryAvatarFallbackImage: get.string(
+        "picture",
+        "REPOSITORY_AVATAR_FALLBACK_IMAGE",
+        "/assets/img/repo_default.png",
+      ),
     },
     quota: {
       enabled: get.bool("quota", "ENABLED", true),

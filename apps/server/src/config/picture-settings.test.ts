@@ -11,6 +11,8 @@ describe("[picture] and [avatars] settings", () => {
       avatarMaxFileSize: 1024 * 1024,
       avatarMaxWidth: 4096,
       avatarMaxHeight: 4096,
+      repositoryAvatarFallback: "none",
+      repositoryAvatarFallbackImage: "/assets/img/repo_default.png",
     });
   });
 
@@ -23,7 +25,17 @@ describe("[picture] and [avatars] settings", () => {
       avatarMaxFileSize: 2 * 1024 * 1024,
       avatarMaxWidth: 512,
       avatarMaxHeight: 256,
+      repositoryAvatarFallback: "none",
+      repositoryAvatarFallbackImage: "/assets/img/repo_default.png",
     });
+    const fallback = load(
+      "[picture]\nREPOSITORY_AVATAR_FALLBACK = image\nREPOSITORY_AVATAR_FALLBACK_IMAGE = /img/r.png",
+    ).picture;
+    expect(fallback).toMatchObject({
+      repositoryAvatarFallback: "image",
+      repositoryAvatarFallbackImage: "/img/r.png",
+    });
+    expect(() => load("[picture]\nREPOSITORY_AVATAR_FALLBACK = sometimes")).toThrow(ConfigError);
     expect(load("[storage]\nPATH = /store").picture.avatarPath).toBe("/store/avatars");
     expect(() => load("[picture]\nAVATAR_MAX_WIDTH = 0")).toThrow(ConfigError);
     expect(() => load("[picture]\nAVATAR_MAX_FILE_SIZE = lots")).toThrow(ConfigError);

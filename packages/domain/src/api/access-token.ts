@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { int64 } from "./primitives.js";
 
-/** An access token; `sha1` (the secret) is present only in the response that creates it. */
+/** An access token; `sha1` holds the secret in the response that creates it, else `""`. */
 export const AccessToken = v.object({
   id: int64(),
   name: v.string(),
-  sha1: v.optional(v.string()),
+  sha1: v.string(),
   token_last_eight: v.string(),
   scopes: v.array(v.string()),
 });

@@ -15,11 +15,14 @@ export const Identity = v.object({
   email: v.optional(v.pipe(v.string(), v.maxLength(254))),
 });
 
-/** A reference to a commit or tree: sha, API URL and date (Forgejo's `CommitMeta`). */
+/**
+ * A reference to a commit or tree: sha, API URL and date (Forgejo's `CommitMeta`). `created` is
+ * always sent; Forgejo leaves it Go's zero time (`0001-01-01T00:00:00Z`) for parents.
+ */
 export const CommitMeta = v.object({
   url: v.string(),
   sha: v.string(),
-  created: v.optional(dateTime()),
+  created: dateTime(),
 });
 
 /** A git identity with the Kiln account it belongs to, if any (Forgejo's `PayloadUser`). */

@@ -21,7 +21,7 @@ export const PRBranchInfo = v.object({
   repo: v.nullable(Repository),
 });
 
-/** A pull request (Forgejo's `PullRequest`), with Kiln's `conflicted_files`. */
+/** A pull request (Forgejo's `PullRequest`). */
 export const PullRequest = v.object({
   id: int64(),
   url: v.string(),
@@ -61,8 +61,6 @@ export const PullRequest = v.object({
   closed_at: v.nullable(dateTime()),
   pin_order: int64(),
   flow: int64(),
-  /** Kiln: the files that conflict when merging (Forgejo keeps them but does not show them). */
-  conflicted_files: v.array(v.string()),
 });
 
 /** Body of `POST /repos/{owner}/{repo}/pulls`. */

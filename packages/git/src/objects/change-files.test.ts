@@ -1,11 +1,16 @@
+import { existsSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
 import {
   GitAlreadyExistsError,
+  GitConflictError,
   GitInvalidArgumentError,
   GitNotFoundError,
   GitShaMismatchError,
 } from "../errors/git-error.js";
+import { RepoStore } from "../storage/repo-store.js";
 import { changeFiles } from "./change-files.js";
 import { getCommit } from "./commits.js";
 import { getContents, openRawFile } from "./contents.js";
@@ -169,5 +174,73 @@ describe("changeFiles", () => {
     });
     expect(result.branch).toBe("trunk");
     expect(result.commit.parents).toEqual([]);
+  });
+
+  it("is a conflict, moving nothing, while another process holds the branch's lock (as git does)", async () => {
+    const repo = await fx.store.create("alice", "locked");
+    await changeFiles(repo, { author, files: [{ operation: "create", path: "a", content: text("a") }] });
+    const before = (await getCommit(repo, "main")).sha;
+    const lock = join(repo.gitdir, "refs/heads/main.lock");
+    await writeFile(lock, "");
+    await expect(
+      changeFiles(repo, { author, files: [{ operation: "create", path: "b", content: text("b") }] }),
+    ).rejects.toBeInstanceOf(GitConflictError);
+    expect((await getCommit(repo, "main")).sha).toBe(before);
+    // The other process's lock is not ours to remove.
+    expect(existsSync(lock)).toBe(true);
+    await rm(lock);
+    await changeFiles(repo, { author, files: [{ operation: "create", path: "b", content: text("b") }] });
+    expect(await fx.cli.ok(["ls-tree", "--name-only", "main"], repo.gitdir)).toBe("a\nb");
+  });
+
+  it("loses no write when two processes commit to one branch at once: each succeeds or conflicts", async () => {
+    const repo = await fx.store.create("alice", "raced");
+    await changeFiles(repo, { author, files: [{ operation: "create", path: "base", content: text("0") }] });
+    // Two stores on one directory stand for two server processes: their write locks are separate.
+    const other = await new RepoStore({ root: fx.store.root }).open("alice", "raced");
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        changeFiles(i % 2 === 0 ? repo : other, {
+          author,
+          files: [{ operation: "create", path: `f${i}`, content: text(String(i)) }],
+        }).then(
+          () => `f${i}`,
+          (err: unknown) => {
+            expect(err).toBeInstanceOf(GitConflictError);
+            return undefined;
+          },
+        ),
+      ),
+    );
+    const written = outcomes.filter((name): name is string => name !== undefined);
+    expect(written.length).toBeGreaterThan(0);
+    const tree = (await fx.cli.ok(["ls-tree", "--name-only", "main"], repo.gitdir)).split("\n");
+    expect(tree.sort()).toEqual(["base", ...written].sort());
+    const commits = await fx.cli.ok(["rev-list", "--count", "main"], repo.gitdir);
+    expect(Number(commits)).toBe(written.length + 1);
+    expect(existsSync(join(repo.gitdir, "refs/heads/main.lock"))).toBe(false);
+  });
+
+  it("refuses a branch whose name another ref blocks, as git does, with a conflict", async () => {
+    const repo = await fx.store.create("alice", "blocked");
+    await changeFiles(repo, { author, files: [{ operation: "create", path: "a", content: text("a") }] });
+    for (const newBranch of ["main/sub", "deep/er"]) {
+      if (newBranch === "deep/er")
+        await changeFiles(repo, {
+          author,
+          newBranch: "deep/er/est",
+          files: [{ operation: "create", path: "c", content: text("c") }],
+        });
+      await expect(
+        changeFiles(repo, {
+          author,
+          newBranch,
+          files: [{ operation: "create", path: "b", content: text("b") }],
+        }),
+      ).rejects.toBeInstanceOf(GitConflictError);
+    }
+    expect(await fx.cli.ok(["for-each-ref", "--format=%(refname)"], repo.gitdir)).toBe(
+      "refs/heads/deep/er/est\nrefs/heads/main",
+    );
   });
 });

@@ -12,12 +12,12 @@ export function toApiEmail(email: EmailAddress, user: User): v.InferOutput<typeo
   };
 }
 
-/** A token as Forgejo's `AccessToken`; the secret (`sha1`) only when it was just created. */
+/** A token as Forgejo's `AccessToken`; `sha1` is the secret when it was just created, else `""`. */
 export function toApiAccessToken(token: AccessToken, secret?: string): v.InferOutput<typeof api.AccessToken> {
   return {
     id: token.id,
     name: token.name,
-    ...(secret !== undefined ? { sha1: secret } : {}),
+    sha1: secret ?? "",
     token_last_eight: token.tokenLastEight,
     scopes: token.scope === "" ? [] : token.scope.split(","),
   };

@@ -56,11 +56,14 @@ export function toVerification(
   };
 }
 
+/** Go's zero time: Forgejo's `created` of a commit it names without reading it (a parent). */
+const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
+
 function commitMeta(links: RepoLinks, kind: "commits" | "trees", sha: string, created?: GitSignature) {
   return {
     url: `${links.api}/git/${kind}/${sha}`,
     sha,
-    ...(created ? { created: signatureDate(created) } : {}),
+    created: created ? signatureDate(created) : GO_ZERO_TIME,
   };
 }
 

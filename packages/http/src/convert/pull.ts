@@ -12,8 +12,8 @@ type ApiRepository = v.InferOutput<typeof api.Repository>;
 /**
  * Forgejo's `PullRequest` (services/convert.ToAPIPullRequest): the issue's fields, both sides
  * with their current commits (`head.ref` is `refs/pull/N/head` once the branch is gone), the
- * merge and its merger, and Kiln's `conflicted_files`. `url` is the web address, as Forgejo
- * answers it. `repos` are the repositories of both sides in API shape for the caller.
+ * merge and its merger. `url` is the web address, as Forgejo answers it. The conflicting files
+ * are not shown (Forgejo's API has no field for them); a merge refusal names them. `repos` are the repositories of both sides in API shape for the caller.
  */
 export function toApiPullRequest(
   view: PullView,
@@ -80,7 +80,6 @@ export function toApiPullRequest(
     closed_at: issue.closed_at,
     pin_order: issue.pin_order,
     flow: 0,
-    conflicted_files: [...pull.conflictedFiles],
   };
 }
 

@@ -56,9 +56,32 @@ export function avatarUrl(user: User, settings: Settings): string {
   return `${settings.server.rootUrl}avatars/${user.avatar || identiconHash("user", user.id)}`;
 }
 
-/** The avatar URL of a repository: `<root>repo-avatars/<hash>`, its upload's or its identicon's. */
+/**
+ * The avatar URL of a repository (Forgejo's Repository.AvatarLink): `<root>repo-avatars/<hash>`
+ * of its upload; without one, what `[picture] REPOSITORY_AVATAR_FALLBACK` says: `""` (none), its
+ * identicon's (random) or the fallback image (image).
+ */
 export function repoAvatarUrl(repo: Repository, settings: Settings): string {
-  return `${settings.server.rootUrl}repo-avatars/${repo.avatar || identiconHash("repo", repo.id)}`;
+  if (repo.avatar) return `${settings.server.rootUrl}repo-avatars/${repo.avatar}`;
+  switch (settings.picture.repositoryAvatarFallback) {
+    case "random":
+      return `${settings.server.rootUrl}repo-avatars/${identiconHash("repo", repo.id)}`;
+    case "image":
+      return absoluteLink(settings.picture.repositoryAvatarFallbackImage, settings.server.rootUrl);
+    default:
+      return "";
+  }
+}
+
+/**
+ * Forgejo's AvatarLink: a link rooted at `/` (with or without the instance's sub-path) is made
+ * absolute under ROOT_URL; anything else (a full URL) is answered as written.
+ */
+function absoluteLink(link: string, rootUrl: string): string {
+  if (!link.startsWith("/") || link.startsWith("//")) return link;
+  const subPath = new URL(rootUrl).pathname.replace(/\/+$/, "");
+  const rest = subPath && link.startsWith(`${subPath}/`) ? link.slice(subPath.length) : link;
+  return `${rootUrl}${rest.slice(1)}`;
 }
 
 /** Recently computed identicon hashes: lists show the same owners over and over. */

@@ -224,6 +224,83 @@ describe.each(DIALECTS)("the npm registry on %s", (dialect) => {
     expect((await t.call("GET", `/packages/${alice.name}?type=npm`)).json).toEqual([]);
   });
 
+  it("searches an owner's packages as Forgejo (newest version each, bounded, hidden packages left out)", async () => {
+    const owner = await t.user();
+    const base = `/${owner.name}/npm`;
+    const publish = async (name: string, version: string) => {
+      const res = await npm("PUT", `${base}/${name.replace("/", "%2f")}`, {
+        token: owner.token,
+        body: publishDocument(name, version, randomBytes(1000)),
+      });
+      expect(res.status, `${name}@${version}`).toBe(201);
+    };
+    await publish("search-one", "1.0.0");
+    await publish("search-one", "1.2.0");
+    await publish("@team/search-two", "0.1.0");
+    await publish("other-thing", "3.0.0");
+    const search = (query: string, token?: string) =>
+      npm("GET", `${base}/-/v1/search?${query}`, token ? { token } : {});
+
+    const found = await search("text=search&size=20&from=0&quality=0.65&popularity=0.98&maintenance=0.5");
+    expect(found.status).toBe(200);
+    expect(found.json.total).toBe(2);
+    expect(found.json.objects).toEqual([
+      {
+        package: {
+          scope: "@team",
+          name: "search-two",
+          version: "0.1.0",
+          date: expect.any(String),
+          description: "a test package",
+          author: { name: "" },
+          publisher: { name: owner.name },
+          maintainers: [],
+          links: { npm: `http://kiln.test/api/packages/${owner.name}/npm` },
+        },
+      },
+      expect.objectContaining({
+        package: expect.objectContaining({ scope: "unscoped", name: "search-one", version: "1.2.0" }),
+      }),
+    ]);
+    // Everything without text, newest first; `size` and `from` page it.
+    const all = await search("text=");
+    expect(all.json.objects.map((o: { package: { name: string } }) => o.package.name)).toEqual([
+      "other-thing",
+      "search-two",
+      "search-one",
+    ]);
+    const second = await search("size=1&from=1");
+    expect(second.json).toMatchObject({ total: 3, objects: [{ package: { name: "search-two" } }] });
+    // Bounds: size at most MAX_RESPONSE_ITEMS, a far `from` is an empty page, junk numbers count as 0.
+    expect((await search("size=2")).json.objects).toHaveLength(2);
+    expect((await search("size=100000")).json.objects).toHaveLength(3);
+    expect((await search("from=99999999999999999999")).json).toEqual({ objects: [], total: 3 });
+    expect((await search("from=20000&size=5")).json).toEqual({ objects: [], total: 3 });
+    expect((await search("size=x&from=-4")).json.objects).toHaveLength(3);
+    expect((await search(`text=${"a".repeat(300)}`)).json).toEqual({ objects: [], total: 0 });
+    // `%` and `_` in the text are literal, not patterns.
+    expect((await search("text=%25")).json.total).toBe(0);
+    expect((await search("text=_")).json.total).toBe(0);
+
+    // A package linked to a private repository shows only to those who may see the repository.
+    const repo = await t.call("POST", "/user/repos", {
+      token: owner.token,
+      body: { name: "secret-pkg", private: true },
+    });
+    expect(repo.status).toBe(201);
+    const linked = await t.call("POST", `/packages/${owner.name}/npm/other-thing/-/link/secret-pkg`, {
+      token: owner.token,
+    });
+    expect(linked.status).toBe(201);
+    expect((await search("text=other", owner.token)).json.total).toBe(1);
+    for (const token of [outsider.token, undefined]) {
+      const hidden = await search("text=other", token);
+      expect(hidden.status).toBe(200);
+      expect(hidden.json).toEqual({ objects: [], total: 0 });
+      expect((await search("", token)).json.total).toBe(2);
+    }
+  });
+
   it("hides a private owner's npm packages from others", async () => {
     const hidden = await t.user({ visibility: "private" });
     const data = randomBytes(64);
@@ -246,5 +323,29 @@ describe.each(DIALECTS)("the npm registry on %s", (dialect) => {
     expect((await npm("GET", `/${hidden.name}/npm/secret`, { token: hidden.token })).json.name).toBe(
       "secret",
     );
+  });
+});
+
+describe("npm search is bounded by [api] MAX_RESPONSE_ITEMS", () => {
+  it("answers at most MAX_RESPONSE_ITEMS packages whatever `size` asks", async () => {
+    const t = await openTestApp("pglite", { api: { maxResponseItems: 2 } });
+    try {
+      const owner = await t.user();
+      for (const name of ["a-pkg", "b-pkg", "c-pkg"]) {
+        const res = await t.app.request(`http://kiln.test/api/packages/${owner.name}/npm/${name}`, {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${owner.token}`, "Content-Type": "application/json" },
+          body: publishDocument(name, "1.0.0", randomBytes(100)),
+        });
+        expect(res.status).toBe(201);
+      }
+      const res = await t.app.request(`http://kiln.test/api/packages/${owner.name}/npm/-/v1/search?size=500`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { objects: unknown[]; total: number };
+      expect(body.total).toBe(3);
+      expect(body.objects).toHaveLength(2);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -12,7 +12,7 @@ const TAG_BODY_LIMIT = 1024;
  * Forgejo's npm registry (routers/api/packages/npm) at `/api/packages/{owner}/npm/`: the package
  * document (`GET /{name}`), publishing (`PUT /{name}`, the body streamed), tarballs
  * (`GET /{name}/-/{version}/{file}` and `/{name}/-/{file}`), unpublishing (`DELETE …/-rev/{rev}`)
- * and dist-tags (`/-/package/{name}/dist-tags[/{tag}]`). A name is `name`, `@scope/name` or
+ * dist-tags (`/-/package/{name}/dist-tags[/{tag}]`) and search (`/-/v1/search`). A name is `name`, `@scope/name` or
  * `@scope%2Fname`. Errors are `{"error": message}`.
  */
 export const npmRegistry: PackageRegistry = {
@@ -22,6 +22,9 @@ export const npmRegistry: PackageRegistry = {
     const { c, method, owner } = request;
     const { segments, rawSegments } = withoutRepeatedRegistryPath(request);
     if (segments[0] === "-") {
+      if (segments[1] === "v1" && segments[2] === "search" && segments.length === 3) {
+        return method === "GET" ? search(c, owner) : undefined;
+      }
       if (segments[1] !== "package") return undefined;
       const at = nameAt(segments.slice(2), rawSegments.slice(2));
       if (at?.rest[0] !== "dist-tags" || at.rest.length > 2) return undefined;
@@ -70,6 +73,42 @@ export const npmRegistry: PackageRegistry = {
     return undefined;
   },
 };
+
+/** The furthest into the results a search may start (`from`); beyond it the page is empty. */
+export const NPM_SEARCH_MAX_FROM = 10_000;
+/** The longest search text taken; a longer one matches no name (names have at most 214 characters). */
+const NPM_SEARCH_MAX_TEXT = 255;
+
+/**
+ * `GET /-/v1/search?text=…&size=…&from=…` (Forgejo's PackageSearch): `text` is matched within
+ * names, `size` defaults to `[api] DEFAULT_PAGING_NUM` and is at most `MAX_RESPONSE_ITEMS`,
+ * `from` is at most {@link NPM_SEARCH_MAX_FROM}; numbers that do not parse count as 0, as
+ * Forgejo's FormInt. npm's ranking parameters (`quality`, `popularity`, …) are ignored.
+ */
+async function search(c: AppContext, owner: PackageOwnerAccess): Promise<Response> {
+  const api = c.get("settings").api;
+  const text = (c.req.query("text") ?? "").trim();
+  const size = formInt(c.req.query("size"));
+  const from = Math.max(0, formInt(c.req.query("from")));
+  const limit = size <= 0 ? api.defaultPagingNum : Math.min(size, api.maxResponseItems);
+  const npm = c.get("services").npm;
+  if (text.length > NPM_SEARCH_MAX_TEXT) return Response.json({ objects: [], total: 0 });
+  const found = await npm.search(owner, text, {
+    from: Math.min(from, NPM_SEARCH_MAX_FROM),
+    size: from > NPM_SEARCH_MAX_FROM ? 0 : limit,
+  });
+  return Response.json(found);
+}
+
+/**
+ * Go's strconv.Atoi as Forgejo's FormInt uses it: a decimal integer (one out of range is the
+ * largest of its sign), anything else 0.
+ */
+function formInt(value: string | undefined): number {
+  if (value === undefined || !/^[+-]?\d+$/.test(value)) return 0;
+  const n = Number.parseInt(value, 10);
+  return Number.isSafeInteger(n) ? n : Math.sign(n) * Number.MAX_SAFE_INTEGER;
+}
 
 /** `GET` lists the dist-tags; `PUT {tag}` (body: the version as a JSON string) sets one; `DELETE {tag}` removes it. */
 async function distTags(

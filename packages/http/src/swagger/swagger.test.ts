@@ -4,6 +4,7 @@ import { createServices, silentLogger } from "@kiln/service";
 import { describe, expect, it } from "vitest";
 import { createApp, enabledRoutes } from "../app.js";
 import { swaggerPath } from "../route.js";
+import { allRoutes } from "../routes/index.js";
 
 const forgejo = new Map<string, string>(
   readFileSync(new URL("../../test/fixtures/forgejo-operations.tsv", import.meta.url), "utf8")
@@ -22,6 +23,7 @@ describe("the API description", () => {
     logger: silentLogger,
   });
   const routes = enabledRoutes(settings);
+  const forgejoOperations = [...forgejo.keys()].filter((op) => !op.includes(" /activitypub/"));
 
   async function swagger() {
     const res = await app.request("http://localhost:3000/swagger.v1.json");
@@ -43,10 +45,10 @@ describe("the API description", () => {
     expect(doc.securityDefinitions.TOTPHeader?.name).toBe("X-FORGEJO-OTP");
   });
 
-  it("lists every registered route, with Forgejo's operationId for the same method and path", async () => {
+  it("lists every route, with Forgejo's operationId for the same method and path", async () => {
     const doc = await swagger();
     expect(routes.length).toBeGreaterThan(10);
-    for (const r of routes) {
+    for (const r of allRoutes) {
       const path = swaggerPath(r.path);
       const op = doc.paths[path]?.[r.method];
       expect(op, `${r.method.toUpperCase()} ${path} missing from swagger`).toBeDefined();
@@ -61,7 +63,33 @@ describe("the API description", () => {
       expect(r.operationId).toBe(theirs);
     }
     const documented = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
-    expect(documented).toBe(routes.length);
+    expect(documented).toBe(allRoutes.length);
+  });
+
+  it("lists operations a setting turns off, as Forgejo's does, while their routes answer 404", async () => {
+    expect(settings.repository.enableFlags).toBe(false);
+    expect(settings.federation.enabled).toBe(false);
+    const doc = await swagger();
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const op of [
+      "GET /repos/{owner}/{repo}/flags",
+      "PUT /repos/{owner}/{repo}/flags",
+      "DELETE /repos/{owner}/{repo}/flags",
+      "GET /repos/{owner}/{repo}/flags/{flag}",
+      "PUT /repos/{owner}/{repo}/flags/{flag}",
+      "DELETE /repos/{owner}/{repo}/flags/{flag}",
+      "GET /nodeinfo",
+    ]) {
+      expect(ops, op).toContain(op);
+      expect(routes.some((r) => `${r.method.toUpperCase()} ${swaggerPath(r.path)}` === op)).toBe(false);
+    }
+    // Every Forgejo operation but ActivityPub's, whatever the settings.
+    expect(ops.filter((op) => forgejo.has(op))).toHaveLength(forgejoOperations.length);
+    expect(forgejoOperations).toHaveLength(458);
+    expect((await app.request("http://localhost:3000/api/v1/nodeinfo")).status).toBe(404);
+    expect((await app.request("http://localhost:3000/api/v1/repos/a/b/flags")).status).toBe(404);
   });
 
   it("resolves every $ref to a definition generated from the valibot schemas", async () => {

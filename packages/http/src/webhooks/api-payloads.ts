@@ -61,10 +61,11 @@ export class ApiWebhookPayloads implements WebhookPayloads {
           sender,
         };
       }
+      // The full ref, as Forgejo stores these payloads; `gitea` hooks are sent the short name.
       case "create":
-        return { sha: event.sha, ref: event.ref, ref_type: event.refType, repository, sender };
+        return { sha: event.sha, ref: fullRef(event), ref_type: event.refType, repository, sender };
       case "delete":
-        return { ref: event.ref, ref_type: event.refType, pusher_type: "user", repository, sender };
+        return { ref: fullRef(event), ref_type: event.refType, pusher_type: "user", repository, sender };
       case "fork":
         // Forgejo's ForkPayload: `forkee` is the repository forked, `repo` the new fork.
         return {
@@ -192,4 +193,9 @@ export class ApiWebhookPayloads implements WebhookPayloads {
   private repo(repo: Repository, owner: User) {
     return toApiRepository(repo, owner, null, undefined, this.settings);
   }
+}
+
+/** `refs/heads/…` or `refs/tags/…` of a created or deleted ref (the event carries its short name). */
+function fullRef(event: { readonly refType: "branch" | "tag"; readonly ref: string }): string {
+  return `${event.refType === "branch" ? "refs/heads/" : "refs/tags/"}${event.ref}`;
 }

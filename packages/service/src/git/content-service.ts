@@ -68,15 +68,36 @@ export class ContentService {
     const name = ref || repo.defaultBranch;
     if (repo.isEmpty) return { kind: "dir", ref: { name, kind: "branch", path: name }, items: [] };
     const git = await this.repos.git(repo);
+    const kind = await refKind(git, name);
+    return this.read(git, path, name, kind, name, maxContentSize, maxEntries);
+  }
+
+  /**
+   * The entry at `path` in commit `sha`, linked as on `branch`: what an API write answers about
+   * the commit it made, whatever the branch became since (another writer may have moved it on).
+   */
+  async contentsOfCommit(repo: Repository, path: string, branch: string, sha: string): Promise<ContentsView> {
+    const git = await this.repos.git(repo);
+    return this.read(git, path, sha, "branch", branch);
+  }
+
+  private async read(
+    git: Awaited<ReturnType<RepoService["git"]>>,
+    path: string,
+    at: string,
+    kind: RefKind,
+    name: string,
+    maxContentSize?: number,
+    maxEntries?: number,
+  ): Promise<ContentsView> {
     const result = await withGitErrors(() =>
       getContents(git, path, {
-        ref: name,
+        ref: at,
         lastCommit: true,
         ...(maxContentSize !== undefined ? { maxContentSize } : {}),
         ...(maxEntries !== undefined ? { maxEntries } : {}),
       }),
     );
-    const kind = await refKind(git, name);
     const refPath = kind === "commit" ? result.commitSha : name;
     const entries = result.kind === "dir" ? result.entries : [result.entry];
     const shas = [...new Set(entries.flatMap((entry) => (entry.lastCommitSha ? [entry.lastCommitSha] : [])))];

@@ -186,7 +186,8 @@ export class FileService {
         files.push(null);
         continue;
       }
-      const view = await this.contents.contents(after, op.path, result.branch);
+      // Read from the commit just made: the branch may have moved on since (another process).
+      const view = await this.contents.contentsOfCommit(after, op.path, result.branch, result.commit.sha);
       ref = view.ref;
       files.push(view.items[0] ?? null);
     }

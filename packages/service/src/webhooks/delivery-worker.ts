@@ -1,28 +1,42 @@
-import { type HookTaskRow, webhooks } from "@kiln/storage";
+import { type ClaimedHookTask, webhooks } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { type AttemptOutcome, deliver } from "./deliver.js";
 import type { HookService } from "./hook-service.js";
 import { HostMatcher } from "./host-matcher.js";
+import { SlotPool } from "./slot-pool.js";
 
-/** Deliveries one process claims and sends at once. */
-const BATCH = 16;
-/** How often an idle worker looks for due deliveries (other processes queue too). */
+/** Deliveries one process sends at once. */
+const SLOTS = 16;
+/** How often an idle worker looks for due deliveries (other processes queue too, retries fall due). */
 const POLL_MS = 1_000;
 /** A claim outlives the delivery's timeout by this much before another process may take the row. */
 const LEASE_MARGIN_MS = 30_000;
+/**
+ * After a wake, claims that find nothing are tried again this much later, one after the other:
+ * the queue wakes the worker inside the change's transaction, so on PostgreSQL the first claim
+ * may run before the delivery's row is committed.
+ */
+const WAKE_RETRIES_MS = [25, 100, 400] as const;
 
 /**
- * Sends queued deliveries: claims due `hook_task` rows (FOR UPDATE SKIP LOCKED, so processes
- * sharing one PostgreSQL never take the same row), sends each once, and records the outcome. A
- * failure is retried after `[webhook] RETRY_BACKOFF` doubling per attempt, up to `MAX_RETRIES`
- * times, with the same delivery id; a target the allow list refuses is not retried. A row left
- * claimed by a killed process is due again once its claim lapses.
+ * Sends queued deliveries with a bounded pool of {@link SLOTS} slots: whenever a slot frees it
+ * claims the next due `hook_task` rows (FOR UPDATE SKIP LOCKED, so processes sharing one
+ * PostgreSQL never take the same row), so one slow receiver never holds up the others' batch.
+ * A receiver (`host[:port]` of the hook's URL) holds at most its share of the slots
+ * ({@link SlotPool.shareOf}); its further deliveries wait, due, while other receivers' go out.
+ * Each delivery is sent once per claim and its outcome recorded; a failure is retried after
+ * `[webhook] RETRY_BACKOFF` doubling per attempt, up to `MAX_RETRIES` times, with the same
+ * delivery id; a target the allow list refuses is not retried. A row left claimed by a killed
+ * process is due again once its claim lapses.
  */
 export class DeliveryWorker {
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
   #stopped = true;
+  #claiming: Promise<void> | undefined;
   #again = false;
+  #wakeTries = 0;
+  readonly #pool = new SlotPool(SLOTS);
+  readonly #inFlight = new Set<Promise<void>>();
   readonly #matcher: HostMatcher;
 
   constructor(
@@ -41,58 +55,112 @@ export class DeliveryWorker {
         "[webhook] PROXY_URL is set, but Kiln delivers webhooks directly (the allow list is checked on the target)",
       );
     }
-    this.#schedule(0);
+    this.#fill();
   }
 
-  /** Stops polling and waits for the deliveries in flight (each bounded by DELIVER_TIMEOUT). */
+  /** Stops claiming and waits for the deliveries in flight (each bounded by DELIVER_TIMEOUT). */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running;
+    await this.#claiming;
+    await Promise.all([...this.#inFlight]);
   }
 
-  /** A delivery was queued in this process: look soon rather than at the next poll. */
+  /** A delivery was queued in this process: look now (and shortly after) rather than at the next poll. */
   wake(): void {
+    this.#wakeTries = WAKE_RETRIES_MS.length;
+    this.#fill();
+  }
+
+  /**
+   * Claims what the free slots allow (receivers at their share left out) and waits for those
+   * deliveries; returns how many were sent. For tests and one-off runs of a stopped worker.
+   */
+  async runOnce(): Promise<number> {
+    const started = await this.#claimRound();
+    await Promise.all(started);
+    return started.length;
+  }
+
+  /** Claims into free slots now, or once the claim under way is done. */
+  #fill(): void {
     if (this.#stopped) return;
-    if (this.#running) {
+    if (this.#claiming) {
       this.#again = true;
       return;
     }
-    this.#schedule(20);
-  }
-
-  #schedule(ms: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#tick(), ms);
-    this.#timer.unref?.();
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#stopped || this.#running) return;
-    let busy = false;
-    this.#running = (async () => {
+    this.#claiming = (async () => {
+      let started = 0;
       try {
-        busy = (await this.runOnce()) > 0;
+        do {
+          this.#again = false;
+          started = (await this.#claimRound()).length;
+        } while (this.#again && !this.#stopped);
       } catch (err) {
-        this.ctx.logger.error({ err: (err as Error).message }, "webhook delivery round failed");
+        this.ctx.logger.error({ err: (err as Error).message }, "webhook delivery claim failed");
+      } finally {
+        this.#claiming = undefined;
+        let delay: number = POLL_MS;
+        if (started > 0 || this.#pool.free === 0) this.#wakeTries = 0;
+        else if (this.#wakeTries > 0) {
+          delay = WAKE_RETRIES_MS[WAKE_RETRIES_MS.length - this.#wakeTries] ?? POLL_MS;
+          this.#wakeTries -= 1;
+        }
+        if (!this.#stopped) {
+          clearTimeout(this.#timer);
+          this.#timer = setTimeout(() => this.#fill(), delay);
+          this.#timer.unref?.();
+        }
       }
     })();
-    await this.#running;
-    this.#running = undefined;
-    const again = this.#again || busy;
-    this.#again = false;
-    if (!this.#stopped) this.#schedule(again ? 0 : POLL_MS);
   }
 
-  /** Claims one batch of due deliveries and sends them; returns how many were claimed. */
-  async runOnce(): Promise<number> {
+  /**
+   * Fills the free slots: claims due deliveries of receivers below their share, starts those a
+   * slot may take and gives back the rest (a receiver reaching its share within one claim), then
+   * claims again for the slots still free, now without that receiver. Returns the started sends.
+   */
+  async #claimRound(): Promise<Promise<void>[]> {
     const settings = this.ctx.settings.webhook;
-    const tasks = await webhooks.claimDueTasks(this.ctx.db, BATCH, settings.deliverTimeout + LEASE_MARGIN_MS);
-    await Promise.all(tasks.map((task) => this.#attempt(task)));
-    return tasks.length;
+    const started: Promise<void>[] = [];
+    for (;;) {
+      const free = this.#pool.free;
+      if (free <= 0) return started;
+      const tasks = await webhooks.claimDueTasks(
+        this.ctx.db,
+        free,
+        settings.deliverTimeout + LEASE_MARGIN_MS,
+        this.#pool.fullHosts(),
+      );
+      const released: number[] = [];
+      for (const task of tasks) {
+        if (this.#pool.take(task.host)) started.push(this.#send(task));
+        else released.push(task.id);
+      }
+      await webhooks.releaseClaims(this.ctx.db, released);
+      // Fewer rows than slots means nothing else is due; given-back rows' receivers are full now.
+      if (released.length === 0 || tasks.length === 0) return started;
+    }
   }
 
-  async #attempt(task: HookTaskRow): Promise<void> {
+  #send(task: ClaimedHookTask): Promise<void> {
+    const sending = this.#attempt(task)
+      .catch((err: unknown) => {
+        this.ctx.logger.error(
+          { delivery: task.uuid, err: (err as Error).message },
+          "webhook delivery failed",
+        );
+      })
+      .finally(() => {
+        this.#pool.give(task.host);
+        this.#inFlight.delete(sending);
+        this.#fill();
+      });
+    this.#inFlight.add(sending);
+    return sending;
+  }
+
+  async #attempt(task: ClaimedHookTask): Promise<void> {
     const settings = this.ctx.settings.webhook;
     const hook = await webhooks.findWebhookById(this.ctx.db, task.hookId);
     if (!hook) return;

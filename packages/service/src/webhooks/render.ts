@@ -23,7 +23,7 @@ export function summary(type: HookEventType, payload: HookPayload): { text: stri
   switch (type) {
     case "push": {
       const n = Number(payload.total_commits ?? 0);
-      const ref = str(payload.ref).replace(/^refs\/(heads|tags)\//, "");
+      const ref = shortRef(str(payload.ref));
       return {
         text: `${prefix}${sender} pushed ${n} commit${n === 1 ? "" : "s"} to ${ref}`,
         url: str(payload.compare_url),
@@ -32,7 +32,7 @@ export function summary(type: HookEventType, payload: HookPayload): { text: stri
     case "create":
     case "delete":
       return {
-        text: `${prefix}${sender} ${type === "create" ? "created" : "deleted"} ${str(payload.ref_type)} ${str(payload.ref)}`,
+        text: `${prefix}${sender} ${type === "create" ? "created" : "deleted"} ${str(payload.ref_type)} ${shortRef(str(payload.ref))}`,
         url: str(obj(payload.repository).html_url),
       };
     case "release": {
@@ -66,13 +66,29 @@ export function summary(type: HookEventType, payload: HookPayload): { text: stri
   }
 }
 
-/** The body a hook of `hook.type` is sent for a payload: the payload itself for Forgejo/Gitea/Gogs. */
+/** A ref's short name (`refs/heads/main` → `main`, `refs/tags/v1` → `v1`), as Forgejo's RefName.ShortName. */
+export function shortRef(ref: string): string {
+  return ref.replace(/^refs\/(heads|tags)\//, "");
+}
+
+/**
+ * The body a hook of `hook.type` is sent for a payload: the payload itself for Forgejo/Gitea/Gogs,
+ * except that `gitea` hooks get the short name in `create` and `delete` payloads (Forgejo's
+ * substituteRefShortName, which Woodpecker relies on) while `forgejo` and `gogs` hooks keep the
+ * full ref; a one-line summary for the chat formats.
+ */
 export function renderBody(
   hook: Pick<WebhookRow, "type" | "meta">,
   type: HookEventType,
   payload: HookPayload,
 ): string {
   switch (hook.type as HookType) {
+    case "gitea":
+      return JSON.stringify(
+        (type === "create" || type === "delete") && typeof payload.ref === "string"
+          ? { ...payload, ref: shortRef(payload.ref) }
+          : payload,
+      );
     case "slack": {
       const meta = parseMeta(hook.meta);
       const { text, url } = summary(type, payload);

@@ -105,6 +105,6 @@ export type { UserFilter, UserOrder } from "./users.js";
 export * as users from "./users.js";
 export type { WebSessionRecord } from "./web-sessions.js";
 export * as webSessions from "./web-sessions.js";
-export type { HookScope, NewHookTask, NewWebhook, WebhookChanges } from "./webhooks.js";
+export type { ClaimedHookTask, HookScope, NewHookTask, NewWebhook, WebhookChanges } from "./webhooks.js";
 export * as webhooks from "./webhooks.js";
 export * as wikis from "./wikis.js";

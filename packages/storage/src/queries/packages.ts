@@ -211,36 +211,75 @@ export async function listVersions(
   filter: PackageListFilter,
   page: PageRequest,
 ): Promise<Paged<VersionOfPackage>> {
-  const where = <Q extends ReturnType<typeof versions>>(q: Q): Q => {
-    let out = q
-      .where("package.ownerId", "=", filter.ownerId)
-      .where((eb) =>
-        eb.or([
-          eb("package.repoId", "is", null),
-          eb.exists(
-            eb
-              .selectFrom("repository")
-              .select("repository.id")
-              .whereRef("repository.id", "=", "package.repoId")
-              .where(repoVisibleTo(filter.viewer)),
-          ),
-        ]),
-      ) as Q;
-    if (filter.type) out = out.where("package.type", "=", filter.type) as Q;
-    if (filter.query) {
-      const pattern = `%${filter.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      out = out.where("package.lowerName", "like", pattern) as Q;
-    }
-    return out;
-  };
-  const rows = where(versions(db))
+  const rows = filtered(versions(db), filter)
     .orderBy("packageVersion.createdAt", "desc")
     .orderBy("packageVersion.id", "desc");
-  const count = where(versions(db))
+  const count = filtered(versions(db), filter)
     .clearSelect()
     .select((eb) => eb.fn.countAll().as("count"));
   const result = await paged(rows, count, page);
   return { items: result.items.map(joined), total: result.total };
+}
+
+/**
+ * The newest version of each of an owner's packages matching `filter` (Forgejo's
+ * SearchLatestVersions: the version published last), newest first, `limit` of them from the
+ * `offset`-th, with how many packages match. Hidden packages are left out in SQL, as in
+ * {@link listVersions}.
+ */
+export async function searchLatestVersions(
+  db: Db,
+  filter: PackageListFilter,
+  window: { readonly offset: number; readonly limit: number },
+): Promise<Paged<VersionOfPackage>> {
+  const latest = <Q extends ReturnType<typeof versions>>(q: Q): Q =>
+    filtered(q, filter).where((eb) =>
+      eb(
+        "packageVersion.id",
+        "=",
+        eb
+          .selectFrom("packageVersion as newest")
+          .select((inner) => inner.fn.max("newest.id").as("id"))
+          .whereRef("newest.packageId", "=", "package.id"),
+      ),
+    ) as Q;
+  const [items, total] = await Promise.all([
+    latest(versions(db))
+      .orderBy("packageVersion.createdAt", "desc")
+      .orderBy("packageVersion.id", "desc")
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute(),
+    latest(versions(db))
+      .clearSelect()
+      .select((eb) => eb.fn.countAll().as("count"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: items.map(joined), total: Number(total.count) };
+}
+
+/** An owner's versions narrowed by a list filter, hidden packages left out. */
+function filtered<Q extends ReturnType<typeof versions>>(q: Q, filter: PackageListFilter): Q {
+  let out = q
+    .where("package.ownerId", "=", filter.ownerId)
+    .where((eb) =>
+      eb.or([
+        eb("package.repoId", "is", null),
+        eb.exists(
+          eb
+            .selectFrom("repository")
+            .select("repository.id")
+            .whereRef("repository.id", "=", "package.repoId")
+            .where(repoVisibleTo(filter.viewer)),
+        ),
+      ]),
+    ) as Q;
+  if (filter.type) out = out.where("package.type", "=", filter.type) as Q;
+  if (filter.query) {
+    const pattern = `%${filter.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    out = out.where("package.lowerName", "like", pattern) as Q;
+  }
+  return out;
 }
 
 /** How many versions an owner has (Forgejo's LIMIT_TOTAL_OWNER_COUNT counts these). */

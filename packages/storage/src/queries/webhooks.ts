@@ -100,11 +100,33 @@ export async function insertHookTasks(db: Db, rows: readonly NewHookTask[]): Pro
 }
 
 /**
- * Claims up to `limit` due deliveries for `leaseMs`: undelivered rows whose next attempt is due
- * and whose claim (if any) has lapsed, locked with FOR UPDATE SKIP LOCKED so that processes
- * sharing the database never claim the same row. Each claim counts as an attempt.
+ * The receiver a hook's URL names, `host[:port]` in lower case (no scheme, user or path), computed
+ * in SQL so that the claim can leave out hosts already holding their share of a worker's slots.
+ * It groups deliveries for fairness only; it decides nothing about which hosts may be called.
  */
-export async function claimDueTasks(db: Db, limit: number, leaseMs: number): Promise<HookTaskRow[]> {
+const HOOK_HOST = sql<string>`lower(coalesce(substring(webhook.url from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#]*)'), ''))`;
+
+/** A claimed delivery with the receiver (`host[:port]`) its hook's URL names. */
+export type ClaimedHookTask = HookTaskRow & { readonly host: string };
+
+/**
+ * Claims up to `limit` due deliveries for `leaseMs`: undelivered rows whose next attempt is due
+ * and whose claim (if any) has lapsed, oldest due first, locked with FOR UPDATE SKIP LOCKED so
+ * that processes sharing the database never claim the same row. Rows of hooks whose receiver is
+ * in `skipHosts` are left for later (they stay due, and keep their place). Each claim counts as
+ * an attempt.
+ */
+export async function claimDueTasks(
+  db: Db,
+  limit: number,
+  leaseMs: number,
+  skipHosts: readonly string[] = [],
+): Promise<ClaimedHookTask[]> {
+  const skipped =
+    skipHosts.length === 0
+      ? sql``
+      : sql`and hook_task.hook_id not in (
+          select webhook.id from webhook where ${HOOK_HOST} in (${sql.join([...skipHosts])}))`;
   const rows = await sql<{ id: number }>`
     update hook_task set claimed_until = now() + ${`${leaseMs} milliseconds`}::interval,
       attempts = attempts + 1
@@ -112,6 +134,7 @@ export async function claimDueTasks(db: Db, limit: number, leaseMs: number): Pro
       select id from hook_task
       where is_delivered = false and next_attempt_at <= now()
         and (claimed_until is null or claimed_until < now())
+        ${skipped}
       order by next_attempt_at, id
       limit ${limit}
       for update skip locked
@@ -119,7 +142,29 @@ export async function claimDueTasks(db: Db, limit: number, leaseMs: number): Pro
     returning id`.execute(db);
   const ids = rows.rows.map((r) => Number(r.id));
   if (ids.length === 0) return [];
-  return db.selectFrom("hook_task").selectAll().where("id", "in", ids).orderBy("id").execute();
+  return db
+    .selectFrom("hook_task")
+    .innerJoin("webhook", "webhook.id", "hook_task.hookId")
+    .selectAll("hook_task")
+    .select(HOOK_HOST.as("host"))
+    .where("hook_task.id", "in", ids)
+    .orderBy("hook_task.nextAttemptAt")
+    .orderBy("hook_task.id")
+    .execute();
+}
+
+/**
+ * Gives claimed deliveries back untouched (a worker took more of one receiver than it may hold at
+ * once): due again at once, the claim's attempt not counted.
+ */
+export async function releaseClaims(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("hook_task")
+    .set((eb) => ({ claimedUntil: null, attempts: eb("attempts", "-", 1) }))
+    .where("id", "in", [...ids])
+    .where("isDelivered", "=", false)
+    .execute();
 }
 
 /** Records an attempt's outcome: delivered (or given up) for good, or due again at `retryAt`. */

@@ -54,7 +54,7 @@ describe.each(DIALECTS)("commits over HTTP on %s", (dialect) => {
         verification: { verified: false, reason: "gpg.error.not_signed_commit" },
       },
       author: null,
-      parents: [{ sha: shas[4] }],
+      parents: [{ sha: shas[4], created: "0001-01-01T00:00:00Z" }],
       files: [{ filename: "src/app.ts", status: "added" }],
       stats: { additions: 1, deletions: 0, total: 1 },
     });

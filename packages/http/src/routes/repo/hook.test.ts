@@ -193,7 +193,7 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
     await record({ ...base(), type: "create", refType: "branch", ref: "release/1.0", sha: "b".repeat(40) });
     const [created] = await receiver.waitFor(1, (r) => r.headers["x-forgejo-event-type"] === "create");
     expect(JSON.parse((created as Received).body)).toMatchObject({
-      ref: "release/1.0",
+      ref: "refs/heads/release/1.0",
       ref_type: "branch",
       sha: "b".repeat(40),
       repository: { id: repoId },
@@ -237,6 +237,54 @@ describe.each(DIALECTS)("repository webhooks on %s", (dialect) => {
         t.call("DELETE", `${hooks()}/${id}`, { token: owner.token }),
       ),
     );
+  });
+
+  it("sends the full ref in create and delete payloads to forgejo and gogs hooks, the short name to gitea and chat hooks", async () => {
+    const kinds = [
+      ["forgejo", {}],
+      ["gitea", {}],
+      ["gogs", {}],
+      ["slack", { channel: "#dev" }],
+    ] as const;
+    const ids: number[] = [];
+    for (const [type, extra] of kinds) {
+      const res = await create({
+        type,
+        config: { url: `${receiver.url}?h=refs-${type}`, content_type: "json", ...extra },
+        events: ["create", "delete"],
+        active: true,
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.json.id);
+    }
+    await record({ ...base(), type: "create", refType: "branch", ref: "feature", sha: "e".repeat(40) });
+    await record({ ...base(), type: "create", refType: "tag", ref: "v1", sha: "f".repeat(40) });
+    await record({ ...base(), type: "delete", refType: "branch", ref: "feature", sha: "e".repeat(40) });
+    const got = async (type: string) =>
+      (await receiver.waitFor(3, (r) => r.url === `/hook?h=refs-${type}`))
+        .map((r) => JSON.parse(r.body))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    for (const type of ["forgejo", "gogs"]) {
+      const refs = (await got(type)).map((p) => [p.ref, p.ref_type]).sort();
+      expect(refs, type).toEqual([
+        ["refs/heads/feature", "branch"],
+        ["refs/heads/feature", "branch"],
+        ["refs/tags/v1", "tag"],
+      ]);
+    }
+    const gitea = (await got("gitea")).map((p) => [p.ref, p.ref_type]).sort();
+    expect(gitea).toEqual([
+      ["feature", "branch"],
+      ["feature", "branch"],
+      ["v1", "tag"],
+    ]);
+    const slack = (await got("slack")).map((p) => p.text.replace(/ <.*$/, "")).sort();
+    expect(slack).toEqual([
+      `[${owner.name}/${repo}] ${owner.name} created branch feature`,
+      `[${owner.name}/${repo}] ${owner.name} created tag v1`,
+      `[${owner.name}/${repo}] ${owner.name} deleted branch feature`,
+    ]);
+    for (const id of ids) await t.call("DELETE", `${hooks()}/${id}`, { token: owner.token });
   });
 
   it("renders release payloads, form-encoded, signed over the JSON", async () => {
@@ -721,7 +769,8 @@ describe.each(DIALECTS)("organization, user and admin webhooks on %s", (dialect)
     await createEvent(orgId, before.json.id, "v-old");
     // One made after it: the default hook fires too (Forgejo copies default hooks into new repositories).
     await createEvent(orgId, after.json.id, "v-new");
-    const tagOf = (r: Received) => `${r.url.split("=")[1]}:${JSON.parse(r.body).ref}`;
+    const tagOf = (r: Received) =>
+      `${r.url.split("=")[1]}:${JSON.parse(r.body).ref.replace("refs/tags/", "")}`;
     const got = await receiver.waitFor(5, (r) => r.headers["x-forgejo-event"] === "create");
     expect(got.map(tagOf).sort()).toEqual(
       ["default:v-new", "org:v-new", "org:v-old", "system:v-new", "system:v-old"].sort(),
@@ -729,7 +778,7 @@ describe.each(DIALECTS)("organization, user and admin webhooks on %s", (dialect)
     // The queue holds exactly these: the default hook has one delivery (the new repository's).
     const history = await t.call("GET", `/admin/hooks/${dflt.json.id}/deliveries`, { token: admin.token });
     expect(history.json).toHaveLength(1);
-    expect(JSON.parse(history.json[0].payload).ref).toBe("v-new");
+    expect(JSON.parse(history.json[0].payload).ref).toBe("refs/tags/v-new");
     expect(got.every((r) => JSON.parse(r.body).repository.owner.login === org)).toBe(true);
   });
   it("sends repository events to the owner's hooks and package events to the package owner's user hooks", async () => {

@@ -16,9 +16,18 @@ export const repoGetIssueTemplates = route({
   repo: "read",
   scopes: ["repository"],
   params: v.object(repoParams),
-  responses: { 200: { description: "IssueTemplates", schema: v.array(api.IssueTemplate) }, ...notFound },
+  responses: {
+    200: {
+      description: "IssueTemplates",
+      schema: v.array(api.IssueTemplate),
+      validate: v.nullable(v.array(api.IssueTemplate)),
+    },
+    ...notFound,
+  },
   async handler(c, { repo: ctx }) {
-    return c.json(await c.get("services").issueTemplates.templates(ctx.repo));
+    const templates = await c.get("services").issueTemplates.templates(ctx.repo);
+    // Forgejo never initialises its list, so a repository without valid templates answers `null`.
+    return c.json(templates.length > 0 ? templates : null);
   },
 });
 

@@ -94,7 +94,11 @@ describe.each(DIALECTS)("pull mirrors on %s", (dialect) => {
       return `${task.eventType} ${payload.ref} ${payload.sender.login}${payload.after ? ` ${payload.after}` : ""}`;
     });
     expect(deliveries).toEqual(
-      expect.arrayContaining([`push refs/heads/main bob ${head}`, "create topic bob", "create v1 bob"]),
+      expect.arrayContaining([
+        `push refs/heads/main bob ${head}`,
+        "create refs/heads/topic bob",
+        "create refs/tags/v1 bob",
+      ]),
     );
     // Their repository is the mirror as the API shows it: interval, last sync and source address.
     for (const task of tasks.items) {

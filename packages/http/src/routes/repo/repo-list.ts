@@ -1,4 +1,4 @@
-import { api, InvalidArgumentError, REPO_ORDERS, type RepoOrder } from "@kiln/domain";
+import { api, InvalidArgumentError, isKilnError, REPO_ORDERS, type RepoOrder } from "@kiln/domain";
 import { viewerOf } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
@@ -138,11 +138,23 @@ export const repoSearch = route({
       if (!pair) throw new InvalidArgumentError(`Invalid sort mode: "${query.sort}"`);
       order = direction === "asc" ? pair[0] : pair[1];
     }
-    // An owner the caller may not see is answered exactly like one that does not exist.
+    // As Forgejo, an owner that does not exist or that the caller may not see gives an empty
+    // result (200), so the answer tells nothing about the id.
     const owner =
       query.uid !== undefined && query.uid > 0
-        ? await c.get("services").access.accountById(c.get("actor"), query.uid)
+        ? await c
+            .get("services")
+            .access.accountById(c.get("actor"), query.uid)
+            .catch((err: unknown) => {
+              if (isKilnError(err) && err.kind === "not_found") return null;
+              throw err;
+            })
         : undefined;
+    if (owner === null) {
+      const page = pageRequest(query, c.get("settings").api);
+      setPagingHeaders(c, page, 0);
+      return c.json({ ok: true, data: [] });
+    }
     const data = await listed(
       c,
       {

@@ -150,6 +150,34 @@ describe.each(DIALECTS)("repositories over HTTP on %s", (dialect) => {
     expect(search.json.data).toEqual([]);
   });
 
+  it("answers a search by an owner the caller may not see as one by an id nobody has: 200, nothing", async () => {
+    const org = await t.call("POST", "/orgs", {
+      token: alice.token,
+      body: { username: "hidden-search-org", visibility: "private" },
+    });
+    expect(org.status).toBe(201);
+    const made = await t.call("POST", "/orgs/hidden-search-org/repos", {
+      token: alice.token,
+      body: { name: "inside", auto_init: false },
+    });
+    expect(made.status).toBe(201);
+    const seen = await t.call("GET", `/repos/search?uid=${org.json.id}`, { token: alice.token });
+    expect(seen.json.data.map((r: { full_name: string }) => r.full_name)).toEqual([
+      "hidden-search-org/inside",
+    ]);
+    const missing = 2 ** 40;
+    for (const token of [bob.token, undefined]) {
+      for (const uid of [org.json.id, missing]) {
+        for (const extra of ["", "&exclusive=true"]) {
+          const res = await t.call("GET", `/repos/search?uid=${uid}${extra}`, token ? { token } : {});
+          expect(res.status, `uid ${uid}${extra}`).toBe(200);
+          expect(res.json).toEqual({ ok: true, data: [] });
+          expect(res.headers.get("x-total-count")).toBe("0");
+        }
+      }
+    }
+  });
+
   it("lets collaborators in according to their mode, and only admins manage them", async () => {
     expect(
       (

@@ -24,7 +24,8 @@ describe.each(DIALECTS)("access tokens over HTTP on %s", (dialect) => {
     const list = await t.call("GET", `/users/${u.name}/tokens`, { basic: u.basic });
     expect(list.status).toBe(200);
     expect(list.json.map((x: { name: string }) => x.name)).toEqual(["test", "laptop"]);
-    expect(list.json.every((x: { sha1?: string }) => x.sha1 === undefined)).toBe(true);
+    // Forgejo always sends `sha1`: empty but for the response that creates the token.
+    expect(list.json.every((x: { sha1?: string }) => x.sha1 === "")).toBe(true);
     expect(list.headers.get("X-Total-Count")).toBe("2");
   });
 

@@ -131,7 +131,8 @@ describe.each(DIALECTS)("avatars over HTTP on %s", (dialect) => {
   it("lets repository admins set a repository's avatar, served under /repo-avatars/", async () => {
     const repo = (await t.call("POST", "/user/repos", { token: alice.token, body: { name: "pictured" } }))
       .json;
-    expect(repo.avatar_url).toMatch(/^http:\/\/kiln\.test\/repo-avatars\/[0-9a-f]{32}$/);
+    // Forgejo's default [picture] REPOSITORY_AVATAR_FALLBACK (none): no avatar, no URL.
+    expect(repo.avatar_url).toBe("");
     const path = `/repos/${alice.name}/pictured/avatar`;
     const body = { image: png.toString("base64") };
     expect((await t.call("POST", path, { token: bob.token, body })).status).toBe(403);
@@ -142,13 +143,44 @@ describe.each(DIALECTS)("avatars over HTTP on %s", (dialect) => {
     // Repository avatars are not served under /avatars/ (Forgejo keeps them apart).
     expect((await fetchUrl(url.replace("/repo-avatars/", "/avatars/"))).bytes.equals(png)).toBe(false);
     expect((await t.call("DELETE", path, { token: alice.token })).status).toBe(204);
-    expect((await t.call("GET", `/repos/${alice.name}/pictured`)).json.avatar_url).toBe(repo.avatar_url);
+    expect((await t.call("GET", `/repos/${alice.name}/pictured`)).json.avatar_url).toBe("");
   });
 
   it("registers the avatars' blob kind, so the sweep removes files no row refers to", async () => {
     const kind = t.services.cron.blobKinds().find((k) => k.name === "avatars");
     expect(kind).toBeDefined();
     expect(t.services.cron.has("sweep_avatars")).toBe(true);
+  });
+});
+
+describe("a repository without an avatar follows [picture] REPOSITORY_AVATAR_FALLBACK", () => {
+  const cases = [
+    [{ repositoryAvatarFallback: "random" }, /^http:\/\/kiln\.test\/repo-avatars\/[0-9a-f]{32}$/],
+    [{ repositoryAvatarFallback: "image" }, /^http:\/\/kiln\.test\/assets\/img\/repo_default\.png$/],
+    [
+      { repositoryAvatarFallback: "image", repositoryAvatarFallbackImage: "https://cdn.example/repo.png" },
+      /^https:\/\/cdn\.example\/repo\.png$/,
+    ],
+  ] as const;
+  it.each(cases)("%o gives %s, before an upload and after its deletion", async (picture, expected) => {
+    const t = await openTestApp("pglite", { picture });
+    try {
+      const user = await t.user();
+      const made = await t.call("POST", "/user/repos", { token: user.token, body: { name: "pictured" } });
+      expect(made.json.avatar_url).toMatch(expected);
+      const path = `/repos/${user.name}/pictured/avatar`;
+      const image = identiconPng("another picture").toString("base64");
+      expect((await t.call("POST", path, { token: user.token, body: { image } })).status).toBe(204);
+      const uploaded = (await t.call("GET", `/repos/${user.name}/pictured`)).json.avatar_url;
+      expect(uploaded).toMatch(/^http:\/\/kiln\.test\/repo-avatars\/[0-9a-f]+$/);
+      expect(uploaded).not.toBe(made.json.avatar_url);
+      expect((await t.call("DELETE", path, { token: user.token })).status).toBe(204);
+      expect((await t.call("GET", `/repos/${user.name}/pictured`)).json.avatar_url).toBe(
+        made.json.avatar_url,
+      );
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -74,3 +74,37 @@ function versionEntry(registryUrl: string, v: DocumentVersion): Record<string, u
     },
   };
 }
+
+/**
+ * npm's search answer (Forgejo's createPackageSearchResponse): one object per package with its
+ * scope (`unscoped` without one), name, newest version and its date, description, author,
+ * keywords and links, and the owner as publisher. `maintainers` is empty but present: the npm
+ * CLI reads it.
+ */
+export function npmSearchResult(
+  registryUrl: string,
+  ownerName: string,
+  latest: readonly VersionOfPackage[],
+  total: number,
+): { objects: unknown[]; total: number } {
+  return {
+    objects: latest.map((v) => {
+      const meta = (v.version.metadata ?? {}) as NpmMetadata;
+      return {
+        package: {
+          scope: meta.scope || "unscoped",
+          name: meta.name ?? v.package.name,
+          version: v.version.version,
+          date: v.version.createdAt.toISOString(),
+          description: meta.description ?? "",
+          author: { name: meta.author ?? "" },
+          publisher: { name: ownerName },
+          maintainers: [],
+          ...(meta.keywords && meta.keywords.length > 0 ? { keywords: meta.keywords } : {}),
+          links: { npm: registryUrl, ...(meta.project_url ? { homepage: meta.project_url } : {}) },
+        },
+      };
+    }),
+    total,
+  };
+}

@@ -1,10 +1,11 @@
 import { BadRequestError, NotFoundError } from "@kiln/domain";
 import { packages } from "@kiln/storage";
+import { viewerOf } from "../../access/actor.js";
 import type { ServiceContext } from "../../context.js";
 import type { PackageAccess, PackageOwnerAccess } from "../package-access.js";
 import { type OpenedFile, PACKAGE_ERRORS, type PackageService } from "../package-service.js";
 import type { PackageUploads } from "../package-uploads.js";
-import { npmDocument } from "./npm-document.js";
+import { npmDocument, npmSearchResult } from "./npm-document.js";
 import { readNpmPublish } from "./npm-package.js";
 import { splitPublishBody } from "./publish-body.js";
 import { looksLikeVersion } from "./semver.js";
@@ -122,6 +123,21 @@ export class NpmService {
   private async visibleVersions(oa: PackageOwnerAccess, name: string) {
     if (!(await packages.findPackage(this.ctx.db, oa.owner.id, TYPE, name.toLowerCase()))) return [];
     return this.packages.versionsOf(oa, TYPE, name);
+  }
+
+  /**
+   * Forgejo's PackageSearch (`GET /-/v1/search`): the newest version of each of the owner's npm
+   * packages whose name contains `text`, newest first, `size` of them from the `from`-th, with
+   * how many match. Packages the caller may not see are left out in SQL.
+   */
+  async search(oa: PackageOwnerAccess, text: string, window: { from: number; size: number }) {
+    const found = await packages.searchLatestVersions(
+      this.ctx.db,
+      { ownerId: oa.owner.id, type: TYPE, ...(text ? { query: text } : {}), viewer: viewerOf(oa.actor) },
+      { offset: window.from, limit: window.size },
+    );
+    const registryUrl = `${this.ctx.settings.server.rootUrl}api/packages/${oa.owner.name}/npm`;
+    return npmSearchResult(registryUrl, oa.owner.name, found.items, found.total);
   }
 
   /** A tarball by its version and file name. */
