@@ -210,6 +210,20 @@ describe.each(DIALECTS)("the Git LFS locking API on %s", (dialect) => {
     expect((await send("GET", "", { user: reader, accept: `${LFS}; charset=utf-8` })).status).toBe(200);
   });
 
+  it("answers the holder of a path whose capitals lower differently in JavaScript and SQL", async () => {
+    // "İ" lowers to "i" plus a combining dot in JavaScript and to "i" in the database.
+    const created = await lock("İcon.psd", alice);
+    expect(created.status).toBe(201);
+    const conflict = await lock("İcon.psd", bob);
+    expect(conflict.status).toBe(409);
+    expect(conflict.json.lock).toEqual(created.json.lock);
+    const found = await send("GET", `?path=${encodeURIComponent("İcon.psd")}`, { user: reader });
+    expect(found.json.locks).toEqual([created.json.lock]);
+    expect((await send("POST", `/${created.json.lock.id}/unlock`, { user: alice, body: {} })).status).toBe(
+      200,
+    );
+  });
+
   it("deletes a repository's locks with it", async () => {
     const doomed = await createRepo(t, alice, "doomed");
     expect((await lock("d.bin", alice, doomed.name)).status).toBe(201);
