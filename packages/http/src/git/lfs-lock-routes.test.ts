@@ -37,7 +37,7 @@ describe.each(DIALECTS)("the Git LFS locking API on %s", (dialect) => {
     send("POST", "", { user, body: { path, ref: { name: "refs/heads/main" } }, ...(name ? { name } : {}) });
 
   beforeAll(async () => {
-    t = await openTestApp(dialect, { lfs: { locksPagingNum: 3 } });
+    t = await openTestApp(dialect, { lfs: { locksPagingNum: 3, maxLocks: 6 } });
     alice = await t.user({ name: "alice" });
     bob = await t.user();
     reader = await t.user();
@@ -222,6 +222,22 @@ describe.each(DIALECTS)("the Git LFS locking API on %s", (dialect) => {
     expect((await send("POST", `/${created.json.lock.id}/unlock`, { user: alice, body: {} })).status).toBe(
       200,
     );
+  });
+
+  it("holds at most [server] LFS_MAX_LOCKS locks per repository, which every push reads", async () => {
+    const many = await createRepo(t, alice, "many");
+    for (let i = 0; i < 6; i++) expect((await lock(`m${i}.bin`, alice, many.name)).status).toBe(201);
+    const over = await lock("m6.bin", alice, many.name);
+    expect(over.status).toBe(422);
+    expect(over.json.message).toContain("6 locks");
+    // A path already locked still answers its holder; another repository has its own count.
+    expect((await lock("M0.BIN", alice, many.name)).status).toBe(409);
+    expect((await lock("m6.bin", alice, secret.name)).status).toBe(201);
+    const first = (await send("GET", "", { user: alice, name: many.name })).json.locks[0];
+    expect(
+      (await send("POST", `/${first.id}/unlock`, { user: alice, body: {}, name: many.name })).status,
+    ).toBe(200);
+    expect((await lock("m6.bin", alice, many.name)).status).toBe(201);
   });
 
   it("deletes a repository's locks with it", async () => {

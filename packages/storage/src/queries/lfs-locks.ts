@@ -85,6 +85,16 @@ export async function listLocks(
     .execute();
 }
 
+/** How many locks the repository holds. */
+export async function countLocks(db: Db, repoId: number): Promise<number> {
+  const row = await db
+    .selectFrom("lfsLock")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("repoId", "=", repoId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Deletes the repository's lock with this id; returns whether it was there. */
 export async function deleteLock(db: Db, repoId: number, id: number): Promise<boolean> {
   const r = await db
