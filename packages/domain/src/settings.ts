@@ -110,6 +110,11 @@ export interface Settings {
     readonly maxBatchSize: number;
     /** `[server] LFS_LOCKS_PAGING_NUM`: most locks in one page of the locks API (and the default page). */
     readonly locksPagingNum: number;
+    /**
+     * `[server] LFS_MAX_LOCKS` (Kiln's own): most Git LFS locks one repository holds; every push
+     * reads all the locks other users hold, so their number is bounded.
+     */
+    readonly maxLocks: number;
   };
   readonly ui: {
     readonly reactions: readonly string[];
@@ -398,7 +403,13 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       minInterval: 600_000,
     },
     ssh: { minimumKeySizeCheck: true, minimumKeySizes: { ...DEFAULT_SSH_MINIMUM_KEY_SIZES } },
-    lfs: { enabled: true, path: `${appDataPath}/lfs`, maxBatchSize: 1000, locksPagingNum: 50 },
+    lfs: {
+      enabled: true,
+      path: `${appDataPath}/lfs`,
+      maxBatchSize: 1000,
+      locksPagingNum: 50,
+      maxLocks: 10_000,
+    },
     ui: { reactions: [...DEFAULT_REACTIONS] },
     attachment: {
       enabled: true,

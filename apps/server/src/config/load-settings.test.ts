@@ -34,6 +34,7 @@ HTTP_PORT = 8080
 GRACEFUL_HAMMER_TIME = 1m30s
 LFS_MAX_BATCH_SIZE = 200
 LFS_LOCKS_PAGING_NUM = 25
+LFS_MAX_LOCKS = 500
 [database]
 DB_TYPE = postgres
 HOST = db.internal:5433
@@ -80,7 +81,7 @@ TOTAL = 2GiB
     });
     expect(s.api).toMatchObject({ defaultPagingNum: 10, maxResponseItems: 20, maxBodySize: 2 * 1024 * 1024 });
     expect(s.security).toEqual({ installLock: true, secretKey: "sk", credentialCacheTtl: 500 });
-    expect(s.lfs).toMatchObject({ maxBatchSize: 200, locksPagingNum: 25 });
+    expect(s.lfs).toMatchObject({ maxBatchSize: 200, locksPagingNum: 25, maxLocks: 500 });
     expect(s.service.enableBasicAuthentication).toBe(false);
     expect(s.repository).toMatchObject({ disableMirrors: true, maxCreationLimit: 5 });
     expect(s.ui.reactions).toEqual(["+1", "heart"]);

@@ -110,6 +110,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       path: path(get.string("lfs", "PATH", `${appDataPath}/lfs`)),
       maxBatchSize: get.int("server", "LFS_MAX_BATCH_SIZE", 1000, 1),
       locksPagingNum: get.int("server", "LFS_LOCKS_PAGING_NUM", 50, 1),
+      maxLocks: get.int("server", "LFS_MAX_LOCKS", 10_000, 1),
     },
     ui: { reactions: get.list("ui", "REACTIONS", DEFAULT_REACTIONS) },
     attachment: {

@@ -45,8 +45,9 @@ describe("gitRefUpdateFacts", () => {
     expect(await facts.changedFiles({ oldSha: shas.one!, newSha: shas.two!, ref: "refs/heads/x" })).toEqual([
       "a.txt",
     ]);
+    // A rewrite changes what it drops too: a.txt goes back from 2 to 1.
     expect(await facts.changedFiles({ oldSha: shas.two!, newSha: shas.three!, ref: "refs/heads/x" })).toEqual(
-      ["c.txt"],
+      ["a.txt", "c.txt"],
     );
   });
 
@@ -74,5 +75,13 @@ describe("gitRefUpdateFacts", () => {
     expect(await facts.changedFiles({ ...branch, newSha: shas.one! })).toEqual([]);
     await cli.ok(["update-ref", "-d", "refs/heads/main"], bare);
     expect(await facts.changedFiles({ ...branch, newSha: shas.three! })).toEqual(["a.txt", "b.txt", "c.txt"]);
+  });
+
+  it("keeps a changed file whose name holds a newline whole", async () => {
+    await commit("four", { "art\nhero.psd": "4" });
+    const facts = gitRefUpdateFacts(work);
+    expect(
+      await facts.changedFiles({ oldSha: shas.three!, newSha: shas.four!, ref: "refs/heads/x" }),
+    ).toEqual(["art\nhero.psd"]);
   });
 });

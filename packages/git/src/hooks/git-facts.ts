@@ -7,16 +7,17 @@ import { askUnverified, PUSH_VERIFY_ENV, type PushedCommit } from "./verify-chan
 /** The id of git's empty tree, the "before" of a history with no parent. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-function splitNul(output: Buffer): string[] {
+/** Git's output split into lines, or into NUL-terminated fields for `-z` output (a path may hold `\n`). */
+function splitOutput(output: Buffer, nul: boolean): string[] {
   return output
     .toString("utf8")
-    .split(/[\0\n]/)
+    .split(nul ? "\0" : /[\0\n]/)
     .filter((part) => part.length > 0);
 }
 
 async function gitLines(cwd: string, args: string[]): Promise<string[] | undefined> {
   const result = await runGit(args, { cwd, env: withoutMachineConfig() });
-  return result.code === 0 ? splitNul(result.stdout) : undefined;
+  return result.code === 0 ? splitOutput(result.stdout, args.includes("-z")) : undefined;
 }
 
 async function mustLines(cwd: string, args: string[]): Promise<string[]> {
@@ -59,10 +60,10 @@ export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
         const fork = line.split(" ")[1];
         return mustLines(cwd, [...base, fork ?? EMPTY_TREE, update.newSha]);
       }
-      return (
-        (await gitLines(cwd, [...base, `${update.oldSha}...${update.newSha}`])) ??
-        mustLines(cwd, [...base, update.oldSha, update.newSha])
-      );
+      // The branch's tree before against after (Forgejo's GetFilesChangedBetween), not what the
+      // new commits change since the merge base: a force push that drops someone's commits
+      // changes the files those commits changed.
+      return mustLines(cwd, [...base, update.oldSha, update.newSha]);
     },
     async firstUnsignedCommit(update) {
       if (update.newSha === ZERO_SHA) return undefined;

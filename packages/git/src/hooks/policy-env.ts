@@ -3,8 +3,9 @@ import { writeFile } from "node:fs/promises";
 import type { PushPolicy } from "./push-policy.js";
 
 /**
- * Policies longer than this travel in a file: Linux caps one environment string at 128 KiB, and
- * a repository with many rules or Git LFS locks would otherwise make git fail to start the hook.
+ * Policies longer than this many bytes travel in a file: Linux caps one environment string at
+ * 128 KiB (of bytes, whatever the characters), and a repository with many rules or Git LFS locks
+ * would otherwise make git fail to start the hook.
  */
 const INLINE_LIMIT = 64 * 1024;
 
@@ -14,7 +15,7 @@ const INLINE_LIMIT = 64 * 1024;
  */
 export async function policyEnvValue(policy: PushPolicy, spillPath: string): Promise<string> {
   const json = JSON.stringify(policy);
-  if (json.length <= INLINE_LIMIT) return json;
+  if (Buffer.byteLength(json) <= INLINE_LIMIT) return json;
   await writeFile(spillPath, json, { mode: 0o600 });
   return `@${spillPath}`;
 }

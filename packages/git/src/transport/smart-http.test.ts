@@ -207,6 +207,40 @@ describe("smart HTTP transport with the real git client", () => {
     expect((await getBranch(await store.open("alice", name), "main")).commit.sha).toBe(free);
   });
 
+  it("takes pushes when other users' locks name multi-byte paths longer than one environment string", async () => {
+    const { work } = await cloned();
+    // 40 paths of 1,300 three-byte characters: under 64 Ki characters of JSON, but about 156 KiB
+    // of bytes, past Linux's 128 KiB limit on one environment string.
+    const others = Array.from({ length: 40 }, (_, i) => ({
+      path: `${i}/${"資".repeat(1300)}`,
+      owner: "bob",
+    }));
+    server.hooks.pushPolicy = { branchRules: [], lfsLocks: others };
+    const sha = await commitFile(work, "notes.txt", "free\n");
+    const pushed = await cli.run(["push", "origin", "main"], work);
+    expect(pushed.stderr).not.toContain("pre-receive hook declined");
+    expect(pushed.code).toBe(0);
+    expect(server.hooks.pushes.at(-1)?.[0]?.newSha).toBe(sha);
+  });
+
+  it("refuses a force push that takes back another user's change to a locked file", async () => {
+    const { work } = await cloned();
+    const base = await cli.ok(["rev-parse", "HEAD"], work);
+    await commitFile(work, "hero.psd", "carol's pixels\n");
+    await cli.ok(["push", "--quiet", "origin", "main"], work);
+    server.hooks.pushPolicy = { branchRules: [], lfsLocks: [{ path: "hero.psd", owner: "carol" }] };
+    // Back to before carol's change, with an unrelated commit on top: the branch's hero.psd changes.
+    await cli.ok(["reset", "--quiet", "--hard", base], work);
+    await commitFile(work, "notes.txt", "mine\n");
+    const refused = await cli.run(["push", "--force", "origin", "main"], work);
+    expect(refused.stderr).toContain("remote: file hero.psd is locked by carol");
+    expect(refused.code).not.toBe(0);
+    // Rewinding the branch alone changes hero.psd too.
+    const rewind = await cli.run(["push", "--force", "origin", `${base}:refs/heads/main`], work);
+    expect(rewind.stderr).toContain("remote: file hero.psd is locked by carol");
+    expect(rewind.code).not.toBe(0);
+  });
+
   it("refuses deleting the default branch by push", async () => {
     const { work } = await cloned();
     server.hooks.pushPolicy = { branchRules: [], defaultBranch: "main" };

@@ -37,7 +37,7 @@ describe.each(DIALECTS)("the Git LFS locking API on %s", (dialect) => {
     send("POST", "", { user, body: { path, ref: { name: "refs/heads/main" } }, ...(name ? { name } : {}) });
 
   beforeAll(async () => {
-    t = await openTestApp(dialect, { lfs: { locksPagingNum: 3 } });
+    t = await openTestApp(dialect, { lfs: { locksPagingNum: 3, maxLocks: 6 } });
     alice = await t.user({ name: "alice" });
     bob = await t.user();
     reader = await t.user();
@@ -208,6 +208,36 @@ describe.each(DIALECTS)("the Git LFS locking API on %s", (dialect) => {
     // Clients must accept the LFS media type.
     expect((await send("GET", "", { user: reader, accept: "application/json" })).status).toBe(415);
     expect((await send("GET", "", { user: reader, accept: `${LFS}; charset=utf-8` })).status).toBe(200);
+  });
+
+  it("answers the holder of a path whose capitals lower differently in JavaScript and SQL", async () => {
+    // "İ" lowers to "i" plus a combining dot in JavaScript and to "i" in the database.
+    const created = await lock("İcon.psd", alice);
+    expect(created.status).toBe(201);
+    const conflict = await lock("İcon.psd", bob);
+    expect(conflict.status).toBe(409);
+    expect(conflict.json.lock).toEqual(created.json.lock);
+    const found = await send("GET", `?path=${encodeURIComponent("İcon.psd")}`, { user: reader });
+    expect(found.json.locks).toEqual([created.json.lock]);
+    expect((await send("POST", `/${created.json.lock.id}/unlock`, { user: alice, body: {} })).status).toBe(
+      200,
+    );
+  });
+
+  it("holds at most [server] LFS_MAX_LOCKS locks per repository, which every push reads", async () => {
+    const many = await createRepo(t, alice, "many");
+    for (let i = 0; i < 6; i++) expect((await lock(`m${i}.bin`, alice, many.name)).status).toBe(201);
+    const over = await lock("m6.bin", alice, many.name);
+    expect(over.status).toBe(422);
+    expect(over.json.message).toContain("6 locks");
+    // A path already locked still answers its holder; another repository has its own count.
+    expect((await lock("M0.BIN", alice, many.name)).status).toBe(409);
+    expect((await lock("m6.bin", alice, secret.name)).status).toBe(201);
+    const first = (await send("GET", "", { user: alice, name: many.name })).json.locks[0];
+    expect(
+      (await send("POST", `/${first.id}/unlock`, { user: alice, body: {}, name: many.name })).status,
+    ).toBe(200);
+    expect((await lock("m6.bin", alice, many.name)).status).toBe(201);
   });
 
   it("deletes a repository's locks with it", async () => {

@@ -65,6 +65,14 @@ export class LfsLockService {
     if (Buffer.byteLength(clean) > MAX_LOCK_PATH_BYTES || clean.includes("\u0000")) {
       throw new InvalidArgumentError(`path must be at most ${MAX_LOCK_PATH_BYTES} bytes, without NUL`);
     }
+    // Every push reads the locks others hold: a full repository takes no new path. Concurrent
+    // requests may pass this check together, so the bound can be passed by as many.
+    const max = this.ctx.settings.lfs.maxLocks;
+    if ((await lfsLocks.countLocks(this.ctx.db, repo.id)) >= max) {
+      const holder = await lfsLocks.findLockByPath(this.ctx.db, repo.id, clean);
+      if (holder) return { created: false, lock: holder };
+      throw new InvalidArgumentError(`a repository holds at most ${max} locks; unlock some first`);
+    }
     // The unique index settles races; a lock released between the insert and the read is retried.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { created, lock } = await lfsLocks.createLock(this.ctx.db, repo.id, user.id, clean);

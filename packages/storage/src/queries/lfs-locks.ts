@@ -31,11 +31,15 @@ function locks(db: Db) {
     ]);
 }
 
-/** The repository's lock on `path`, compared without case (Forgejo's `lower(path) = ?`), or undefined. */
+/**
+ * The repository's lock on `path`, compared without case (Forgejo's `lower(path) = ?`), or
+ * undefined. Both sides are lowered by the database, as the unique index is: JavaScript lowers
+ * some letters differently ("İ"), and a holder it missed would never be found.
+ */
 export async function findLockByPath(db: Db, repoId: number, path: string): Promise<LfsLock | undefined> {
   return locks(db)
     .where("lfsLock.repoId", "=", repoId)
-    .where(sql<string>`lower(lfs_lock.path)`, "=", path.toLowerCase())
+    .where(sql<string>`lower(lfs_lock.path)`, "=", sql<string>`lower(${path})`)
     .executeTakeFirst();
 }
 
@@ -79,6 +83,16 @@ export async function listLocks(
     .orderBy("lfsLock.id")
     .limit(page.limit + 1)
     .execute();
+}
+
+/** How many locks the repository holds. */
+export async function countLocks(db: Db, repoId: number): Promise<number> {
+  const row = await db
+    .selectFrom("lfsLock")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("repoId", "=", repoId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Deletes the repository's lock with this id; returns whether it was there. */
