@@ -1,16 +1,34 @@
 import { compileTagPattern, tagPatternMatches } from "@kiln/git";
 
+/** A compiled required-context pattern and what matching one context costs. */
+export interface ContextMatcher {
+  /** Whether `context` matches the pattern. */
+  readonly matches: (context: string) => boolean;
+  /**
+   * The steps one match takes per character of the context: the pattern's tokens over all its
+   * brace alternatives, or 0 for a pattern without glob syntax, which is compared as it is.
+   */
+  readonly size: number;
+}
+
+const GLOB_SYNTAX = /[*?[\]{}\\]/;
+
 /**
  * The glob matcher of required status check contexts: gobwas/glob without separators, as Forgejo
- * compiles `status_check_contexts` (`*` crosses `/`), matched in linear time. Status checks reach
- * the matcher only through this function, so it can be pointed at another one in one place.
- * Undefined for a pattern the matcher cannot use.
+ * compiles `status_check_contexts` (`*` crosses `/`), matched by a table walk whose cost is the
+ * pattern's {@link ContextMatcher.size} times the context's length. Status checks reach the matcher
+ * only through this function, so it can be pointed at another one in one place. Undefined for a
+ * pattern the matcher cannot use.
  */
-export function contextMatcher(pattern: string): ((context: string) => boolean) | undefined {
+export function contextMatcher(pattern: string): ContextMatcher | undefined {
+  const trimmed = pattern.trim();
+  if (!GLOB_SYNTAX.test(trimmed)) return { matches: (context) => context === trimmed, size: 0 };
+  let alternatives: readonly (readonly unknown[])[];
   try {
-    compileTagPattern(pattern.trim());
+    alternatives = compileTagPattern(trimmed);
   } catch {
     return undefined;
   }
-  return (context) => tagPatternMatches(pattern, context);
+  const size = alternatives.reduce((sum, tokens) => sum + tokens.length + 1, 0);
+  return { matches: (context) => tagPatternMatches(trimmed, context), size };
 }
