@@ -6,6 +6,8 @@ export interface GitRunResult {
   readonly code: number;
   readonly stdout: Buffer;
   readonly stderr: string;
+  /** Set when git printed more than `maxStdout` bytes: `stdout` holds the first ones and git was stopped. */
+  readonly truncated?: true;
 }
 
 /** Options of {@link runGit}. */
@@ -17,6 +19,8 @@ export interface RunGitOptions {
   readonly gitPath?: string;
   /** Kills git when aborted. */
   readonly signal?: AbortSignal;
+  /** Keeps at most this many bytes of stdout and stops git once it prints more (see `truncated`). */
+  readonly maxStdout?: number;
 }
 
 /**
@@ -34,11 +38,29 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    const max = options.maxStdout ?? Number.POSITIVE_INFINITY;
+    let size = 0;
+    let truncated = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (truncated) return;
+      if (size + chunk.length > max) {
+        out.push(chunk.subarray(0, max - size));
+        truncated = true;
+        child.kill("SIGKILL");
+        return;
+      }
+      out.push(chunk);
+      size += chunk.length;
+    });
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", reject);
     child.on("close", (code) => {
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") });
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(out),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ...(truncated ? { truncated: true as const } : {}),
+      });
     });
     child.stdin.on("error", () => {});
     child.stdin.end(options.input);
