@@ -29,6 +29,8 @@ export interface GlobOptions {
 /** A compiled glob. */
 export interface Glob {
   readonly pattern: string;
+  /** The automaton's states: matching costs at most this many steps per character of a subject. */
+  readonly size: number;
   /** Whether the whole of `subject` matches. */
   matches(subject: string): boolean;
 }
@@ -65,6 +67,7 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Glob {
   const automaton = new GlobAutomaton(parseGlob(source, dialect, separators !== ""), separators);
   const glob: Glob = {
     pattern,
+    size: automaton.size,
     matches: ignoreCase
       ? (subject) => automaton.matches(subject.toLowerCase())
       : (subject) => automaton.matches(subject),

@@ -10,11 +10,12 @@ export { isolatedEnv };
 export function gitIn(
   repo: Pick<GitRepository, "gitdir">,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; input?: string; maxStdout?: number } = {},
 ): Promise<GitRunResult> {
   return runGit(["--git-dir", repo.gitdir, ...args], {
     env: isolatedEnv(options.env),
     ...(options.input !== undefined ? { input: options.input } : {}),
+    ...(options.maxStdout !== undefined ? { maxStdout: options.maxStdout } : {}),
   });
 }
 

@@ -7,6 +7,8 @@ export interface GitRunResult {
   readonly code: number;
   readonly stdout: Buffer;
   readonly stderr: string;
+  /** Set when git printed more than `maxStdout` bytes: `stdout` holds the first ones and git was stopped. */
+  readonly truncated?: true;
 }
 
 /** Options of {@link runGit}. */
@@ -22,6 +24,8 @@ export interface RunGitOptions {
   readonly repository?: string;
   /** Work that may last minutes (a clone or fetch from another server): counted as a stream. */
   readonly longLived?: boolean;
+  /** Keeps at most this many bytes of stdout and stops git once it prints more (see `truncated`). */
+  readonly maxStdout?: number;
 }
 
 /** The repository a git command works on: its `--git-dir`, else its working directory. */
@@ -51,11 +55,29 @@ function spawnCollect(args: readonly string[], options: RunGitOptions): Promise<
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    const max = options.maxStdout ?? Number.POSITIVE_INFINITY;
+    let size = 0;
+    let truncated = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (truncated) return;
+      if (size + chunk.length > max) {
+        out.push(chunk.subarray(0, max - size));
+        truncated = true;
+        child.kill("SIGKILL");
+        return;
+      }
+      out.push(chunk);
+      size += chunk.length;
+    });
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", reject);
     child.on("close", (code) => {
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") });
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(out),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ...(truncated ? { truncated: true as const } : {}),
+      });
     });
     child.stdin.on("error", () => {});
     child.stdin.end(options.input);

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, type Repository } from "@kiln/domain";
-import { type CommitDetail, type CommitInfo, getCommit, listCommits } from "@kiln/git";
+import { type CommitDetail, type CommitInfo, type GitRepository, getCommit, listCommits } from "@kiln/git";
 import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -67,18 +67,22 @@ export class CommitService {
     return { ...(await this.describe(repo, page.commits, input)), hasMore: page.hasMore, total: page.total };
   }
 
-  /** Commits already found (a page of history, a pull request's), with their files and stats as asked and their accounts. */
+  /**
+   * Commits already found (a page of history, a pull request's), with their files and stats as asked
+   * and their accounts; `git` reads them instead of the repository's own (a joined view across forks).
+   */
   async describe(
     repo: Repository,
     found: readonly CommitInfo[],
     options: CommitDetailOptions,
+    git?: GitRepository,
   ): Promise<CommitsView> {
     const commits: CommitEntry[] = [];
-    for (const commit of found) commits.push(await this.detail(repo, commit, options));
+    for (const commit of found) commits.push(await this.detail(repo, commit, options, git));
     return {
       commits,
       users: await commitUsers(this.users, emailsOf(commits)),
-      ...(await this.verifications(repo, commits, options)),
+      ...(await this.verifications(repo, commits, options, git)),
     };
   }
 
@@ -100,15 +104,21 @@ export class CommitService {
     repo: Repository,
     commits: readonly CommitInfo[],
     options: CommitDetailOptions,
+    read?: GitRepository,
   ): Promise<{ verifications?: ReadonlyMap<string, CommitVerification> }> {
     if (!this.verifier || options.verification === false || commits.length === 0) return {};
-    const git = await this.repos.git(repo);
+    const git = read ?? (await this.repos.git(repo));
     return { verifications: await this.verifier.verify(git.gitdir, commits) };
   }
 
-  private async detail(repo: Repository, commit: CommitInfo, options: CommitDetailOptions) {
+  private async detail(
+    repo: Repository,
+    commit: CommitInfo,
+    options: CommitDetailOptions,
+    read?: GitRepository,
+  ) {
     if (options.files === false && options.stat === false) return commit;
-    const git = await this.repos.git(repo);
+    const git = read ?? (await this.repos.git(repo));
     return trim(await withGitErrors(() => getCommit(git, commit.sha)), options);
   }
 }

@@ -2,11 +2,11 @@ import { NotFoundError } from "@kiln/domain";
 import {
   type ComparedFile,
   changedFiles,
-  fetchCommit,
   type GitRepository,
   mergeBase,
   rangeCommits,
   resolveCommitSha,
+  withJoinedObjects,
 } from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
 import { withGitErrors } from "../repos/git-errors.js";
@@ -75,8 +75,9 @@ export type HeadResolver = (
 /**
  * `GET /repos/{owner}/{repo}/compare/{basehead}` (Forgejo's CompareDiff): the commits the head has
  * that the base lacks, newest first, and the files that differ. A head in a fork of the repository
- * (or in its parent) is named `owner:ref`, found as a pull request's head is; its commits are
- * copied into this repository (objects only), where the comparison runs.
+ * (or in its parent) is named `owner:ref`, found as a pull request's head is; the comparison then
+ * reads both repositories' objects through a joined view, and copies nothing: a read (anonymous
+ * ones included) must not make this repository hold, and its owner pay for, another's objects.
  */
 export class CompareService {
   constructor(
@@ -105,11 +106,13 @@ export class CompareService {
       });
     const base = await resolve(git, spec.base, "base");
     const head = await resolve(headGit, spec.head, "head");
-    if (headGit !== git) await fetchCommit(git, headGit, head);
-    const from = spec.direct ? base : ((await mergeBase(git, base, head)) ?? base);
-    const range = await rangeCommits(git, from, head, { skip: 0, limit: MAX_COMPARE_COMMITS });
-    const files = await changedFiles(git, from, head);
-    const view = await this.commits.describe(repo, range.commits, options);
-    return { ...view, totalCommits: range.total, files };
+    const run = async (read: GitRepository): Promise<CompareView> => {
+      const from = spec.direct ? base : ((await mergeBase(read, base, head)) ?? base);
+      const range = await rangeCommits(read, from, head, { skip: 0, limit: MAX_COMPARE_COMMITS });
+      const files = await changedFiles(read, from, head);
+      const view = await this.commits.describe(repo, range.commits, options, read);
+      return { ...view, totalCommits: range.total, files };
+    };
+    return headGit === git ? run(git) : withJoinedObjects(git, headGit, run);
   }
 }

@@ -23,6 +23,12 @@ const NEW_BRANCH_COMMITS = 10;
 const MAX_PUSH_COMMITS = 1000;
 /** The references of one commit message, or of a pull request's title and description, that are followed. */
 const MAX_REFERENCES = 100;
+/**
+ * The references of one push that are followed, over all its commits (oldest first): each costs
+ * queries and may add a timeline entry inside the push's transaction, so 1000 commits naming 100
+ * issues each cannot hold the database for a hundred thousand of them.
+ */
+export const MAX_PUSH_REFERENCES = 1000;
 
 type PushEvent = Extract<ForgeEvent, { type: "push" }>;
 
@@ -68,6 +74,7 @@ export function issueReferenceConsumer(
 /** The references of one event, resolved for its doer inside the event's transaction. */
 class References {
   readonly #repos = new Map<string, RepoAccess | undefined>();
+  readonly #issues = new Map<string, Issue | undefined>();
   #doer: User | undefined | null = null;
 
   constructor(
@@ -90,9 +97,11 @@ class References {
       created ? { limit: NEW_BRANCH_COMMITS } : { since: event.before, limit: MAX_PUSH_COMMITS },
     );
     const branch = event.ref.slice("refs/heads/".length);
+    let budget = MAX_PUSH_REFERENCES;
     for (const commit of newest.reverse()) {
       const seen = new Set<string>();
       for (const ref of findIssueReferences(commit.message, keywords).slice(0, MAX_REFERENCES)) {
+        if (budget-- <= 0) return;
         const target = await this.target(pushed, ref);
         if (!target) continue;
         const key = `${target.issue.id}:${ref.action}`;
@@ -186,7 +195,11 @@ class References {
         ? from
         : await this.repo({ ownerName: ref.owner, name: ref.name });
     if (!access) return undefined;
-    const issue = await issues.findIssueByIndex(this.trx, access.repo.id, ref.index);
+    // Looked up once per event; `changeStatus` reads the issue again before changing it.
+    const key = `${access.repo.id}#${ref.index}`;
+    if (!this.#issues.has(key))
+      this.#issues.set(key, await issues.findIssueByIndex(this.trx, access.repo.id, ref.index));
+    const issue = this.#issues.get(key);
     return issue ? { issue, access } : undefined;
   }
 

@@ -35,6 +35,7 @@ import {
   resolveAssignees,
 } from "../issues/issue-support.js";
 import type { PermissionService } from "../permissions/permission-service.js";
+import { canWrite } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { headAccessOf, maintainerBranches, parseHead, resolveHeadRepo } from "./head-repo.js";
@@ -193,7 +194,13 @@ export class PullService {
     }
     await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
     const name = parseHead(input.head);
-    const { repo: headRepo } = await resolveHeadRepo(this.ctx.db, this.access, ctx, name);
+    const head = await resolveHeadRepo(this.ctx.db, this.access, ctx, name);
+    const headRepo = head.repo;
+    // Maintainers' edits are the head's to grant (Forgejo's SetAllowEdits): the base's default
+    // applies only for a poster who may write to the head repository, or anyone could open a pull
+    // request from someone else's branch into their own fork and push to that branch.
+    const allowMaintainerEdit =
+      ctx.repo.pullsConfig.defaultAllowMaintainerEdit && canWrite(head.permission, "repo.code");
     const git = await this.repos.git(ctx.repo);
     const full = `${ctx.repo.ownerName}/${ctx.repo.name}`;
     const baseSha = await branchTip(git, input.base);
@@ -274,7 +281,7 @@ export class PullService {
           ...pair,
           issueId: issue.id,
           index: issue.index,
-          allowMaintainerEdit: ctx.repo.pullsConfig.defaultAllowMaintainerEdit,
+          allowMaintainerEdit,
         },
         state,
       );

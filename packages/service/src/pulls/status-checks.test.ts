@@ -31,6 +31,26 @@ describe("required status checks", () => {
     ]);
   });
 
+  it("refuses, without matching them, patterns whose matching would exceed the verdict's budget", () => {
+    const hostile = (i: number) => `${"{a,b}".repeat(6)}${"*a".repeat(110)}${i}`.slice(0, 255);
+    const contexts = Array.from({ length: 256 }, (_, i) => status(`${"a".repeat(250)}${i}`, "success"));
+    const verdict = judgeStatusChecks(
+      [...Array.from({ length: 49 }, (_, i) => hostile(i)), "a".repeat(250) + 7],
+      contexts,
+    );
+    expect(verdict.passed).toBe(false);
+    expect(verdict.problems).toEqual(
+      Array.from({ length: 49 }, (_, i) => `${hostile(i)}: too complex to check`),
+    );
+  });
+
+  it("matches plain patterns and modest globs over many contexts within the budget", () => {
+    const contexts = Array.from({ length: 256 }, (_, i) => status(`ci/job-${i}`, "success"));
+    const patterns = [...Array.from({ length: 40 }, (_, i) => `ci/job-${i}`), "ci/*", "ci/job-{1,2}?"];
+    const verdict = judgeStatusChecks(patterns, contexts);
+    expect(verdict).toEqual({ passed: true, problems: [] });
+  });
+
   it("without patterns, needs statuses, all of them success", () => {
     expect(judgeStatusChecks([], []).problems).toEqual(["no status reported"]);
     expect(judgeStatusChecks([" "], [status("x", "failure"), status("y", "success")]).problems).toEqual([

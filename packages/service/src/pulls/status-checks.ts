@@ -5,6 +5,12 @@ import { contextMatcher } from "./status-glob.js";
 
 /** At most this many contexts of one commit are read to judge its checks (more count as missing). */
 const MAX_CONTEXTS = 256;
+/**
+ * The matching work one verdict may take (pattern tokens × context characters, summed): enough
+ * for dozens of patterns over hundreds of contexts, while a rule of long brace-expanded patterns
+ * over long contexts (billions of steps) cannot hold a request. Patterns past it are not matched.
+ */
+export const MAX_MATCH_STEPS = 1_000_000;
 
 /** What a branch rule's required status checks say about a commit. */
 export interface StatusCheckVerdict {
@@ -26,7 +32,8 @@ export interface LatestStatus {
  * every context it matches must be `success`; `pending`, `warning`, `failure` and `error` refuse,
  * as does a pattern no context matches. Without patterns, the worst of all the commit's statuses
  * must be `success` (a commit without any refuses). A pattern that is not a valid glob matches
- * nothing, so a broken rule holds merges back rather than letting them through.
+ * nothing, so a broken rule holds merges back rather than letting them through; so does a pattern
+ * whose matching would take the verdict past {@link MAX_MATCH_STEPS} (`too complex to check`).
  */
 export function judgeStatusChecks(
   contexts: readonly string[],
@@ -42,9 +49,17 @@ export function judgeStatusChecks(
     }
     return { passed: problems.length === 0, problems };
   }
-  for (const pattern of patterns) {
-    const matches = contextMatcher(pattern);
-    const matched = matches ? latest.filter((status) => matches(status.context)) : [];
+  const characters = latest.reduce((sum, status) => sum + status.context.length, 0);
+  let steps = 0;
+  for (const pattern of new Set(patterns)) {
+    const matcher = contextMatcher(pattern);
+    const cost = (matcher?.size ?? 0) * characters;
+    if (steps + cost > MAX_MATCH_STEPS) {
+      problems.push(`${pattern}: too complex to check`);
+      continue;
+    }
+    steps += cost;
+    const matched = matcher ? latest.filter((status) => matcher.matches(status.context)) : [];
     if (matched.length === 0) problems.push(`${pattern}: missing`);
     for (const status of matched) {
       const problem = `${status.context}: ${status.state}`;

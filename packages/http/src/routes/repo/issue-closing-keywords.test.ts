@@ -246,4 +246,27 @@ describe.each(DIALECTS)("closing keywords on %s", (dialect) => {
     expect(events.map((e) => e.type)).toEqual(["close"]);
     expect(JSON.stringify(events)).not.toContain("secret");
   });
+  it("follows at most 1000 references in one push, whatever its commits name", async () => {
+    const flood = await createRepo(t, alice, "flood");
+    const first = await issue(flood, "Named by every commit");
+    const names = Array.from({ length: 100 }, (_, i) => `#${first + i}`).join(" ");
+    const work = await mkdtemp(join(tmpdir(), "kiln-keywords-"));
+    try {
+      const url = new URL(`${server.url}/${alice.name}/flood.git`);
+      url.username = alice.name;
+      url.password = alice.token;
+      await run(["clone", "-q", url.toString(), "clone"], work);
+      const clone = join(work, "clone");
+      for (let i = 1; i <= 11; i++)
+        await run(["commit", "-q", "--allow-empty", "-m", `Step ${i}: ${names}`], clone);
+      await run(["push", "-q", "origin", "main"], clone);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+    // Ten commits of 100 references each use the push's allowance; the eleventh adds nothing.
+    const refs = (await timeline(flood, first)).filter((e) => e.type === "commit_ref");
+    expect(refs.map((e) => e.body.replace(/^.*>Step (\d+):.*$/, "$1"))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `${i + 1}`),
+    );
+  });
 });

@@ -103,6 +103,8 @@ describe.each(DIALECTS)("pull requests from forks on %s", (dialect) => {
     expect(res.json.total_commits).toBe(1);
     expect(res.json.commits[0].sha).toBe(sha);
     expect(res.json.files).toEqual([{ filename: "cmp.txt", status: "added" }]);
+    // A read copies nothing into the base: its owner's disk (and quota) holds only its own objects.
+    expect(() => git(base, "cat-file", "-e", `${sha}^{commit}`)).toThrow();
     expect(
       (await t.call("GET", `/repos/alice/base/compare/main...bob/base:${branch}`)).json.total_commits,
     ).toBe(1);

@@ -141,6 +141,26 @@ describe.each(DIALECTS)("required status checks on %s", (dialect) => {
     await unprotect();
   });
 
+  it("answers at once for a rule of hostile patterns over long contexts, refusing what it cannot check", async () => {
+    const pr = await pull();
+    // Long patterns over 255-character contexts: matched in full, the 49 hostile patterns would take
+    // hundreds of millions of matcher steps on every read of the pull request; past the verdict's
+    // step budget a pattern is refused unchecked.
+    const hostile = (i: number) => `${"{a,b}".repeat(6)}${"*a".repeat(110)}${i}`.slice(0, 255);
+    const patterns = [...Array.from({ length: 49 }, (_, i) => hostile(i)), "ci/build"];
+    expect((await protect({ status_check_contexts: patterns })).status).toBe(201);
+    for (let i = 0; i < 8; i++) await report(pr.head, `${"a".repeat(250)}${i}`, "success");
+    await report(pr.head, "ci/build", "success");
+    const res = await t.call("GET", `${repo.path}/pulls/${pr.index}`, { token: reader.token });
+    expect(res.status).toBe(200);
+    expect(res.json.mergeable).toBe(false);
+    const refused = await merge(pr.index);
+    expect(refused.status).toBe(422);
+    expect(refused.json.message).toContain(`${hostile(48)}: too complex to check`);
+    expect(refused.json.message).not.toContain("ci/build");
+    await unprotect();
+  });
+
   it("bounds the patterns a rule may require", async () => {
     const many = await protect({ status_check_contexts: Array.from({ length: 51 }, (_, i) => `c${i}`) });
     expect(many.status).toBe(422);
