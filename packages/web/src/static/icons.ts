@@ -8,7 +8,6 @@ import { createRequire } from "node:module";
  */
 export const ICONS = [
   "alert",
-  "archive",
   "bell",
   "book",
   "check",
@@ -19,7 +18,6 @@ export const ICONS = [
   "copy",
   "eye",
   "git-pull-request",
-  "history",
   "issue-opened",
   "link",
   "location",
@@ -30,14 +28,12 @@ export const ICONS = [
   "person",
   "repo",
   "repo-forked",
-  "repo-template",
   "search",
   "shield-lock",
   "sign-in",
   "sign-out",
   "star",
   "tag",
-  "telescope",
 ] as const;
 
 /** The name of an icon the pages may use. */
