@@ -9,6 +9,9 @@ import type { Hono } from "hono";
 import { createSiteApp } from "../src/web/site-app.js";
 import { WebBrowser } from "./web-browser.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
+type Json = any;
+
 /** A user made for a test: password `password1` and an `all` token. */
 export interface SiteUser {
   readonly name: string;
@@ -22,12 +25,11 @@ export interface SiteTestApp {
   readonly services: Services;
   readonly settings: Settings;
   /** Calls `/api/v1{path}` with a token; JSON in and out. */
-  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
   call(
     method: string,
     path: string,
     opts?: { token?: string; body?: unknown },
-  ): Promise<{ status: number; headers: Headers; json: any }>;
+  ): Promise<{ status: number; headers: Headers; json: Json }>;
   user(opts?: { admin?: boolean; name?: string }): Promise<SiteUser>;
   /** A browser with an empty cookie jar. */
   browser(): WebBrowser;
