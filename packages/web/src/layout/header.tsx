@@ -16,7 +16,7 @@ function UserMenu() {
         <span class="visually-hidden">Notifications</span>
       </a>
       <details class="menu">
-        <summary>
+        <summary aria-label={`Account menu of ${user.name}`}>
           <Avatar user={user} size={20} />
           <span class="menu-name">{user.name}</span>
         </summary>
