@@ -85,9 +85,11 @@ async function tabContent(c: WebContext, user: User, tab: Tab, fields: Fields) {
 export async function userProfile(c: WebContext, user: User, fields: Fields) {
   const tab = tabOf(fields);
   const path = accountPath(user.name);
-  const content = await tabContent(c, user, tab, fields);
   const services = c.get("services");
-  const orgs = await services.orgs.listOfUser(user, viewerOf(c.get("actor")), { page: 1, limit: 20 });
+  const [content, orgs] = await Promise.all([
+    tabContent(c, user, tab, fields),
+    services.orgs.listOfUser(user, viewerOf(c.get("actor")), { page: 1, limit: 20 }),
+  ]);
   return render(
     c,
     { title: user.fullName ? `${user.fullName} (${user.name})` : user.name },
