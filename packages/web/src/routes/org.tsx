@@ -1,5 +1,5 @@
 import type { Team } from "@kiln/domain";
-import { type OrgAccess, viewerOf } from "@kiln/service";
+import { meetsOrgNeed, type OrgAccess, viewerOf } from "@kiln/service";
 import { AccountLinks, AccountList } from "../components/account-list.js";
 import { ListSearch } from "../components/list-search.js";
 import { Pagination } from "../components/pagination.js";
@@ -46,7 +46,7 @@ function OrgTabs(props: { access: OrgAccess; current: OrgTab; mayListTeams: bool
 }
 
 function orgPage(c: WebContext, access: OrgAccess, tab: OrgTab, crumbs: readonly Crumb[], body: unknown) {
-  const mayListTeams = access.isMember || c.get("actor").user?.isAdmin === true;
+  const mayListTeams = meetsOrgNeed(c.get("actor"), access, "member");
   return render(
     c,
     { title: access.org.fullName || access.org.name, crumbs },

@@ -1,8 +1,9 @@
-import type { RepoAccess } from "@kiln/service";
+import type { RepoUnit } from "@kiln/domain";
+import { canRead, type RepoAccess } from "@kiln/service";
 import type { RepoHeaderProps, RepoTab } from "../../layout/repo-header.js";
 
 /** The unit each tab shows (a tab appears only when the viewer may read its unit). */
-const UNIT_OF: Readonly<Record<RepoTab, string>> = {
+const UNIT_OF: Readonly<Record<RepoTab, RepoUnit>> = {
   code: "repo.code",
   issues: "repo.issues",
   pulls: "repo.pulls",
@@ -21,7 +22,7 @@ export function repoHeaderOf(access: RepoAccess, active: RepoTab): RepoHeaderPro
     pulls: repo.numPulls - repo.numClosedPulls,
   };
   const tabs = (Object.keys(UNIT_OF) as RepoTab[])
-    .filter((tab) => (permission.units as Readonly<Record<string, string>>)[UNIT_OF[tab]] !== "none")
+    .filter((tab) => canRead(permission, UNIT_OF[tab]))
     .map((tab) => (counts[tab] !== undefined ? { tab, count: counts[tab] } : { tab }));
   return { repo, active, tabs };
 }
