@@ -5,7 +5,11 @@
 export class WebBrowser {
   private readonly cookies = new Map<string, string>();
 
-  constructor(public base: string) {}
+  constructor(
+    public base: string,
+    private readonly fetcher: (url: string, init: RequestInit) => Promise<Response> = (url, init) =>
+      fetch(url, init),
+  ) {}
 
   /** The cookies the browser holds, `name=value; …`. */
   cookieHeader(): string {
@@ -29,7 +33,7 @@ export class WebBrowser {
     const headers: Record<string, string> = {};
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
-    const res = await fetch(new URL(path, this.base), {
+    const res = await this.fetcher(new URL(path, this.base).href, {
       method,
       headers,
       redirect: "manual",

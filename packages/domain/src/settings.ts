@@ -64,6 +64,8 @@ export interface Settings {
     readonly allowCrossRepositoryDependencies: boolean;
     /** `[service] AUTO_WATCH_NEW_REPOS`: a repository's creator (and all-repository teams) watch it. */
     readonly autoWatchNewRepos: boolean;
+    /** `[service] DISABLE_REGISTRATION` (default false): no sign-up page; only admins create accounts. */
+    readonly disableRegistration: boolean;
   };
   readonly repository: {
     /** Absolute directory holding `<owner>/<name>.git`. */
@@ -373,6 +375,7 @@ export function defaultSettings(workPath: string, overrides: SettingsOverrides =
       enableDependencies: true,
       allowCrossRepositoryDependencies: true,
       autoWatchNewRepos: true,
+      disableRegistration: false,
     },
     repository: {
       root: `${appDataPath}/repositories`,

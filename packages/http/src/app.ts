@@ -31,6 +31,11 @@ export interface AppOptions {
    * gives a writer that formats the line itself, as it is written for every request.
    */
   readonly requestLog?: RequestLog;
+  /**
+   * Answers the requests outside `/api/` that no route of this app takes (the web interface's
+   * pages, which `kiln web` serves on the same port). Without it they are the API's JSON 404.
+   */
+  readonly fallback?: (request: Request) => Response | Promise<Response>;
 }
 
 /** Writes one request's log line: method, path as sent (without the query), status, milliseconds. */
@@ -42,8 +47,8 @@ export function enabledRoutes(settings: Settings, extra: readonly AnyRoute[] = [
 }
 
 /**
- * Builds the Kiln HTTP application: `/api/v1`, its API description, git and LFS, and a request
- * log. Every route is one handler (no middleware chain): Hono then calls it directly, and an API
+ * Builds the Kiln HTTP application: `/api/v1`, its API description, git and LFS, the OAuth2
+ * provider's machine endpoints, and a request log; what it does not answer goes to `fallback`. Every route is one handler (no middleware chain): Hono then calls it directly, and an API
  * operation's steps are laid out once per route by {@link apiHandler}.
  */
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -63,7 +68,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     if (!c.get("settings")) enter(c);
     return onError(err, c);
   });
+  const { fallback } = options;
   app.notFound((c) => {
+    if (fallback && !c.req.path.startsWith("/api/")) return fallback(c.req.raw);
     enter(c);
     return onNotFound(c);
   });

@@ -195,6 +195,7 @@ export { type LabelTemplateEntry, labelTemplates } from "./templates/label-templ
 export { type LicenseEntry, type LicenseTemplate, licenseTemplates } from "./templates/license-templates.js";
 export { AccessTokenService, type CreatedAccessToken } from "./users/access-token-service.js";
 export { EmailService } from "./users/email-service.js";
+export { type RegistrationInput, RegistrationService } from "./users/registration-service.js";
 export {
   type AdminEditUserInput,
   type CreateUserInput,

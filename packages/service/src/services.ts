@@ -113,6 +113,7 @@ import { StarService } from "./social/star-service.js";
 import { WatchService } from "./social/watch-service.js";
 import { AccessTokenService } from "./users/access-token-service.js";
 import { EmailService } from "./users/email-service.js";
+import { RegistrationService } from "./users/registration-service.js";
 import { UserService } from "./users/user-service.js";
 import { hookTaskCleanupTask } from "./webhooks/hook-task-cleanup.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
@@ -228,6 +229,8 @@ export interface Services {
   readonly oauth2Tokens: OAuth2TokenService;
   /** The web pages' sign-in sessions and TOTP enrolment. */
   readonly webSessions: WebSessionService;
+  /** Self-registration on the sign-up page (`[service] DISABLE_REGISTRATION`). */
+  readonly registrations: RegistrationService;
   readonly twoFactor: TwoFactorService;
   /** Uploaded avatars of users, organizations and repositories, and generated identicons. */
   readonly avatars: AvatarService;
@@ -417,6 +420,7 @@ export function createServices(init: ServiceContextInit): Services {
     oauth2Authorizer: new OAuth2Authorizer(ctx),
     oauth2Tokens: new OAuth2TokenService(ctx),
     webSessions: new WebSessionService(ctx),
+    registrations: new RegistrationService(ctx, users),
     twoFactor: new TwoFactorService(ctx),
     avatars: avatarService,
     unadopted: new UnadoptedService(ctx, repos, ledger),

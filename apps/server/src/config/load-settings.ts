@@ -78,6 +78,7 @@ export function loadSettings(ini: IniSections, options: LoadOptions): Settings {
       enableDependencies: get.bool("service", "DEFAULT_ENABLE_DEPENDENCIES", true),
       allowCrossRepositoryDependencies: get.bool("service", "ALLOW_CROSS_REPOSITORY_DEPENDENCIES", true),
       autoWatchNewRepos: get.bool("service", "AUTO_WATCH_NEW_REPOS", true),
+      disableRegistration: get.bool("service", "DISABLE_REGISTRATION", false),
     },
     repository: {
       root: path(get.string("repository", "ROOT", `${appDataPath}/repositories`)),

@@ -2,13 +2,13 @@ import { unlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { createApp } from "@kiln/http";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { openInstance } from "../instance/instance.js";
 import { socketPathFor, startInternalApi } from "../instance/internal-api.js";
 import { DataLock } from "../instance/lock.js";
 import { type KilnLogger, requestLogOf } from "../logger.js";
 import { trackConnections } from "./connections.js";
+import { createSiteApp } from "./site-app.js";
 import { startWatchdog } from "./watchdog.js";
 
 /** How a stop ended: every request answered, or cut short by the hammer. */
@@ -74,7 +74,7 @@ export async function startWeb(
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }
-  const app = createApp({ services, settings, logger, requestLog: requestLogOf(logger) });
+  const app = createSiteApp({ services, settings, logger, requestLog: requestLogOf(logger) });
   // @hono/node-server's listener on Node's server (what its `createAdaptorServer` builds), behind
   // the connection tracking.
   const server = createServer();

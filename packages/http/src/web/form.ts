@@ -36,29 +36,6 @@ export async function readForm(c: AppContext): Promise<Fields> {
   return (name) => bounded(values.get(name));
 }
 
-/** The query string's fields. */
-export function queryFields(c: AppContext): Fields {
-  const params = new URL(c.req.url).searchParams;
-  return (name) => bounded(params.get(name) ?? undefined);
-}
-
 function bounded(value: string | undefined): string {
   return value !== undefined && value.length <= FIELD_LIMIT ? value : "";
-}
-
-/**
- * A same-site path to return to after sign-in, or undefined: it must be a path on this site
- * (`/…`), never `//host` or `/\host` (which browsers read as another host), nor hold control
- * characters, and fit in a form field (so a long authorize URL still comes back).
- */
-export function safeRedirect(target: string): string | undefined {
-  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return undefined;
-  if (
-    target.length > FIELD_LIMIT ||
-    target.includes("\\") ||
-    [...target].some((ch) => ch < " " || ch === "\u007f")
-  ) {
-    return undefined;
-  }
-  return target;
 }

@@ -198,12 +198,13 @@ export class AccessService {
     const viewer = viewerOf(actor);
     const { isMember, teams: memberTeams, permission } = await this.standing(viewer, org);
     if (!canSeeAccount(viewer, org, isMember)) throw orgNotFound(name);
-    const siteAdmin = actor.user?.isAdmin === true;
-    if (need === "member" && !isMember && !siteAdmin)
-      throw new PermissionDeniedError("Must be an organization member");
-    if (need === "owner" && !permission.isOwner && !siteAdmin)
-      throw new PermissionDeniedError("Must be an organization owner");
-    return { org, isMember, teams: memberTeams, permission };
+    const standing = { org, isMember, teams: memberTeams, permission };
+    if (!meetsOrgNeed(actor, standing, need)) {
+      throw new PermissionDeniedError(
+        need === "owner" ? "Must be an organization owner" : "Must be an organization member",
+      );
+    }
+    return standing;
   }
 
   /**
@@ -270,6 +271,20 @@ export class AccessService {
 
 function teamNotFound(id: number): NotFoundError {
   return new NotFoundError(`team does not exist [id: ${id}]`);
+}
+
+/**
+ * Whether an actor with this standing in a visible organization meets `need`: members for
+ * `member`, owners for `owner`; site admins meet every need. Pages use it to offer only what
+ * {@link AccessService.org} would allow (the Teams tab).
+ */
+export function meetsOrgNeed(
+  actor: Actor,
+  standing: Pick<OrgAccess, "isMember" | "permission">,
+  need: OrgNeed,
+): boolean {
+  if (actor.user?.isAdmin === true || need === "visible") return true;
+  return need === "member" ? standing.isMember : standing.permission.isOwner;
 }
 
 /** Forgejo's not-found for an unknown or hidden organization. */

@@ -1,5 +1,6 @@
 export {
   AccessService,
+  meetsOrgNeed,
   type OrgAccess,
   type OrgNeed,
   orgNotFound,

@@ -10,6 +10,7 @@ import { openSecret } from "./secret-box.js";
 import { hashTokenSecret } from "./token-secret.js";
 import { validateTotp } from "./totp.js";
 import { limitedTwoFactorCheck } from "./two-factor-service.js";
+import type { WebSession } from "./web-session-service.js";
 
 /**
  * Checks credentials the way Forgejo does (DECISIONS item 8): `token`/`Bearer` tokens; Basic
@@ -46,6 +47,24 @@ export class AuthService {
     const principal = await this.resolve(credentials);
     this.checkAccount(principal.user);
     return principal;
+  }
+
+  /**
+   * The principal of a web session's signed-in user, after the same account checks as every other
+   * credential; null when nobody is signed in or the account may not act now (a forced password
+   * change, say), so that the pages treat the visitor as anonymous. A session carries every scope,
+   * as a password does: cookies have no `public-only` or scoped form.
+   */
+  fromSession(session: WebSession | undefined): Principal | null {
+    const user = session?.user;
+    if (!user) return null;
+    try {
+      this.checkAccount(user);
+    } catch (err) {
+      if (err instanceof PermissionDeniedError) return null;
+      throw err;
+    }
+    return { user, method: "session", scopes: null };
   }
 
   /** Whether the user has enrolled in TOTP two-factor authentication. */

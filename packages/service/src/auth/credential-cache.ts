@@ -1,10 +1,23 @@
+import type { User } from "@kiln/domain";
 import type { ServiceContext } from "../context.js";
 import type { Principal } from "./principal.js";
 
-/** A resolved access token: the principal it proves and the token's id (for invalidation). */
+/**
+ * A resolved access token: the principal it proves and the token's id (for invalidation); or a
+ * web session (its principal is the session's user, signed in or pending, and `tokenId` 0).
+ */
 export interface CachedCredential {
   readonly principal: Principal;
   readonly tokenId: number;
+  readonly session?: CachedSession;
+}
+
+/** What a web session's row says, as `WebSessionService.load` read it. */
+export interface CachedSession {
+  readonly user: User | undefined;
+  readonly pendingUser: User | undefined;
+  readonly data: string;
+  readonly expiresAt: Date;
 }
 
 /** How a cache behaves: entries live `ttl` ms (0 disables it), at most `maxEntries` of them. */
@@ -77,6 +90,12 @@ export class CredentialCache {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
+  }
+
+  /** Drops the entry under one key (a web session that changed or ended). */
+  forget(key: string): void {
+    this.generation++;
+    this.entries.delete(key);
   }
 
   /** Drops the entry of a token (it was deleted or its scopes changed). */

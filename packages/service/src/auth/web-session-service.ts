@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { User } from "@kiln/domain";
 import { users, webSessions } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
+import { type CachedSession, type CredentialCache, credentialCacheOf } from "./credential-cache.js";
 import { hashTokenSecret } from "./token-secret.js";
 
 /** What a session remembers between pages (JSON in `web_session.data`). */
@@ -35,7 +36,10 @@ const PENDING_LIFETIME_MS = 5 * 60 * 1000;
  * one, even before sign-in.
  */
 export class WebSessionService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly cache: CredentialCache = credentialCacheOf(ctx),
+  ) {}
 
   /** A fresh cookie value (not yet stored: anonymous visitors leave no row). */
   newCookie(): string {
@@ -57,9 +61,18 @@ export class WebSessionService {
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
-  /** The stored session of a cookie, if any and not expired (its user still able to sign in). */
+  /**
+   * The stored session of a cookie, if any and not expired (its user still able to sign in). A
+   * session read from the database is kept in the instance's credential cache, like a token, for
+   * `[security] CREDENTIAL_CACHE_TTL`: changing or ending it through this process, and any change
+   * to its account, drops the entry at once; the TTL bounds how late another process sees a change.
+   */
   async load(cookie: string | undefined): Promise<WebSession | undefined> {
     if (!cookie || cookie.length > 128) return undefined;
+    const key = cacheKey(cookie);
+    const cached = this.cache.get(key)?.session;
+    if (cached) return cached.expiresAt.getTime() > Date.now() ? sessionOf(cookie, cached) : undefined;
+    const stamp = this.cache.stamp();
     const row = await webSessions.findSession(this.ctx.db, hashTokenSecret(cookie));
     if (!row) return undefined;
     // An account that may no longer sign in (prohibited, deactivated) has no session.
@@ -68,14 +81,15 @@ export class WebSessionService {
     const pendingUser = mayUse(
       row.pendingUserId !== null ? await users.findUserById(this.ctx.db, row.pendingUserId) : undefined,
     );
-    if (!user && !pendingUser) return undefined;
-    let data: SessionData = {};
-    try {
-      data = JSON.parse(row.data) as SessionData;
-    } catch {
-      data = {};
-    }
-    return { cookie, user, pendingUser, data, expiresAt: row.expiresAt };
+    const holder = user ?? pendingUser;
+    if (!holder) return undefined;
+    const session = { user, pendingUser, data: row.data, expiresAt: row.expiresAt };
+    this.cache.set(
+      key,
+      { principal: { user: holder, method: "session", scopes: null }, tokenId: 0, session },
+      stamp,
+    );
+    return sessionOf(cookie, session);
   }
 
   /**
@@ -105,8 +119,8 @@ export class WebSessionService {
    * a pending one keeps its short expiry. False when the session is gone (signed out or dropped
    * meanwhile): it is not brought back.
    */
-  update(session: WebSession, data: SessionData): Promise<boolean> {
-    return webSessions.updateSession(this.ctx.db, {
+  async update(session: WebSession, data: SessionData): Promise<boolean> {
+    const updated = await webSessions.updateSession(this.ctx.db, {
       id: hashTokenSecret(session.cookie),
       userId: session.user?.id ?? null,
       pendingUserId: session.user ? null : (session.pendingUser?.id ?? null),
@@ -115,15 +129,34 @@ export class WebSessionService {
         ? new Date(Date.now() + this.ctx.settings.session.sessionLifeTime * 1000)
         : session.expiresAt,
     });
+    // After the write: a load that read the old row meanwhile does not keep it (its stamp is old).
+    this.cache.forget(cacheKey(session.cookie));
+    return updated;
   }
 
   /** Ends a session (sign-out, or the pending session once its TOTP step is done). */
   async end(cookie: string): Promise<void> {
     await webSessions.deleteSession(this.ctx.db, hashTokenSecret(cookie));
+    this.cache.forget(cacheKey(cookie));
   }
 
   /** Removes expired sessions; how many. */
   sweep(): Promise<number> {
     return webSessions.deleteExpiredSessions(this.ctx.db);
   }
+}
+
+/** A session's key in the credential cache (apart from tokens' hashes). */
+function cacheKey(cookie: string): string {
+  return `session:${hashTokenSecret(cookie)}`;
+}
+
+function sessionOf(cookie: string, cached: CachedSession): WebSession {
+  let data: SessionData = {};
+  try {
+    data = JSON.parse(cached.data) as SessionData;
+  } catch {
+    data = {};
+  }
+  return { cookie, user: cached.user, pendingUser: cached.pendingUser, data, expiresAt: cached.expiresAt };
 }

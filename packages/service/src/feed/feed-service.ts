@@ -21,6 +21,8 @@ export interface FeedQuery {
 /** A feed entry with what its API shape shows: actor, repository and comment. */
 export interface FeedEntry {
   readonly action: ActionRow;
+  /** Forgejo's name of the entry's type (`create_repo`, `commit_repo`, …; its API's `op_type`). */
+  readonly kind: string;
   readonly actUser: User | null;
   readonly repo: Repository;
   readonly comment: CommentView | null;
@@ -123,6 +125,7 @@ export class FeedService {
       return [
         {
           action,
+          kind: actions.actionTypeName(action.opType),
           actUser: actorById.get(Number(action.actUserId)) ?? null,
           repo,
           comment: action.commentId === null ? null : (commentById.get(Number(action.commentId)) ?? null),

@@ -48,20 +48,24 @@ export class UserLookups {
     return users.findUserById(this.ctx.db, id);
   }
 
-  /** `GET /users/search`: individual users matching `q` (or the one with `uid`) that `viewer` may see. */
+  /**
+   * `GET /users/search`: individual users matching `q` (or the one with `uid`) that `viewer` may
+   * see; with `type: "organization"`, organizations instead (the explore page's search).
+   */
   async search(
     viewer: RepoViewer,
-    opts: { q?: string; uid?: number },
+    opts: { q?: string; uid?: number; type?: "individual" | "organization" },
     page: PageRequest,
   ): Promise<Paged<User>> {
+    const type = opts.type ?? "individual";
     if (opts.uid !== undefined && opts.uid > 0) {
       const user = await users.findUserById(this.ctx.db, opts.uid);
-      const items = user && user.type === "individual" && canSeeAccount(viewer, user, false) ? [user] : [];
+      const items = user && user.type === type && canSeeAccount(viewer, user, false) ? [user] : [];
       return { items, total: items.length };
     }
     return users.listUsers(
       this.ctx.db,
-      { type: "individual", keyword: opts.q ?? "", visibleTo: viewer, orderBy: "alphabetically" },
+      { type, keyword: opts.q ?? "", visibleTo: viewer, orderBy: "alphabetically" },
       page,
     );
   }

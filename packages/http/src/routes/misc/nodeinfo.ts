@@ -33,7 +33,8 @@ async function nodeInfo(c: AppContext): Promise<v.InferOutput<typeof api.NodeInf
     protocols: [],
     // Kiln publishes no RSS or Atom feeds (Forgejo lists "rss2.0").
     services: { inbound: [], outbound: [] },
-    openRegistrations: false,
+    // Forgejo's ShowRegistrationButton: the sign-up page is open.
+    openRegistrations: !settings.service.disableRegistration,
     usage,
     metadata: {},
   };

@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../test/support.js";
-import { WebBrowser } from "../../test/web-browser.js";
+import { openSiteTestApp, type SiteTestApp, type SiteUser } from "./site-support.js";
 
 const REDIRECT = "https://client.example/cb";
 
 describe.each(DIALECTS)("OAuth2 token introspection (RFC 7662) on %s", (dialect) => {
-  let t: TestApp;
-  let alice: TestUser;
+  let t: SiteTestApp;
+  let alice: SiteUser;
   let client: { client_id: string; client_secret: string };
   let other: { client_id: string; client_secret: string };
   let tokens: { access_token: string; refresh_token: string };
@@ -33,7 +32,7 @@ describe.each(DIALECTS)("OAuth2 token introspection (RFC 7662) on %s", (dialect)
     };
   };
 
-  async function newApp(user: TestUser) {
+  async function newApp(user: SiteUser) {
     const res = await t.call("POST", "/user/applications/oauth2", {
       token: user.token,
       body: { name: "app", redirect_uris: [REDIRECT], confidential_client: true },
@@ -43,11 +42,11 @@ describe.each(DIALECTS)("OAuth2 token introspection (RFC 7662) on %s", (dialect)
   }
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
+    t = await openSiteTestApp(dialect);
     alice = await t.user();
     client = await newApp(alice);
     other = await newApp(alice);
-    const b = new WebBrowser("http://kiln.test", (url, init) => Promise.resolve(t.app.request(url, init)));
+    const b = t.browser();
     const form = await b.get("/user/login");
     await b.post("/user/login", { _csrf: form.field("_csrf"), user_name: alice.name, password: "password1" });
     const state = randomBytes(4).toString("hex");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect } from "./form.js";
+import { safeRedirect } from "./forms.js";
 
 describe("safeRedirect", () => {
   it("accepts paths on this site", () => {

@@ -1,0 +1,35 @@
+import type { Settings } from "@kiln/domain";
+import type { PageRoute } from "../page-route.js";
+import { accountPage } from "./account.js";
+import { oauthRoutes } from "./auth/oauth-consent.js";
+import { securityRoutes } from "./auth/security-settings.js";
+import { signInRoutes } from "./auth/sign-in.js";
+import { signUpRoutes } from "./auth/sign-up.js";
+import { exploreRoutes } from "./explore.js";
+import { home } from "./home.js";
+import { notificationsPage } from "./notifications.js";
+import { orgRoutes } from "./org.js";
+import { repoHome } from "./repo/repo-home.js";
+
+/**
+ * Every page, in the order routing tries them: fixed paths first, then the catch-all shapes
+ * `/{owner}/{repo}` and `/{username}` (whose names can never be a fixed path's first segment,
+ * since those are reserved account names).
+ */
+export const PAGE_ROUTES: readonly PageRoute[] = [
+  home,
+  ...exploreRoutes,
+  ...signInRoutes,
+  ...signUpRoutes,
+  ...securityRoutes,
+  ...oauthRoutes,
+  notificationsPage,
+  ...orgRoutes,
+  repoHome,
+  accountPage,
+];
+
+/** The pages registered under these settings. */
+export function enabledPages(settings: Settings): PageRoute[] {
+  return PAGE_ROUTES.filter((r) => r.enabled?.(settings) ?? true);
+}
