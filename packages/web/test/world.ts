@@ -78,13 +78,13 @@ export async function buildWorld(t: WebTestApp): Promise<World> {
     permission: "read",
     units: ["repo.code"],
   });
-  await s.teams.addMember(openTeam, friend);
+  await s.teams.addMember(openTeam, friend, victim);
   const hiddenTeam = await s.teams.create(hiddenOrg, {
     name: "zhiddenorgteam",
     permission: "read",
     units: ["repo.code"],
   });
-  await s.teams.addMember(hiddenTeam, friend);
+  await s.teams.addMember(hiddenTeam, friend, victim);
 
   // What the victim's lists would show others if they did not filter: a starred private
   // repository, a private user followed and following, and a notification about a private issue.
@@ -95,7 +95,7 @@ export async function buildWorld(t: WebTestApp): Promise<World> {
   await s.follows.set(actorFor(hiddenUser), victim, true);
   await s.follows.set(actorFor(outsider), victim, true);
   const secretRepo = await s.access.repo(victimActor, "victim", "zsecretrepo");
-  await s.collaborators.add(secretRepo.repo, friend, "write");
+  await s.collaborators.add(secretRepo.repo, friend, "write", victim);
   await s.issues.create(await s.access.repo(actorFor(friend), "victim", "zsecretrepo"), {
     title: "zsecretissue",
   });

@@ -25,7 +25,7 @@ describe.each(DIALECTS)("user, organization, repository and notification pages o
       units: ["repo.code"],
       includesAllRepositories: true,
     });
-    await s.teams.addMember(weavers, bob);
+    await s.teams.addMember(weavers, bob, ada);
     await s.stars.set(await s.access.repo(actorFor(bob), "ada", "engine"), true);
     await s.follows.set(actorFor(bob), ada, true);
     const engine = await s.access.repo(actorFor(bob), "ada", "engine");
