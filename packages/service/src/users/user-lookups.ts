@@ -50,11 +50,13 @@ export class UserLookups {
 
   /**
    * `GET /users/search`: individual users matching `q` (or the one with `uid`) that `viewer` may
-   * see; with `type: "organization"`, organizations instead (the explore page's search).
+   * see; with `type: "organization"`, organizations instead (the explore page's search). With
+   * `byEmail`, `q` also matches e-mail addresses the viewer may see (public ones and their own;
+   * every one for an admin), as Forgejo's API search does; the explore pages match names only.
    */
   async search(
     viewer: RepoViewer,
-    opts: { q?: string; uid?: number; type?: "individual" | "organization" },
+    opts: { q?: string; uid?: number; type?: "individual" | "organization"; byEmail?: boolean },
     page: PageRequest,
   ): Promise<Paged<User>> {
     const type = opts.type ?? "individual";
@@ -65,7 +67,13 @@ export class UserLookups {
     }
     return users.listUsers(
       this.ctx.db,
-      { type, keyword: opts.q ?? "", visibleTo: viewer, orderBy: "alphabetically" },
+      {
+        type,
+        keyword: opts.q ?? "",
+        visibleTo: viewer,
+        orderBy: "alphabetically",
+        ...(opts.byEmail ? { emailSearch: { viewer } } : {}),
+      },
       page,
     );
   }
@@ -84,7 +92,7 @@ export class UserLookups {
       this.ctx.db,
       {
         type: "individual",
-        ...(opts.q ? { keyword: opts.q } : {}),
+        ...(opts.q ? { keyword: opts.q, emailSearch: "all" as const } : {}),
         ...(opts.loginName !== undefined ? { loginName: opts.loginName } : {}),
         ...(opts.sourceId !== undefined ? { sourceId: opts.sourceId } : {}),
         orderBy: opts.sort ?? "alphabetically",

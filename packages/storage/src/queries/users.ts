@@ -110,8 +110,14 @@ export async function getPasswordHash(db: Db, id: number): Promise<string> {
 /** Filters for listing accounts. `visibleTo` hides limited/private ones as Forgejo's search does. */
 export interface UserFilter {
   readonly type?: AccountType;
-  /** Matches name, full name or e-mail, case-insensitively. */
+  /** Matches name or full name (and e-mail, as `emailSearch` allows), case-insensitively. */
   readonly keyword?: string;
+  /**
+   * Whose e-mail the keyword matches too: everyone's (the admin list), or only addresses their
+   * owners did not keep private plus the viewer's own (Forgejo's SearchByEmail). Absent: none,
+   * so a private address never shows through a search that finds its owner.
+   */
+  readonly emailSearch?: "all" | { readonly viewer: RepoViewer };
   readonly loginName?: string;
   readonly sourceId?: number;
   readonly isAdmin?: boolean;
@@ -143,13 +149,21 @@ export async function listUsers(db: Db, filter: UserFilter, page: PageRequest): 
   if (filter.visibleTo !== undefined) q = q.where(accountVisibleTo(filter.visibleTo, "users"));
   if (filter.keyword) {
     const pattern = `%${escapeLike(filter.keyword.toLowerCase())}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb("lowerName", "like", pattern),
-        eb(sql`lower(full_name)`, "like", pattern),
-        eb(sql`lower(email)`, "like", pattern),
-      ]),
-    );
+    const emailSearch = filter.emailSearch;
+    q = q.where((eb) => {
+      const matches = [eb("lowerName", "like", pattern), eb(sql`lower(full_name)`, "like", pattern)];
+      if (emailSearch !== undefined) {
+        const email = eb(sql`lower(email)`, "like", pattern);
+        const viewer = emailSearch === "all" ? undefined : emailSearch.viewer;
+        if (emailSearch === "all" || viewer?.isAdmin) matches.push(email);
+        else if (viewer) {
+          matches.push(
+            eb.and([email, eb.or([eb("keepEmailPrivate", "=", false), eb("id", "=", viewer.id)])]),
+          );
+        } else matches.push(eb.and([email, eb("keepEmailPrivate", "=", false)]));
+      }
+      return eb.or(matches);
+    });
   }
   let rows = q.select(USER_COLUMNS);
   switch (filter.orderBy ?? "id") {

@@ -74,6 +74,27 @@ describe.each(DIALECTS)("users over HTTP on %s", (dialect) => {
     expect((await t.call("GET", `/users/${lim.name}`, { token: other.token })).status).toBe(200);
   });
 
+  it("searches by e-mail only where the address is not kept private, except for its owner and admins", async () => {
+    const hidden = await t.user();
+    const shown = await t.user();
+    const other = await t.user();
+    const admin = await t.user({ admin: true });
+    await t.call("PATCH", "/user/settings", { token: hidden.token, body: { hide_email: true } });
+    const found = async (q: string, token?: string) => {
+      const res = await t.call("GET", `/users/search?q=${encodeURIComponent(q)}`, token ? { token } : {});
+      expect(res.status).toBe(200);
+      return (res.json.data as { login: string }[]).map((u) => u.login);
+    };
+    // The whole address as the keyword matches no name, so only the e-mail can find its owner.
+    const hiddenAddress = `${hidden.name}@example.com`;
+    expect(await found(hiddenAddress, other.token)).toEqual([]);
+    expect(await found(hiddenAddress)).toEqual([]);
+    expect(await found(hiddenAddress, hidden.token)).toEqual([hidden.name]);
+    expect(await found(hiddenAddress, admin.token)).toEqual([hidden.name]);
+    expect(await found(`${shown.name}@example.com`, other.token)).toEqual([shown.name]);
+    expect(await found(`${shown.name}@example.com`)).toEqual([shown.name]);
+  });
+
   it("searches users with totals, respecting visibility", async () => {
     const a = await t.user({ name: `findme-${Date.now()}-a` });
     await t.user({ name: `findme-${Date.now()}-b`, visibility: "private" });

@@ -29,7 +29,7 @@ export const userSearch = route({
     const page = pageRequest(query, c.get("settings").api);
     const found = await c
       .get("services")
-      .users.search(viewerOf(c.get("actor")), { q: query.q, uid: query.uid }, page);
+      .users.search(viewerOf(c.get("actor")), { q: query.q, uid: query.uid, byEmail: true }, page);
     setPagingHeaders(c, page, found.total);
     return c.json({ ok: true, data: found.items.map((u) => toApiUser(u, viewer, c.get("settings"))) });
   },
