@@ -13,7 +13,7 @@ import {
 } from "./kiln-process.js";
 
 /**
- * Issue 14 with the real git client against `kiln web`: a pull request follows pushes to its
+ * Pull requests with the real git client against `kiln web`: a pull request follows pushes to its
  * head and its base made over git, and its merge is what a clone then fetches.
  */
 describe.each(E2E_DATABASES)("pull requests with git clients (%s)", (database) => {

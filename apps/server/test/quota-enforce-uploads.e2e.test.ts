@@ -26,7 +26,7 @@ function zipOf(bytes: Buffer): Buffer {
 }
 
 /**
- * `[quota] ENFORCE = true` against `kiln web` for every upload of issue 15: release assets,
+ * `[quota] ENFORCE = true` against `kiln web` for every kind of upload: release assets,
  * releases, issue and comment attachments, generic packages and Actions artifacts. Each is taken
  * while the owner is within a small limit (a group and rule made with the admin API), then
  * refused with 413 once an upload has taken the owner past it, storing nothing and changing no

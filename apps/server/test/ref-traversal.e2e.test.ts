@@ -13,7 +13,7 @@ import {
 } from "./kiln-process.js";
 
 /**
- * Issue 11's "exact refs" against `kiln web` with the real git client: Alice's private
+ * Exact refs against `kiln web` with the real git client: Alice's private
  * repository holds a branch and a tag; Bob, with a public repository of his own, sends every
  * form of a name that climbs out of his repository to hers. None may answer anything but
  * "not found", nor show one of her shas; and names git refuses create nothing.

@@ -14,7 +14,7 @@ import {
 } from "./kiln-process.js";
 
 /**
- * Issue 5's scenario, end to end with the real git and git-lfs clients against `kiln web`:
+ * A repository's whole life, end to end with the real git and git-lfs clients against `kiln web`:
  * create, clone, commit, push, read the commit back, edit through the contents API and pull,
  * branch, fail to delete the default branch, push LFS and watch the quota usage follow the
  * repository through an LFS push, a visibility change and a transfer to an organization.

@@ -164,7 +164,7 @@ export interface Settings {
   readonly quota: {
     readonly enabled: boolean;
     /**
-     * `[quota] ENFORCE` (a Kiln key, DECISIONS item 6): refuse writes of owners over quota with 413
+     * `[quota] ENFORCE` (a Kiln key, decision 6, docs/decisions.md): refuse writes of owners over quota with 413
      * where Forgejo does. Off by default: nothing is rejected because of quota.
      */
     readonly enforce: boolean;

@@ -11,7 +11,7 @@ import { requestHeader, requestTarget } from "./request-header.js";
 import type { AnyRoute } from "./route.js";
 
 /**
- * Reads the caller's credentials (DECISIONS item 8) and sets `principal` and `actor`, which start
+ * Reads the caller's credentials (decision 8, docs/decisions.md) and sets `principal` and `actor`, which start
  * anonymous (the request's variables are set before any handler runs). Credentials
  * that are present but wrong are 401 on every route, as in Forgejo; no credentials means
  * anonymous. Afterwards, an admin may act as another user with `?sudo=` or the `Sudo` header.

@@ -22,8 +22,7 @@ export function parseForgejoOperations(tsv: string): ForgejoOperation[] {
 
 /** Why an operation of Forgejo's description is not built, by its tag (every gap has one). */
 export const GAP_REASONS: Readonly<Record<string, string>> = {
-  activitypub:
-    "Federation comes later: Kiln speaks no ActivityPub yet, so it serves none of these (issue 18 leaves them out).",
+  activitypub: "Federation comes later: Kiln speaks no ActivityPub yet, so it serves none of these.",
 };
 
 /**

@@ -25,7 +25,7 @@ export function statusOf(kind: ErrorKind): ContentfulStatusCode {
   return STATUS[kind];
 }
 
-/** Forgejo's error body (DECISIONS item 9): `{message, url}`; not-found adds `errors: []`. */
+/** Forgejo's error body (decision 9, docs/decisions.md): `{message, url}`; not-found adds `errors: []`. */
 export function errorBody(c: Context<AppEnv>, status: number, message: string, extra: object = {}): object {
   const url = `${c.get("settings").server.rootUrl}api/swagger`;
   return status === 404 ? { message, url, errors: [], ...extra } : { message, url, ...extra };

@@ -2,7 +2,7 @@ import type { Paged, PageRequest, Settings } from "@kiln/domain";
 import type { AppContext } from "./env.js";
 
 /**
- * Forgejo's paging rules (DECISIONS item 10): `page` is 1-based (≤ 0 or garbage → 1); `limit`
+ * Forgejo's paging rules (decision 10, docs/decisions.md): `page` is 1-based (≤ 0 or garbage → 1); `limit`
  * defaults to `[api] DEFAULT_PAGING_NUM` and is clamped to `[api] MAX_RESPONSE_ITEMS`. A huge
  * `page` is clamped so that its row offset stays a safe integer (far inside PostgreSQL's bigint):
  * such a page lies past the end of any list and is simply empty.

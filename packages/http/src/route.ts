@@ -45,7 +45,7 @@ export interface RouteDef<
   /** Forgejo's operationId for the same method and path (Kiln's own for an extension). */
   readonly operationId: string;
   /**
-   * Set on operations Forgejo's description lacks but the specification requires (forge-api.md),
+   * Set on operations Forgejo's description lacks but the specification requires (docs/decisions.md),
    * saying why; they are documented and listed as Kiln extensions.
    */
   readonly extension?: string;
@@ -136,7 +136,7 @@ export interface RouteInput<
   readonly org: O extends OrgNeed ? OrgAccess : undefined;
 }
 
-/** Where and for whom a route's write is quota-checked (DECISIONS item 6). */
+/** Where and for whom a route's write is quota-checked (decision 6, docs/decisions.md). */
 export interface RouteQuota<
   P extends ObjectSchema | undefined,
   Q extends ObjectSchema | undefined,

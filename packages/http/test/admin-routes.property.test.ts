@@ -57,7 +57,7 @@ describe.each(DIALECTS)("site-admin routes against everyone else on %s", (dialec
     return route.path.replace(/\{(\w+)\*?\}/g, (_, name: string) => values[name] ?? "1");
   }
 
-  it("covers the admin routes of issue 17", () => {
+  it("covers the admin routes", () => {
     const ids = adminRoutes(t).map((r) => r.operationId);
     for (const id of [
       "adminCronList",

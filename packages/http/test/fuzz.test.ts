@@ -13,7 +13,7 @@ import { fillPath, pathParams } from "./hostile/targets.js";
 import { openTestApp, type TestApp } from "./support.js";
 
 /**
- * A seeded fuzzer over the route table (issue 10): hostile path parameters, query values and
+ * A seeded fuzzer over the route table: hostile path parameters, query values and
  * bodies to every operation as a site admin, a normal user (who owns the fixture, so requests
  * get past access checks) and an anonymous caller. No answer may be 5xx; a 2 MiB JSON body
  * is 413. KILN_FUZZ_ITERATIONS (requests per route and actor) and KILN_FUZZ_SEED change the run.

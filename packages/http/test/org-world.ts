@@ -74,7 +74,7 @@ export function orgWorld(dialect: DialectName): OrgWorld {
         204,
       );
       expect((await as("reader", "PUT", `/orgs/${name}/public_members/${who.reader.name}`)).status).toBe(204);
-      // Repositories come from the repository API (issue 5); here they are stored directly.
+      // Repositories come from the repository API; here they are stored directly.
       const owner = await t.services.users.getByName(name);
       const repo = (n: string, isPrivate: boolean) =>
         repositories.insertRepository(t.services.ctx.db, {

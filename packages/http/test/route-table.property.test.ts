@@ -19,7 +19,7 @@ import { openTestApp, type TestApp } from "./support.js";
 
 /**
  * Walks every registered operation as each hostile actor, aimed at each private thing of a
- * fixture (issue 10): nothing private may show, writes to what the actor may not change are
+ * fixture: nothing private may show, writes to what the actor may not change are
  * refused with a 4xx and change nothing, and nothing answers 5xx. Routes, parameters and bodies
  * come from the route table, so a new route is covered the day it is registered.
  */

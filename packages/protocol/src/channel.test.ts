@@ -3,7 +3,7 @@ import { Channel, channelOf, isChannel } from "./channel.js";
 import { Command } from "./gen/main/msg_pb.js";
 
 describe("channelOf", () => {
-  it("maps each command to its channel as DECISIONS.md item 14 says", () => {
+  it("maps each command to its channel as decision 14, docs/decisions.md says", () => {
     expect(channelOf(Command.START)).toBe("start");
     for (const command of [Command.CODE_FETCH, Command.CODE_FETCH_RES, Command.CODE_CACHE, Command.EXIT]) {
       expect(channelOf(command)).toBe("os");

@@ -1,6 +1,6 @@
 import { Command } from "./gen/main/msg_pb.js";
 
-/** The channel names of DECISIONS.md item 14; `BaseMsg.channel` carries one of them. */
+/** The channel names of decision 14, docs/decisions.md; `BaseMsg.channel` carries one of them. */
 export const Channel = {
   start: "start",
   os: "os",

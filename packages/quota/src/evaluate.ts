@@ -22,7 +22,7 @@ function groupStands(group: QuotaGroup, vector: Float64Array, related: number): 
 }
 
 /**
- * Whether an owner with `usage` is within quota for `subject` under `groups` (DECISIONS item 3):
+ * Whether an owner with `usage` is within quota for `subject` under `groups` (decision 3, docs/decisions.md):
  * a rule applies when one of its subjects is the subject, an ancestor or a descendant; a group
  * stands when every applicable rule stands; the list stands when any group stands (an empty list
  * imposes no limit); `size:wiki` is always within quota. Stops at the first standing group.

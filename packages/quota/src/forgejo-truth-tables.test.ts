@@ -1,6 +1,6 @@
 // Forgejo's evaluation unit tests (reference/forgejo/quota-test-cases.md §4), case by case. Where
-// Kiln's decisions give the same answer the case is asserted as is; where they differ (DECISIONS
-// item 3: strict `<`, rules on descendants apply, no applicable rule means no limit, the wiki is
+// Kiln's decisions give the same answer the case is asserted as is; where they differ (decision
+// 3, docs/decisions.md: strict `<`, rules on descendants apply, no applicable rule means no limit, the wiki is
 // always within quota), the test asserts Kiln's answer and says "Kiln differs". docs/quota.md
 // lists every difference.
 import { describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import { SUBJECT_ALIASES, SUBJECTS, type Subject, type SubjectSpelling } from ".
 
 /**
  * A subject as written by a user: `subject` is the canonical value used for every comparison,
- * `spelling` the value as given, which a stored rule echoes back (DECISIONS item 2).
+ * `spelling` the value as given, which a stored rule echoes back (decision 2, docs/decisions.md).
  */
 export interface ParsedSubject {
   readonly subject: Subject;

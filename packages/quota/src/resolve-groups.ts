@@ -38,7 +38,7 @@ export interface ResolvedGroups {
 }
 
 /**
- * The groups that apply to an owner (DECISIONS item 4): its assigned groups; only when it has
+ * The groups that apply to an owner (decision 4, docs/decisions.md): its assigned groups; only when it has
  * none, the existing groups named in `DEFAULT_GROUPS`; when none of those exists either, the
  * built-in group `size:all < TOTAL`. The result is never empty.
  */

@@ -1,4 +1,4 @@
-// forge-api.md, "Quota model": a group holds rule A (a combined limit over release assets,
+// docs/decisions.md, the quota model example: a group holds rule A (a combined limit over release assets,
 // packages and LFS) and rule B (a limit on packages alone). The group fails when B is exceeded.
 // It also fails when the combined size exceeds A, even if B is satisfied.
 import { describe, expect, it } from "vitest";

@@ -11,7 +11,7 @@ import {
   subjectsRelated,
 } from "./subject-tree.js";
 
-describe("the subject tree of DECISIONS item 3", () => {
+describe("the subject tree of decision 3, docs/decisions.md", () => {
   it("has size:all above sizeall and size:assets:all", () => {
     expect(childrenOf("size:all")).toEqual(["sizeall", "size:assets:all"]);
     expect(parentOf("size:all")).toBeUndefined();

@@ -2,7 +2,7 @@ import { canonicalSubject, type ParsedSubject } from "./parse-subject.js";
 import { SUBJECTS, type Subject, type SubjectSpelling } from "./subject.js";
 
 /**
- * Each subject's parent in the subject tree of DECISIONS item 3. `size:all` is the root; `none`
+ * Each subject's parent in the subject tree of decision 3, docs/decisions.md. `size:all` is the root; `none`
  * stands outside the tree (no parent, no children).
  */
 const PARENT: Readonly<Partial<Record<Subject, Subject>>> = {

@@ -24,7 +24,7 @@ export type Subject = (typeof SUBJECTS)[number];
 
 /**
  * Forgejo's spellings of three subjects, accepted as aliases of the specification's values so
- * that Forgejo clients work unchanged (DECISIONS item 2).
+ * that Forgejo clients work unchanged (decision 2, docs/decisions.md).
  */
 export const SUBJECT_ALIASES = {
   "size:git:all": "sizeall",

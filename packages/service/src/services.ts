@@ -245,9 +245,9 @@ export interface Services {
   /** Repository wikis: pages through the API, the `.wiki.git` repository, their size as `size:wiki`. */
   readonly wikis: WikiService;
   readonly blocks: BlockService;
-  /** Forks and their sync with the parent (issue 18). */
+  /** Forks and their sync with the parent. */
   readonly forks: ForkService;
-  /** Repositories generated from templates (issue 18). */
+  /** Repositories generated from templates. */
   readonly generator: GenerateService;
 }
 

@@ -9,7 +9,7 @@ export function describeThrown(thrown: unknown): string {
 }
 
 /**
- * Reports an error nothing caught (DECISIONS.md item 17): prints it with its source-mapped stack
+ * Reports an error nothing caught (decision 17, docs/decisions.md): prints it with its source-mapped stack
  * to stderr and exits with code 1. Syntax errors in modules print without "Uncaught".
  */
 export function reportUncaught(thrown: unknown): never {

@@ -15,7 +15,7 @@ export interface FetchLimits {
 const MAX_REDIRECTS = 20;
 
 /**
- * The host's side of FETCH_REQ (DECISIONS.md item 15): a GET with Node's fetch, only to hosts
+ * The host's side of FETCH_REQ (decision 15, docs/decisions.md): a GET with Node's fetch, only to hosts
  * `--allow-net` grants, every redirect hop checked again. Answers FETCH_RES with status,
  * `Name: value` header lines and body, or ERROR carrying the request's id in `fetch_res_id`.
  * Bodies are read up to a limit and at most a fixed number of fetches run at once, so what the

@@ -8,7 +8,7 @@ import {
   validate,
 } from "@kiln/protocol/wire";
 
-/** What the runtime may send to the host, by channel (DECISIONS.md item 14). */
+/** What the runtime may send to the host, by channel (decision 14, docs/decisions.md). */
 const accepted: Record<string, readonly Command[]> = {
   [Channel.os]: [Command.CODE_FETCH, Command.CODE_CACHE, Command.EXIT, Command.ERROR],
   [Channel.timers]: [Command.TIMER_START, Command.TIMER_CLEAR, Command.ERROR],

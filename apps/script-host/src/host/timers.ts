@@ -1,6 +1,6 @@
 /**
  * The host's timers behind TIMER_START / TIMER_CLEAR. A one-shot timer fires once with `done`;
- * an interval fires until cleared. Clearing an unknown id is a no-op (DECISIONS.md item 17). At
+ * an interval fires until cleared. Clearing an unknown id is a no-op (decision 17, docs/decisions.md). At
  * most `maxTimers` are pending at once: starting one more throws {@link TooManyTimersError}.
  *
  * Timers are kept as Node keeps its own (lib/internal/timers.js): one list per duration, in the

@@ -8,7 +8,7 @@ import {
 } from "./git.js";
 import { dateTime, int64 } from "./primitives.js";
 
-/** Issue 18's git operations: tag protections, annotated tags, notes, compare, branch rename, git hooks. */
+/** The git operations of the API: tag protections, annotated tags, notes, compare, branch rename, git hooks. */
 
 const NAME_MAX = 255;
 const names = () => v.pipe(v.array(v.pipe(v.string(), v.maxLength(NAME_MAX))), v.maxLength(100));

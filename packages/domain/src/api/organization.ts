@@ -6,7 +6,7 @@ const visibility = () => v.picklist(["public", "limited", "private"]);
 
 /**
  * An organization, as Forgejo's `Organization`, plus Kiln's `repos_count`: the number of its
- * repositories the requesting user can see (forge-api.md: "the repository count equals the number
+ * repositories the requesting user can see (docs/decisions.md: "the repository count equals the number
  * of repositories accessible to the requesting user").
  */
 export const Organization = v.object({

@@ -1,6 +1,6 @@
 /**
  * A quota rule as an administrator stored it: a name, a limit in bytes (`-1` = unlimited) and
- * its subjects in the spelling they were created with (DECISIONS item 2).
+ * its subjects in the spelling they were created with (decision 2, docs/decisions.md).
  */
 export interface QuotaRuleRecord {
   readonly name: string;

@@ -23,7 +23,7 @@ export function repoOf(c: AppContext): { readonly owner: string; readonly name: 
 /**
  * Git's smart HTTP protocol at `/{owner}/{repo}.git/…` (and a repository's wiki at
  * `/{owner}/{repo}.wiki.git/…`, wiki-git.ts), served by the system git
- * (DECISIONS item 12): `info/refs`, `git-upload-pack` (clone, fetch) and `git-receive-pack`
+ * (decision 12, docs/decisions.md): `info/refs`, `git-upload-pack` (clone, fetch) and `git-receive-pack`
  * (push). Pushes carry the pusher's push policy to the pre-receive hook, and once git has applied
  * them the repository's size, emptiness and default branch are brought up to date (and its usage
  * recorded) before the client sees the end of the response.

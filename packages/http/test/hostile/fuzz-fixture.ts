@@ -107,7 +107,7 @@ export async function buildFixture(t: TestApp, call: RawCaller): Promise<Fixture
     body: "fz package",
   });
   if (pkg.status !== 201) throw new Error(`fixture: package → ${pkg.status}`);
-  // A release with an asset, and files of the pull request (issue 1) and of a comment on it, so
+  // A release with an asset, and files of the pull request and of a comment on it, so
   // the release and attachment handlers are reached.
   const release = await must({
     method: "POST",

@@ -430,7 +430,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
       }),
       "add friend",
     );
-    // A fork of it beside it (issue 18), made by the site admin, for the `/sync_fork` routes.
+    // A fork of it beside it, made by the site admin, for the `/sync_fork` routes.
     const ownerRow = await t.services.users.getByName(owner);
     const forkName = `${made.name}-fork`;
     await t.services.forks.fork(
@@ -484,7 +484,7 @@ export async function buildWorld(t: TestApp, call: RawCaller, gitBase?: string):
     { name: privateUser.name, kind: "user", id: privateUser.id, hiddenFrom: ALL },
   );
 
-  // Packages (issue 15): one of each private or limited owner, and one of the victim linked to
+  // Packages: one of each private or limited owner, and one of the victim linked to
   // its private repository (hidden as that repository is). Uploaded through the generic registry.
   const packages: WorldPackage[] = [];
   const addPackage = async (

@@ -13,7 +13,7 @@ import { limitedTwoFactorCheck } from "./two-factor-service.js";
 import type { WebSession } from "./web-session-service.js";
 
 /**
- * Checks credentials the way Forgejo does (DECISIONS item 8): `token`/`Bearer` tokens; Basic
+ * Checks credentials the way Forgejo does (decision 8, docs/decisions.md): `token`/`Bearer` tokens; Basic
  * auth whose password is a token, or whose username is a token with an empty or `x-oauth-basic`
  * password; else, when `[service] ENABLE_BASIC_AUTHENTICATION` allows it, the account password,
  * plus a TOTP passcode for enrolled users. Throws UnauthorizedError (401) for bad credentials and

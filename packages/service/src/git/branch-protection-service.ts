@@ -200,7 +200,7 @@ export class BranchProtectionService {
     const teamIds = async (names: readonly string[] | undefined) =>
       names === undefined ? undefined : orgOwned ? this.teamIds(repo, names) : [];
     const pushUserIds = await this.userIds(repo, input.pushWhitelistUsernames, "write");
-    // Merging needs no write access for a whitelisted user (forge-api.md rule 6), so readers stay on
+    // Merging needs no write access for a whitelisted user (API rule 6, docs/decisions.md), so readers stay on
     // the merge whitelist where Forgejo would drop them.
     const mergeUserIds = await this.userIds(repo, input.mergeWhitelistUsernames, "read");
     const approvalsUserIds = await this.userIds(repo, input.approvalsWhitelistUsernames, "read");

@@ -14,7 +14,7 @@ export interface RepositoryRemover {
 }
 
 /**
- * The guard on deleting a user (forge-api.md rule 17, "guarded against abuse"): a user who still
+ * The guard on deleting a user (API rule 17, docs/decisions.md, "guarded against abuse"): a user who still
  * owns repositories, or is the last owner of an organization, is refused with 422 unless `purge`
  * is set; with `purge`, their repositories and the organizations they alone own (with those
  * organizations' repositories) are deleted in the deletion's transaction, so a crash leaves

@@ -15,7 +15,7 @@ export type RepositoryAssetUsage = (db: Db, repoId: number) => Promise<UsageDelt
 type RepoState = Pick<Repository, "ownerId" | "isPrivate" | "gitSize" | "lfsSize"> & { readonly id?: number };
 
 /**
- * The quota ledger (DECISIONS item 7): per-owner counters of each leaf subject, always changed in
+ * The quota ledger (decision 7, docs/decisions.md): per-owner counters of each leaf subject, always changed in
  * the transaction that changes the rows they count. Every feature that stores bytes for an owner
  * (repository pushes and deletions, LFS, attachments, packages, artifacts, transfers, visibility
  * changes) records its change through `record`, the one writer of the counters. A transaction

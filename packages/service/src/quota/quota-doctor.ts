@@ -47,7 +47,7 @@ export interface DoctorReport {
 
 /**
  * `kiln doctor quota`: recounts every owner's usage from the source tables and compares it with
- * the ledger (DECISIONS item 7). Each batch is read in one snapshot, so writes running meanwhile
+ * the ledger (decision 7, docs/decisions.md). Each batch is read in one snapshot, so writes running meanwhile
  * (which change data and ledger in one transaction) never show as drift. A repair locks the
  * owner's counters, recounts under the lock and overwrites them, so no concurrent change is lost.
  */

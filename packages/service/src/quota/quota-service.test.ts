@@ -149,7 +149,7 @@ describe.each(DIALECTS)("quota service on %s", (dialect) => {
       details: { user_id: a.id, username: a.name },
     });
     expect(await on.exceeds(a, "size:all")).toBe(true);
-    // No rule of the group applies to LFS or packages, so those writes go on (DECISIONS item 3).
+    // No rule of the group applies to LFS or packages, so those writes go on (decision 3, docs/decisions.md).
     expect(await on.exceeds(a, "size:git:lfs")).toBe(false);
     await expect(on.enforce(a, "size:assets:packages:all")).resolves.toBeUndefined();
     // The wiki is never over quota; ENFORCE off, or quota disabled, refuses nothing.

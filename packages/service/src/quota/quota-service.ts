@@ -38,8 +38,8 @@ export interface QuotaInfoData {
 
 /**
  * Quota of users and organizations: their usage (one row of the ledger, never a scan of what it
- * counts), the groups that apply (DECISIONS item 4), checks through the engine, the lists of
- * stored objects counting against them, and the one enforcement point (DECISIONS item 6).
+ * counts), the groups that apply (decision 4, docs/decisions.md), checks through the engine, the lists of
+ * stored objects counting against them, and the one enforcement point (decision 6, docs/decisions.md).
  */
 export class QuotaService {
   private readonly listers: UsedItemListers = emptyListers();
@@ -99,7 +99,7 @@ export class QuotaService {
   /**
    * The single enforcement point: every write that stores bytes for `owner` calls it first, with
    * the subject Forgejo enforces there (`http` routes declare it with their `quota` option; the
-   * push policy and LFS ask {@link exceeds}). Off by default (DECISIONS item 6: nothing is
+   * push policy and LFS ask {@link exceeds}). Off by default (decision 6, docs/decisions.md: nothing is
    * rejected); with `[quota] ENFORCE` (and quota enabled) an owner over quota for `subject` is
    * refused with Forgejo's 413 `{"message":"quota exceeded","user_id":…,"username":…}`. It reads
    * the owner's ledger row and groups only, so it costs the same whatever the owner stores.

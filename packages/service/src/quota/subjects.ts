@@ -21,7 +21,7 @@ export function parseSubjectArgument(value: string): ParsedSubject {
   }
 }
 
-/** Validates a rule's subjects, keeping each in the spelling given (DECISIONS item 2). */
+/** Validates a rule's subjects, keeping each in the spelling given (decision 2, docs/decisions.md). */
 export function parseSubjectList(values: readonly string[]): SubjectSpelling[] {
   return values.map((value) => parseSubjectArgument(value).spelling);
 }

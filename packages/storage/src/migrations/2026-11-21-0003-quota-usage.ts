@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 
 /**
  * The quota ledger: per-owner counters of each leaf quota subject, changed in the same
- * transaction as the rows they count (DECISIONS item 7), so a quota check costs one row read.
+ * transaction as the rows they count (decision 7, docs/decisions.md), so a quota check costs one row read.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and typed loosely on purpose
 export async function up(db: Kysely<any>): Promise<void> {

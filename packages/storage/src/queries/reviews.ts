@@ -216,7 +216,7 @@ export async function requestedTeamIdsOf(
   return out;
 }
 
-// ---- reviews of the API (issue 14) ----
+// ---- reviews of the API ----
 
 /** Who lists reviews: pending ones show only to their reviewer and to site admins. */
 export interface ReviewReader {

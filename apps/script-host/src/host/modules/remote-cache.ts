@@ -36,7 +36,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 
 
 /**
  * Downloads remote modules into the cache directory once and serves them from there afterwards
- * (DECISIONS.md item 16). With `reload`, each URL is downloaded again, once per run. A non-2xx
+ * (decision 16, docs/decisions.md). With `reload`, each URL is downloaded again, once per run. A non-2xx
  * answer is an error and nothing is written. Every URL, redirects included, must be allowed by
  * `--allow-import` or `--allow-net`; a download stops as soon as it passes the per-module or
  * per-run limit, and nothing of it is kept.

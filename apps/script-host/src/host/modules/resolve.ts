@@ -12,7 +12,7 @@ const isRelative = (text: string) =>
   text.startsWith("./") || text.startsWith("../") || text === "." || text === "..";
 
 /**
- * Resolves a specifier against the module that imports it (DECISIONS.md item 16): relative and
+ * Resolves a specifier against the module that imports it (decision 16, docs/decisions.md): relative and
  * absolute paths, `file:` and `http(s):` URLs. `containingFile` is a module name (a path or URL);
  * a path ending in "/" is a directory (used for the main module). Remote modules may import only
  * other remote modules. Anything else (bare names, `node:` …) is refused.

@@ -123,7 +123,7 @@ export const adminListHookDeliveries = route({
   path: "/admin/hooks/{id}/deliveries",
   operationId: "adminListHookDeliveries",
   extension:
-    "forge-api.md asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
+    "Kiln's specification asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
   tags: ["admin"],
   summary: "List a hook's deliveries, newest first (Kiln)",
   access: "site-admin",

@@ -123,7 +123,7 @@ export const orgListHookDeliveries = route({
   path: "/orgs/{org}/hooks/{id}/deliveries",
   operationId: "orgListHookDeliveries",
   extension:
-    "forge-api.md asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
+    "Kiln's specification asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
   tags: ["organization"],
   summary: "List a hook's deliveries, newest first (Kiln)",
   access: "signed-in",

@@ -27,7 +27,7 @@ import { repoParams } from "./context.js";
 
 /** Why the four Gitea routes are Kiln extensions. */
 const GITEA_ARTIFACTS =
-  "forge-api.md asks for Actions artifacts in Gitea 1.23's shapes; Forgejo v12's description has no artifacts API beyond the quota lists";
+  "Kiln's specification asks for Actions artifacts in Gitea 1.23's shapes; Forgejo v12's description has no artifacts API beyond the quota lists";
 
 const artifactParams = v.object({ ...repoParams, artifact_id: qs.int("id of the artifact", { min: 1 }) });
 
@@ -137,7 +137,7 @@ export const uploadArtifact = route({
   path: "/repos/{owner}/{repo}/actions/runs/{run}/artifacts",
   operationId: "kilnUploadArtifact",
   extension:
-    "forge-api.md asks for artifact uploads; Forgejo and Gitea take them only from runners over their own protocol, which Kiln does not speak, so this route is how a CI system stores a run's zip",
+    "Kiln's specification asks for artifact uploads; Forgejo and Gitea take them only from runners over their own protocol, which Kiln does not speak, so this route is how a CI system stores a run's zip",
   tags: ["repository"],
   summary: "Upload an artifact of a workflow run (a zip archive, multipart `attachment` or the raw body)",
   access: "signed-in",

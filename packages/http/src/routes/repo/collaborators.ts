@@ -8,7 +8,7 @@ import { route } from "../../route.js";
 import { forbidden, notFound, validationError } from "../responses.js";
 import { repoParams } from "./context.js";
 
-/** Forgejo's routers/api/v1/repo/collaborators.go (listing needs only read access: forge-api.md rule 21). */
+/** Forgejo's routers/api/v1/repo/collaborators.go (listing needs only read access: API rule 21, docs/decisions.md). */
 
 const collaboratorParams = v.object({ ...repoParams, collaborator: v.string() });
 

@@ -106,7 +106,7 @@ export const repoGetCommitByRef = route({
   path: "/repos/{owner}/{repo}/commits/{ref}",
   operationId: "repoGetCommitByRef",
   extension:
-    "forge-api.md lists `GET /repos/{owner}/{repo}/commits/{ref}`: one commit for a branch, tag or sha",
+    "Kiln's specification lists `GET /repos/{owner}/{repo}/commits/{ref}`: one commit for a branch, tag or sha",
   tags: ["repository"],
   summary: "Get the commit a branch, tag or sha names",
   access: "public",

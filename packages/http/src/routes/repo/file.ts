@@ -17,7 +17,7 @@ const refQuery = {
   ),
 };
 
-/** forge-api.md names the contents read's parameter `branch`; Forgejo's is `ref`. Both are taken. */
+/** Kiln's specification names the contents read's parameter `branch`; Forgejo's is `ref`. Both are taken. */
 const contentsQuery = {
   ...refQuery,
   branch: v.optional(qs.string("The branch to read; used when `ref` is not given")),

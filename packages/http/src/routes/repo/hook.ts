@@ -162,7 +162,7 @@ export const repoListHookDeliveries = route({
   path: "/repos/{owner}/{repo}/hooks/{id}/deliveries",
   operationId: "repoListHookDeliveries",
   extension:
-    "forge-api.md asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
+    "Kiln's specification asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
   tags: ["repository"],
   summary: "List a hook's deliveries, newest first (Kiln)",
   access: "signed-in",

@@ -21,7 +21,7 @@ export const issueLockIssue = route({
   path: "/repos/{owner}/{repo}/issues/{index}/lock",
   operationId: "issueLockIssue",
   extension:
-    "forge-api.md requires locking (`…/lock`); Forgejo's API has none, so Kiln takes Gitea's: PUT locks, DELETE unlocks, 204",
+    "Kiln's specification requires locking (`…/lock`); Forgejo's API has none, so Kiln takes Gitea's: PUT locks, DELETE unlocks, 204",
   tags: ["issue"],
   summary: `Lock an issue; lock_reason is empty or one of: ${LOCK_REASONS.join(", ")}`,
   access: "signed-in",

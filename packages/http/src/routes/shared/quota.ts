@@ -18,7 +18,7 @@ import { forbidden } from "../responses.js";
  * computed for the owner the route resolved.
  */
 
-/** Every quota route is registered only with `[quota] ENABLED` (404 otherwise, DECISIONS item 5). */
+/** Every quota route is registered only with `[quota] ENABLED` (404 otherwise, decision 5, docs/decisions.md). */
 export const quotaEnabled = (settings: Settings): boolean => settings.quota.enabled;
 
 /** The `subject` of a quota check; absent means empty, which is 422 like any unknown subject. */

@@ -24,7 +24,7 @@ async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<Use
 /**
  * Token management needs Basic auth with the account password, listing included, so that a
  * leaked token cannot enumerate or mint its siblings. Forgejo's reqBasicOrRevProxyAuth guards
- * creation and deletion; Forgejo v11 relaxed listing (forgejo#6633), Kiln keeps it guarded (issue 10).
+ * creation and deletion; Forgejo v11 relaxed listing (forgejo#6633), Kiln keeps it guarded.
  */
 export const userGetTokens = route({
   method: "get",

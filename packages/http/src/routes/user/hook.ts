@@ -123,7 +123,7 @@ export const userListHookDeliveries = route({
   path: "/user/hooks/{id}/deliveries",
   operationId: "userListHookDeliveries",
   extension:
-    "forge-api.md asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
+    "Kiln's specification asks for a delivery history per hook; Forgejo shows it only in its web UI, so Kiln lists it here",
   tags: ["user"],
   summary: "List a hook's deliveries, newest first (Kiln)",
   access: "signed-in",

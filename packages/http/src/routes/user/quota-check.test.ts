@@ -1,6 +1,6 @@
 // Forgejo's evaluation truth tables (reference/forgejo/quota-test-cases.md §4), reproduced through
 // `GET /user/quota/check`: rules and groups are created with the admin API, usage is recorded in
-// the ledger. Where Kiln's decisions differ from Forgejo (DECISIONS item 3), the test asserts
+// the ledger. Where Kiln's decisions differ from Forgejo (decision 3, docs/decisions.md), the test asserts
 // Kiln's answer and says "Kiln differs"; docs/quota.md lists each difference.
 
 import type { UsageDelta } from "@kiln/service";
