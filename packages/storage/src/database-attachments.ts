@@ -1,3 +1,4 @@
+import type { Attachment, Release } from "@kiln/domain";
 import type { ColumnType, Generated, Selectable } from "kysely";
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -60,6 +61,8 @@ export interface AttachmentTables {
   action: ActionTable;
 }
 
-export type ReleaseRow = Selectable<ReleaseTable>;
-export type AttachmentRow = Selectable<AttachmentTable>;
+/** A release as read; the domain's {@link Release}, which the selection must satisfy. */
+export type ReleaseRow = Release;
+/** An attachment as read; the domain's {@link Attachment}. */
+export type AttachmentRow = Attachment;
 export type ActionRow = Selectable<ActionTable>;

@@ -1,3 +1,4 @@
+import type { PushMirror } from "@kiln/domain";
 import type { ColumnType, Generated, Selectable } from "kysely";
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -41,4 +42,5 @@ export interface MirrorTables {
 }
 
 export type MirrorRow = Selectable<MirrorTable>;
-export type PushMirrorRow = Selectable<PushMirrorTable>;
+/** A push mirror as read; the domain's {@link PushMirror}. */
+export type PushMirrorRow = PushMirror;

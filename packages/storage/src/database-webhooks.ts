@@ -1,4 +1,7 @@
+import type { HookTask } from "@kiln/domain";
 import type { ColumnType, Generated, Selectable } from "kysely";
+
+export type { HookRequestInfo, HookResponseInfo } from "@kiln/domain";
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
@@ -37,20 +40,6 @@ export interface WebhookTable {
   updatedAt: UpdatedAt;
 }
 
-/** What a delivery sent (Forgejo's HookRequest). */
-export interface HookRequestInfo {
-  readonly url: string;
-  readonly http_method: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** What a delivery got back, or why none came (Forgejo's HookResponse; status 0 when refused or failed). */
-export interface HookResponseInfo {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
 /** One delivery of one event to one hook: the durable queue (migration 0017). */
 export interface HookTaskTable {
   id: Generated<number>;
@@ -72,7 +61,8 @@ export interface HookTaskTable {
 }
 
 export type WebhookRow = Selectable<WebhookTable>;
-export type HookTaskRow = Selectable<HookTaskTable>;
+/** A delivery as read; the domain's {@link HookTask}. */
+export type HookTaskRow = HookTask;
 
 /** The webhook tables of the schema (migration 0017). */
 export interface WebhookTables {

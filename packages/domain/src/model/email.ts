@@ -14,3 +14,12 @@ const EMAIL_PATTERN =
 export function isValidEmail(email: string): boolean {
   return email.length <= 254 && EMAIL_PATTERN.test(email);
 }
+
+/** An e-mail address with its owner's name, as `GET /admin/emails` shows it. */
+export interface EmailWithOwner {
+  readonly email: string;
+  readonly isActivated: boolean;
+  readonly isPrimary: boolean;
+  readonly userId: number;
+  readonly userName: string;
+}

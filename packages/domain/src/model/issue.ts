@@ -161,3 +161,14 @@ export interface Comment {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+
+/** Issue list orders (Forgejo's `sort`); `latest` is the default. */
+export type IssueSort =
+  | "latest"
+  | "oldest"
+  | "recentupdate"
+  | "leastupdate"
+  | "mostcomment"
+  | "leastcomment"
+  | "nearduedate"
+  | "farduedate";

@@ -1,6 +1,6 @@
+import type { ActionRun, ActionTask } from "@kiln/domain";
 import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
 import type { RunJobView, SecretView, VariableView } from "@kiln/service";
-import type { ActionRunRow, TaskRow } from "@kiln/storage";
 import type * as v from "valibot";
 import { toApiUser } from "./user.js";
 
@@ -37,7 +37,7 @@ function runUrl(repo: Repository, index: number, settings: Settings): string {
 
 /** A run as Forgejo's RepoActionRun; `triggering_actor` when the user still exists. */
 export function toApiRun(
-  run: ActionRunRow,
+  run: ActionRun,
   repo: Repository,
   users: ReadonlyMap<number, User>,
   viewer: User | null,
@@ -60,7 +60,7 @@ export function toApiRun(
 
 /** A task as Forgejo's ActionTask. */
 export function toApiTask(
-  task: TaskRow,
+  task: ActionTask,
   repo: Repository,
   settings: Settings,
 ): v.InferOutput<typeof api.ActionTask> {

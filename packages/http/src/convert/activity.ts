@@ -1,6 +1,5 @@
-import { type api, formatTime } from "@kiln/domain";
+import { actionTypeName, type api, formatTime } from "@kiln/domain";
 import type { FeedEntry } from "@kiln/service";
-import { actions } from "@kiln/storage";
 import type * as v from "valibot";
 import type { AppContext } from "../env.js";
 import { apiRepos } from "../routes/repo/context.js";
@@ -26,7 +25,7 @@ export async function apiActivities(c: AppContext, entries: readonly FeedEntry[]
       {
         id: Number(action.id),
         user_id: Number(action.userId),
-        op_type: actions.actionTypeName(action.opType) as ApiActivity["op_type"],
+        op_type: actionTypeName(action.opType) as ApiActivity["op_type"],
         act_user_id: Number(action.actUserId ?? 0),
         act_user: apiUserOrGhost(actUser, viewer, settings),
         repo_id: repo.id,

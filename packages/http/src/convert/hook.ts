@@ -1,6 +1,6 @@
+import type { HookRequestInfo, HookResponseInfo, HookTask } from "@kiln/domain";
 import { type api, formatTime, type Settings } from "@kiln/domain";
 import type { HookView } from "@kiln/service";
-import type { HookRequestInfo, HookResponseInfo, HookTaskRow } from "@kiln/storage";
 import type * as v from "valibot";
 
 /**
@@ -44,7 +44,7 @@ export function toApiHook(view: HookView, home: string, settings: Settings): v.I
 }
 
 /** A delivery of a hook (Kiln's extension), with what was sent and what came back. */
-export function toApiHookDelivery(task: HookTaskRow): v.InferOutput<typeof api.HookDelivery> {
+export function toApiHookDelivery(task: HookTask): v.InferOutput<typeof api.HookDelivery> {
   return {
     id: task.id,
     uuid: task.uuid,

@@ -1,5 +1,5 @@
+import type { OAuth2ApplicationRecord } from "@kiln/domain";
 import { type api, formatTime } from "@kiln/domain";
-import type { OAuth2ApplicationRecord } from "@kiln/storage";
 import type * as v from "valibot";
 
 /** Forgejo's convert.ToOAuth2Application; `client_secret` is empty unless just generated. */

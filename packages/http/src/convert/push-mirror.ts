@@ -1,10 +1,10 @@
+import type { PushMirror } from "@kiln/domain";
 import { type api, formatTime, type Repository } from "@kiln/domain";
 import { formatInterval } from "@kiln/service";
-import type { PushMirrorRow } from "@kiln/storage";
 import type * as v from "valibot";
 
 /** A push mirror as Forgejo's `PushMirror` (convert.ToPushMirror); its credentials are never shown. */
-export function toApiPushMirror(repo: Repository, row: PushMirrorRow): v.InferOutput<typeof api.PushMirror> {
+export function toApiPushMirror(repo: Repository, row: PushMirror): v.InferOutput<typeof api.PushMirror> {
   return {
     repo_name: repo.name,
     remote_name: row.remoteName,

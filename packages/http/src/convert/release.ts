@@ -1,5 +1,5 @@
+import type { Attachment, Release } from "@kiln/domain";
 import { type api, formatTime, type Repository, type Settings, type User } from "@kiln/domain";
-import type { AttachmentRow, ReleaseRow } from "@kiln/storage";
 import type * as v from "valibot";
 import type { AppContext } from "../env.js";
 import type { RepoContext } from "../routes/repo/context.js";
@@ -9,7 +9,7 @@ type ApiAttachment = v.InferOutput<typeof api.Attachment>;
 type ApiRelease = v.InferOutput<typeof api.Release>;
 
 /** Forgejo's ToAPIAttachment: stored files download from `{ROOT_URL}attachments/{uuid}`. */
-export function toApiAttachment(a: AttachmentRow, settings: Settings): ApiAttachment {
+export function toApiAttachment(a: Attachment, settings: Settings): ApiAttachment {
   return {
     id: a.id,
     name: a.name,
@@ -24,8 +24,8 @@ export function toApiAttachment(a: AttachmentRow, settings: Settings): ApiAttach
 
 /** Attachments as the API shows them, grouped by what holds them (an issue, a comment). */
 export function groupAssets(
-  rows: readonly AttachmentRow[],
-  key: (a: AttachmentRow) => number | null,
+  rows: readonly Attachment[],
+  key: (a: Attachment) => number | null,
   settings: Settings,
 ): Map<number, ApiAttachment[]> {
   const out = new Map<number, ApiAttachment[]>();
@@ -43,7 +43,7 @@ const escapeTag = (tag: string) => tag.split("/").map(encodeURIComponent).join("
 export async function apiReleases(
   c: AppContext,
   ctx: RepoContext,
-  rows: readonly ReleaseRow[],
+  rows: readonly Release[],
 ): Promise<ApiRelease[]> {
   const services = c.get("services");
   const settings = c.get("settings");
@@ -54,7 +54,7 @@ export async function apiReleases(
       ...new Set(rows.map((r) => r.publisherId).filter((id): id is number => id !== null)),
     ]),
   ]);
-  const byRelease = new Map<number, AttachmentRow[]>();
+  const byRelease = new Map<number, Attachment[]>();
   for (const a of assets)
     byRelease.set(a.releaseId as number, [...(byRelease.get(a.releaseId as number) ?? []), a]);
   const byId = new Map(people.map((u) => [u.id, u]));
@@ -72,9 +72,9 @@ export async function apiReleases(
 
 /** One release as Forgejo's `Release`, from its row, assets and publisher (null: Ghost). */
 export function toApiRelease(
-  r: ReleaseRow,
+  r: Release,
   repo: Pick<Repository, "ownerName" | "name">,
-  assets: readonly AttachmentRow[],
+  assets: readonly Attachment[],
   publisher: User | null,
   viewer: User | null,
   settings: Settings,

@@ -1,6 +1,6 @@
+import type { StopwatchEntry } from "@kiln/domain";
 import { type api, formatTime, type Settings, type User } from "@kiln/domain";
 import type { ReactionView, TrackedTimeView } from "@kiln/service";
-import type { StopwatchEntry } from "@kiln/storage";
 import type * as v from "valibot";
 import { apiUserOrGhost, toApiIssue } from "./issue.js";
 

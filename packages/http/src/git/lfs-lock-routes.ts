@@ -1,6 +1,6 @@
+import type { LfsLock } from "@kiln/domain";
 import { formatTime, isKilnError, type User } from "@kiln/domain";
 import { LFS_MEDIA_TYPE, lfsError } from "@kiln/git";
-import type { LfsLock } from "@kiln/storage";
 import type { AppContext, Mount } from "../env.js";
 import { challenge, checkGitAccess, type GitAccess } from "./git-access.js";
 import { repoOf } from "./git-routes.js";

@@ -1,10 +1,13 @@
-import type { Paged, PageRequest } from "@kiln/domain";
+import type { ActionRun, ActionTask, Paged, PageRequest } from "@kiln/domain";
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionRunJobTable, ActionRunTable } from "../database-actions.js";
 import { paged } from "./paging.js";
 
-export type ActionRunRow = Selectable<ActionRunTable>;
+/** A run as stored; the domain's {@link ActionRun}. */
+export type ActionRunRow = ActionRun;
+/** A task with its job and run; the domain's {@link ActionTask}. */
+export type TaskRow = ActionTask;
 export type ActionRunJobRow = Selectable<ActionRunJobTable>;
 
 /** Forgejo's FindRunOptions as its runs API fills them. */
@@ -129,22 +132,6 @@ export async function pendingJobs(
     );
   if ("repoId" in scope) query = query.where("actionRunJob.repoId", "=", scope.repoId);
   return query.orderBy("actionRunJob.id").limit(limit).execute();
-}
-
-/** A task with what the API shows of its job and run. */
-export interface TaskRow {
-  readonly id: number;
-  readonly status: string;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-  readonly jobName: string;
-  readonly runIndex: number;
-  readonly runTitle: string;
-  readonly runEvent: string;
-  readonly runRef: string;
-  readonly runCommitSha: string;
-  readonly runWorkflowId: string;
-  readonly runStartedAt: Date | null;
 }
 
 /** A page of a repository's tasks, newest first (Forgejo's FindTaskOptions by repository). */

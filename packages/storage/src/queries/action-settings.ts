@@ -1,11 +1,10 @@
-import type { Paged, PageRequest } from "@kiln/domain";
+import type { ActionScope, Paged, PageRequest } from "@kiln/domain";
 import type { Selectable } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionRunnerTokenTable, ActionSettingTable } from "../database-actions.js";
 import { paged } from "./paging.js";
 
-/** What a secret or variable belongs to: an owner (user or organization) or a repository. */
-export type ActionScope = { readonly ownerId: number } | { readonly repoId: number };
+export type { ActionScope } from "@kiln/domain";
 
 /** Which of the two tables: secrets (sealed values) or variables. */
 export type ActionSettingKind = "actionSecret" | "actionVariable";

@@ -1,16 +1,9 @@
-import type { Paged, PageRequest } from "@kiln/domain";
+import type { EmailWithOwner, Paged, PageRequest } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
 import { paged } from "./paging.js";
 
-/** An e-mail address with its owner's name, as `GET /admin/emails` shows it. */
-export interface EmailWithOwner {
-  readonly email: string;
-  readonly isActivated: boolean;
-  readonly isPrimary: boolean;
-  readonly userId: number;
-  readonly userName: string;
-}
+export type { EmailWithOwner } from "@kiln/domain";
 
 /**
  * One page of every individual user's addresses (Forgejo's user_model.SearchEmails): with a

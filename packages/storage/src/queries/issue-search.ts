@@ -1,20 +1,11 @@
-import type { Issue, Paged, PageRequest } from "@kiln/domain";
+import type { Issue, IssueSort, Paged, PageRequest } from "@kiln/domain";
 import { CompiledQuery, type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
 import { ISSUE_COLUMNS, issueReadableBy } from "./issues.js";
 import { paged } from "./paging.js";
 import type { RepoViewer } from "./repo-visibility.js";
 
-/** Issue list orders (Forgejo's `sort`); `latest` is the default. */
-export type IssueSort =
-  | "latest"
-  | "oldest"
-  | "recentupdate"
-  | "leastupdate"
-  | "mostcomment"
-  | "leastcomment"
-  | "nearduedate"
-  | "farduedate";
+export type { IssueSort } from "@kiln/domain";
 
 /**
  * What an issue list shows. Each condition is answered from an index (a repository's issues,

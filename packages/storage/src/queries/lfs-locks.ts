@@ -1,15 +1,8 @@
+import type { LfsLock } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
 
-/** A Git LFS lock as the locks API shows it: with its owner's name. */
-export interface LfsLock {
-  readonly id: number;
-  readonly repoId: number;
-  readonly ownerId: number;
-  readonly ownerName: string;
-  readonly path: string;
-  readonly createdAt: Date;
-}
+export type { LfsLock } from "@kiln/domain";
 
 /** A lock held by someone, as the push policy needs it: the path and who holds it. */
 export interface HeldLock {

@@ -1,18 +1,8 @@
-import type { Paged, PageRequest } from "@kiln/domain";
+import type { OAuth2ApplicationRecord, Paged, PageRequest } from "@kiln/domain";
 import type { Db } from "../database.js";
 import { paged } from "./paging.js";
 
-/** An OAuth2 application as stored, its redirect URIs decoded. */
-export interface OAuth2ApplicationRecord {
-  readonly id: number;
-  readonly uid: number;
-  readonly name: string;
-  readonly clientId: string;
-  readonly clientSecretHash: string;
-  readonly confidentialClient: boolean;
-  readonly redirectUris: readonly string[];
-  readonly createdAt: Date;
-}
+export type { OAuth2ApplicationRecord } from "@kiln/domain";
 
 /** What creating or updating an application sets. */
 export interface OAuth2ApplicationValues {

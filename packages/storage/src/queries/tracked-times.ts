@@ -1,12 +1,10 @@
-import type { Paged, PageRequest } from "@kiln/domain";
+import type { Paged, PageRequest, StopwatchEntry, TrackedTimeEntry } from "@kiln/domain";
 import type { Db } from "../database.js";
-import type { TrackedTimeRow } from "../database-issues.js";
 import { issueReadableBy } from "./issues.js";
 import { paged } from "./paging.js";
 import type { RepoViewer } from "./repo-visibility.js";
 
-/** A tracked time with where it was tracked. */
-export type TrackedTimeEntry = TrackedTimeRow & { readonly repoId: number; readonly issueIndex: number };
+export type { StopwatchEntry, TrackedTimeEntry } from "@kiln/domain";
 
 /** Which tracked times a list shows (deleted ones never). */
 export interface TimeFilter {
@@ -102,18 +100,6 @@ export async function deleteTimes(db: Db, ids: readonly number[]): Promise<numbe
 }
 
 // ---- stopwatches ----
-
-export interface StopwatchEntry {
-  readonly id: number;
-  readonly issueId: number;
-  readonly userId: number;
-  readonly createdAt: Date;
-  readonly issueIndex: number;
-  readonly issueTitle: string;
-  readonly repoId: number;
-  readonly repoName: string;
-  readonly repoOwnerName: string;
-}
 
 function stopwatches(db: Db) {
   return db

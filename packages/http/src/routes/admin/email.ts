@@ -1,5 +1,5 @@
+import type { EmailWithOwner } from "@kiln/domain";
 import { api } from "@kiln/domain";
-import type { EmailWithOwner } from "@kiln/storage";
 import * as v from "valibot";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";

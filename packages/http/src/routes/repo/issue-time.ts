@@ -1,6 +1,6 @@
+import type { TrackedTimeEntry } from "@kiln/domain";
 import { api, inputTime, type Paged, type PageRequest } from "@kiln/domain";
 import { parseTime, type TrackedTimeView } from "@kiln/service";
-import type { TrackedTimeEntry } from "@kiln/storage";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { toApiStopWatch, toApiTrackedTime } from "../../convert/time.js";

@@ -1,6 +1,6 @@
+import type { IssueSort } from "@kiln/domain";
 import { api, formatTime, type Issue, inputTime, timeOf } from "@kiln/domain";
 import type { RepoAccess } from "@kiln/service";
-import type { IssueSort } from "@kiln/storage";
 import * as v from "valibot";
 import { toApiIssue } from "../../convert/issue.js";
 import { groupAssets } from "../../convert/release.js";

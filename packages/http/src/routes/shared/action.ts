@@ -1,5 +1,5 @@
+import type { ActionScope } from "@kiln/domain";
 import { api } from "@kiln/domain";
-import type { ActionScope } from "@kiln/storage";
 import * as v from "valibot";
 import { toApiSecret, toApiVariable } from "../../convert/action.js";
 import type { AppContext } from "../../env.js";
