@@ -12,7 +12,10 @@
  * payload's `action` (modules/structs/hook.go HookIssueAction and friends).
  */
 
-/** Forgejo's granular webhook event types, exactly as a hook's `events` names them. */
+/**
+ * Forgejo's granular webhook event types, exactly as a hook's `events` names them, in the order of
+ * its EventsArray (what `GET …/hooks` lists).
+ */
 export const HOOK_EVENT_TYPES = [
   "create",
   "delete",
@@ -32,11 +35,11 @@ export const HOOK_EVENT_TYPES = [
   "pull_request_review_rejected",
   "pull_request_review_comment",
   "pull_request_sync",
-  "pull_request_review_request",
   "wiki",
   "repository",
   "release",
   "package",
+  "pull_request_review_request",
 ] as const;
 export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
 

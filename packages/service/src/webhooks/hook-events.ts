@@ -86,32 +86,7 @@ export function hookWants(selection: StoredHookEvent, type: HookEventType): bool
 
 /** The granular event names a selection fires for, in Forgejo's order (its EventsArray). */
 export function hookEventNames(selection: StoredHookEvent): string[] {
-  const order: HookEventType[] = [
-    "create",
-    "delete",
-    "fork",
-    "push",
-    "issues",
-    "issue_assign",
-    "issue_label",
-    "issue_milestone",
-    "issue_comment",
-    "pull_request",
-    "pull_request_assign",
-    "pull_request_label",
-    "pull_request_milestone",
-    "pull_request_comment",
-    "pull_request_review_approved",
-    "pull_request_review_rejected",
-    "pull_request_review_comment",
-    "pull_request_sync",
-    "wiki",
-    "repository",
-    "release",
-    "package",
-    "pull_request_review_request",
-  ];
-  return order.filter((type) => hookWants(selection, type));
+  return HOOK_EVENT_TYPES.filter((type) => hookWants(selection, type));
 }
 
 /**
