@@ -40,7 +40,8 @@ const LOST_MESSAGES = [
  */
 export function connectionLossReason(err: unknown, depth = 0): string | undefined {
   if (typeof err !== "object" || err === null || depth > 4) return undefined;
-  if (isUnavailableError(err)) return (err as Error).message;
+  if (isUnavailableError(err))
+    return connectionLossReason((err as Error).cause, depth + 1) ?? (err as Error).message;
   const { code, message, cause, errors } = err as {
     code?: unknown;
     message?: unknown;
