@@ -119,6 +119,24 @@ export class ServiceUnavailableError extends KilnError {
   }
 }
 
+/**
+ * The database cannot be reached for now: the connection was lost (a PostgreSQL restart, a
+ * failover, a pooler closing it) or refused. Nothing of the operation was committed unless it
+ * had committed before the loss; a retry a little later gets a fresh connection (503).
+ */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  /** Seconds a client should wait before trying again (the `Retry-After` header). */
+  readonly retryAfterSeconds = 2;
+  constructor(
+    message = "The database is unavailable. Try again shortly.",
+    options?: { readonly cause?: unknown },
+  ) {
+    super(message);
+    this.name = "DatabaseUnavailableError";
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 /** A precondition of the change does not hold, e.g. closing an issue with open dependencies (412). */
 export class PreconditionFailedError extends KilnError {
   readonly kind = "precondition_failed";
@@ -159,4 +177,5 @@ const KINDS: ReadonlySet<string> = new Set<ErrorKind>([
   "locked",
   "payload_too_large",
   "precondition_failed",
+  "unavailable",
 ]);

@@ -328,6 +328,10 @@ export type DatabaseSettings =
       readonly url: string;
       /** Optional schema to use instead of `public` (tests use a fresh one per run). */
       readonly schema?: string;
+      /** `DB_RETRIES`: how many more times `kiln web` tries to reach the database at start-up (10). */
+      readonly retries?: number;
+      /** `DB_RETRY_BACKOFF` (ms): the wait before the first retry, doubling up to 30 s (3 s). */
+      readonly retryBackoff?: number;
     };
 
 /** Forgejo's default reactions (`[ui] REACTIONS`). */

@@ -36,9 +36,10 @@ export function errorBody(c: Context<AppEnv>, status: number, message: string, e
  * anything unexpected is logged and answered 500 without internals.
  */
 export function onError(err: Error, c: Context<AppEnv>): Response {
-  // The server's git work is at its limit (a queue that did not move in time): try again later.
+  // The server's git work is at its limit (a queue that did not move in time), or the database
+  // cannot be reached (a lost connection, a restart): try again later.
   if (err instanceof GitBusyError || (isKilnError(err) && err.kind === "unavailable")) {
-    c.header("Retry-After", "5");
+    c.header("Retry-After", String((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 5));
     return c.json(errorBody(c, 503, err.message), 503);
   }
   if (isKilnError(err)) {

@@ -3,16 +3,29 @@ import { PGlite } from "@electric-sql/pglite";
 import type { DatabaseSettings } from "@kiln/domain";
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
+import { isConnectionLoss, unavailableOr } from "./connection-errors.js";
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+
+/** Options of {@link createDialect}. */
+export interface DialectOptions {
+  /**
+   * Told when a PostgreSQL connection breaks (the server ended it, the socket closed), whether it
+   * was idle in the pool or in use; the pool has dropped it and opens a fresh one when needed.
+   */
+  readonly onConnectionError?: (err: Error) => void;
+}
 
 /**
  * Chooses PGlite or PostgreSQL from the settings. Nothing else in Kiln knows which one it is:
  * both go through Kysely's PostgreSQL dialect and return the same JavaScript types (int8 and
  * numeric columns as numbers, which is exact for byte counts below 2^53).
  */
-export async function createDialect(settings: DatabaseSettings): Promise<Dialect> {
+export async function createDialect(
+  settings: DatabaseSettings,
+  options: DialectOptions = {},
+): Promise<Dialect> {
   if (settings.type === "postgres") {
     const pool = new pg.Pool({
       connectionString: settings.url,
@@ -25,9 +38,24 @@ export async function createDialect(settings: DatabaseSettings): Promise<Dialect
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    watchConnections(pool, options.onConnectionError);
     return new PostgresDialect({ pool: new PreparingPool(pool) });
   }
   return new PostgresDialect({ pool: await openPGlitePool(settings.path) });
+}
+
+/**
+ * A broken connection makes its `pg` client emit `error`, and an `error` event without a listener
+ * kills the process. pg-pool listens on idle clients and re-emits on the pool; checked-out
+ * clients have no listener of their own. Every client gets one for its whole life, so a loss is
+ * reported once, wherever the client is; the pool's re-emission is then only swallowed. The
+ * client's statements fail (see {@link PreparingPool}) and the pool drops it.
+ */
+function watchConnections(pool: pg.Pool, report: ((err: Error) => void) | undefined): void {
+  pool.on("connect", (client) => {
+    client.on("error", (err) => report?.(err));
+  });
+  pool.on("error", () => {});
 }
 
 /** At most this many distinct statements are prepared; others (e.g. `in` lists of new lengths) run unnamed. */
@@ -40,6 +68,10 @@ const MAX_PREPARED = 1000;
  * query shape, values travel as parameters, so the set of statements is bounded by the code;
  * past {@link MAX_PREPARED} distinct texts, new ones run unnamed. Anything else (DDL, several
  * statements in one text, cursors) runs as given.
+ *
+ * A lost or refused connection fails the statement (or the checkout) with a
+ * DatabaseUnavailableError, and the client is then released as broken, so that the pool
+ * destroys it and the next checkout opens a fresh connection.
  */
 class PreparingPool implements PostgresPool {
   readonly #names = new Map<string, string>();
@@ -47,14 +79,26 @@ class PreparingPool implements PostgresPool {
   constructor(readonly pool: pg.Pool) {}
 
   async connect(): Promise<PostgresPoolClient> {
-    const client = await this.pool.connect();
-    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw unavailableOr(err);
+    }
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    let broken: Error | undefined;
+    const failed = (err: unknown) => {
+      if (isConnectionLoss(err)) broken ??= err as Error;
+      throw unavailableOr(err);
+    };
     const prepared = {
       query: (first: unknown, ...rest: unknown[]) => {
         const name = typeof first === "string" ? this.#nameOf(first) : undefined;
-        return name ? query({ name, text: first, values: rest[0] }) : query(first, ...rest);
+        const result = name ? query({ name, text: first, values: rest[0] }) : query(first, ...rest);
+        // A cursor is returned as is; a statement's promise has its connection errors typed.
+        return result instanceof Promise ? result.catch(failed) : result;
       },
-      release: (err?: Error | boolean) => client.release(err),
+      release: (err?: Error | boolean) => client.release(err ?? broken),
     };
     return prepared as unknown as PostgresPoolClient;
   }

@@ -1,3 +1,4 @@
+export { connectionLossReason, isConnectionLoss, unavailableOr } from "./connection-errors.js";
 export * from "./database.js";
 export * from "./database-actions.js";
 export * from "./database-attachments.js";
@@ -8,8 +9,8 @@ export * from "./database-mirrors.js";
 export * from "./database-people.js";
 export * from "./database-social.js";
 export * from "./database-webhooks.js";
-export { createDialect, openPGlitePool } from "./dialect.js";
+export { createDialect, type DialectOptions, openPGlitePool } from "./dialect.js";
 export { isUniqueViolation } from "./errors.js";
-export { fromDialect, MigrationError, migrateToLatest, openDatabase } from "./open.js";
+export { fromDialect, MigrationError, migrateToLatest, openDatabase, pingDatabase } from "./open.js";
 export * from "./queries/index.js";
 export { cachedRead, enableReadCache, ReadCache, type ReadCacheOptions, WriteClock } from "./read-cache.js";

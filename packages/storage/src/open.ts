@@ -1,13 +1,21 @@
 import type { DatabaseSettings } from "@kiln/domain";
 import { CamelCasePlugin, type Dialect, Kysely, type MigrationResultSet, Migrator, sql } from "kysely";
 import type { Database } from "./database.js";
-import { createDialect } from "./dialect.js";
+import { createDialect, type DialectOptions } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import { registerWriteClock, WriteClock, WritesPlugin, watchCommits } from "./read-cache.js";
 
 /** Opens the database the settings name, without migrating it. Close it with `db.destroy()`. */
-export async function openDatabase(settings: DatabaseSettings): Promise<Kysely<Database>> {
-  return fromDialect(await createDialect(settings));
+export async function openDatabase(
+  settings: DatabaseSettings,
+  options: DialectOptions = {},
+): Promise<Kysely<Database>> {
+  return fromDialect(await createDialect(settings, options));
+}
+
+/** Runs a trivial statement: rejects (with DatabaseUnavailableError) when the database cannot be reached. */
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 /** Wraps a dialect in Kiln's Kysely instance: camelCase in TypeScript, snake_case in SQL. */

@@ -7,8 +7,8 @@ import { seeOther } from "./responses.js";
 /**
  * The one place that turns a thrown error into a page: not found (whatever the reason, a private
  * thing included) is the 404 page; a refusal the 403 page with its reason; bad input the 400 page
- * with its message; anything unexpected is logged and answered with the 500 page, without
- * internals.
+ * with its message; an outage (the database unreachable, git busy) the 503 page with its reason
+ * and Retry-After; anything unexpected is logged and answered with the 500 page, without internals.
  */
 export function errorResponse(c: WebContext, err: unknown): Response | Promise<Response> {
   if (isKilnError(err)) {
@@ -24,6 +24,10 @@ export function errorResponse(c: WebContext, err: unknown): Response | Promise<R
       case "bad_request":
       case "invalid_argument":
         return errorPage(c, 400, err.message);
+      case "unavailable":
+        // The database or git is unreachable or busy for now: the reason, and when to try again.
+        c.header("Retry-After", String((err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 5));
+        return errorPage(c, 503, err.message);
       default:
         break;
     }

@@ -78,6 +78,8 @@ TOTAL = 2GiB
     expect(s.database).toEqual({
       type: "postgres",
       url: "postgres://kiln:s3cr%23t@db.internal:5433/forge?sslmode=require",
+      retries: 10,
+      retryBackoff: 3_000,
     });
     expect(s.api).toMatchObject({ defaultPagingNum: 10, maxResponseItems: 20, maxBodySize: 2 * 1024 * 1024 });
     expect(s.security).toEqual({ installLock: true, secretKey: "sk", credentialCacheTtl: 500 });
@@ -144,9 +146,21 @@ TOTAL = 2GiB
 
   it("prefers DATABASE_URL and --port", () => {
     const s = load("[server]\nHTTP_PORT = 1\n", { databaseUrl: "postgres://u@h/d", port: 4000 });
-    expect(s.database).toEqual({ type: "postgres", url: "postgres://u@h/d" });
+    expect(s.database).toEqual({
+      type: "postgres",
+      url: "postgres://u@h/d",
+      retries: 10,
+      retryBackoff: 3_000,
+    });
     expect(s.server.httpPort).toBe(4000);
     expect(s.server.rootUrl).toBe("http://localhost:4000/");
+  });
+
+  it("reads how often and how patiently to retry an unreachable database at start-up", () => {
+    const s = load("[database]\nDB_RETRIES = 2\nDB_RETRY_BACKOFF = 250ms\n", {
+      databaseUrl: "postgres://u@h/d",
+    });
+    expect(s.database).toMatchObject({ retries: 2, retryBackoff: 250 });
   });
 
   it("stops on a bad value, naming the key", () => {

@@ -287,9 +287,13 @@ function database(
   path: (p: string) => string,
   appDataPath: string,
 ): DatabaseSettings {
+  const retry = {
+    retries: get.int("database", "DB_RETRIES", 10, 0),
+    retryBackoff: get.duration("database", "DB_RETRY_BACKOFF", 3_000),
+  };
   if (options.databaseUrl) {
     const schema = get.string("database", "SCHEMA", "");
-    return { type: "postgres", url: options.databaseUrl, ...(schema ? { schema } : {}) };
+    return { type: "postgres", url: options.databaseUrl, ...(schema ? { schema } : {}), ...retry };
   }
   const type = get.oneOf("database", "DB_TYPE", ["pglite", "postgres"], "pglite");
   if (type === "pglite") return { type, path: path(get.string("database", "PATH", `${appDataPath}/pglite`)) };
@@ -310,7 +314,7 @@ function database(
   const url = host.startsWith("/")
     ? `postgres://${auth}/${encodeURIComponent(name)}?host=${encodeURIComponent(host)}&sslmode=${sslMode}`
     : `postgres://${auth}${host}/${encodeURIComponent(name)}?sslmode=${sslMode}`;
-  return { type, url, ...(schema ? { schema } : {}) };
+  return { type, url, ...(schema ? { schema } : {}), ...retry };
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

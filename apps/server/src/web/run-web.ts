@@ -2,6 +2,7 @@ import { unlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { connectionLossReason, isConnectionLoss } from "@kiln/storage";
 import type { ResolvedConfig } from "../config/resolve.js";
 import { openInstance } from "../instance/instance.js";
 import { socketPathFor, startInternalApi } from "../instance/internal-api.js";
@@ -55,7 +56,7 @@ export async function startWeb(
   const lock = DataLock.acquire(configured.server.appDataPath, "web");
   let instance: Awaited<ReturnType<typeof openInstance>>;
   try {
-    instance = await openInstance(configured, logger);
+    instance = await openInstance(configured, logger, { waitForDatabase: true });
   } catch (err) {
     lock.release();
     throw err;
@@ -176,10 +177,26 @@ export async function startWeb(
 }
 
 /**
+ * Background work left unawaited that fails because the database went away must not end the
+ * process: it is logged and runs again on its next occasion (its schedule, the next event). Any
+ * other unhandled rejection is a bug and still ends the process, as Node does by default.
+ */
+function survivesDatabaseLoss(logger: KilnLogger): void {
+  process.on("unhandledRejection", (reason) => {
+    if (!isConnectionLoss(reason)) throw reason;
+    logger.warn(
+      { err: connectionLossReason(reason) },
+      "background work failed: the database is unavailable; it runs again later",
+    );
+  });
+}
+
+/**
  * Runs `kiln web` until SIGINT or SIGTERM, then stops within `[server] GRACEFUL_HAMMER_TIME`; a
  * second signal cuts the draining short. Exits 0 when every request was answered, 1 otherwise.
  */
 export async function runWeb(config: ResolvedConfig, logger: KilnLogger): Promise<number> {
+  survivesDatabaseLoss(logger);
   const running = await startWeb(config, logger, { watchdog: true });
   return new Promise<number>((resolve) => {
     let signalled = false;

@@ -9,6 +9,8 @@ import { createDialect, openPGlitePool } from "../dialect.js";
 import { migrations } from "../migrations/index.js";
 import { fromDialect, migrateToLatest, SCHEMA_CHANGE_LOCK } from "../open.js";
 
+export { createFreshDatabase, type FreshDatabase } from "./fresh-database.js";
+
 /** The two databases every storage test runs against. */
 export type DialectName = "pglite" | "postgres";
 export const DIALECTS: readonly DialectName[] = ["pglite", "postgres"];
@@ -44,7 +46,7 @@ async function openTestPGlite(): Promise<TestDatabase> {
 async function openTestPostgres(): Promise<TestDatabase> {
   const url = testPostgresUrl();
   const schema = `kiln_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
+  const admin = adminClient(url);
   try {
     await admin.connect();
   } catch (err) {
@@ -65,12 +67,22 @@ async function openTestPostgres(): Promise<TestDatabase> {
     postgres: { url, schema },
     async close() {
       await db.destroy();
-      const c = new pg.Client({ connectionString: url });
+      const c = adminClient(url);
       await c.connect();
       await withSchemaLock(c, () => c.query(`drop schema ${schema} cascade`));
       await c.end();
     },
   };
+}
+
+/**
+ * A dedicated connection for schema work. A lost connection fails the statement in progress;
+ * the listener keeps the `error` event it also emits from killing the test process.
+ */
+function adminClient(url: string): pg.Client {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  return client;
 }
 
 /** Runs `work` holding SCHEMA_CHANGE_LOCK on the client's session. */
@@ -119,7 +131,7 @@ export function uniqueName(prefix: string): string {
 
 /** Drops a schema on the test PostgreSQL server (for tests that let a server create its own). */
 export async function dropPostgresSchema(schema: string, url: string = testPostgresUrl()): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
+  const c = adminClient(url);
   await c.connect();
   try {
     await withSchemaLock(c, () => c.query(`drop schema if exists ${pg.escapeIdentifier(schema)} cascade`));

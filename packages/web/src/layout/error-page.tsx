@@ -3,7 +3,7 @@ import { useHref } from "./frame.js";
 import { render } from "./render.js";
 
 /** The statuses that have a page of their own. */
-export type ErrorStatus = 400 | 403 | 404 | 413 | 500;
+export type ErrorStatus = 400 | 403 | 404 | 413 | 500 | 503;
 
 const TEXTS: Readonly<Record<ErrorStatus, { title: string; text: string }>> = {
   400: { title: "Bad request", text: "The request could not be understood." },
@@ -14,6 +14,10 @@ const TEXTS: Readonly<Record<ErrorStatus, { title: string; text: string }>> = {
   },
   413: { title: "Too large", text: "What was sent is larger than this page accepts." },
   500: { title: "Internal server error", text: "Something went wrong on our side. Please try again later." },
+  503: {
+    title: "Service unavailable",
+    text: "The service is unavailable for now. Please try again shortly.",
+  },
 };
 
 function ErrorBody(props: { status: ErrorStatus; message?: string }) {
