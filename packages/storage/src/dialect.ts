@@ -30,6 +30,9 @@ export async function createDialect(
     const pool = new pg.Pool({
       connectionString: settings.url,
       max: 10,
+      // A server that stops answering (rather than refusing) must not hold requests forever: a
+      // connection that cannot be opened in 10 s fails the request with a 503 like any other loss.
+      connectionTimeoutMillis: 10_000,
       ...(settings.schema ? { options: `-c search_path=${settings.schema}` } : {}),
       types: {
         getTypeParser: ((oid: number, format?: "text" | "binary") =>
