@@ -328,7 +328,8 @@ export function createServices(init: ServiceContextInit): Services {
   const quotaDoctor = new QuotaDoctor(ctx);
   cron.register(repoSizeRecountTask(ctx, repos));
   cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
-  const diskDoctor = new DiskDoctor(ctx, repos, () => cron.blobKinds());
+  const wikis = new WikiService(ctx, repos, ledger);
+  const diskDoctor = new DiskDoctor(ctx, repos, wikis, () => cron.blobKinds());
   cron.register(diskCleanupTask(diskDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
@@ -436,7 +437,7 @@ export function createServices(init: ServiceContextInit): Services {
     actionSettings: new ActionSettingsService(ctx),
     runnerTokens: new RunnerTokenService(ctx),
     actionRuns: new ActionRunService(ctx, repos),
-    wikis: new WikiService(ctx, repos, ledger),
+    wikis,
     blocks: new BlockService(ctx),
     forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies, access),
     generator: new GenerateService(ctx, repos, ledger, permissions),

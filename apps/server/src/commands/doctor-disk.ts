@@ -52,7 +52,7 @@ export function describeLeftover(l: LeftoverFinding, fix: boolean): string {
 /** One line per repository size that differs from the disk: stored vs measured. */
 export function describeSizeDrift(d: RepoSizeDrift, fixed: boolean): string {
   const delta = d.measured - d.stored;
-  const measured = d.size === "git" ? "on disk" : "its LFS objects";
+  const measured = d.size === "lfs" ? "its LFS objects" : "on disk";
   return (
     `${fixed ? "repaired" : "drift"}: repository ${d.repo} (id ${d.repoId}), ${d.size} size: ` +
     `stored ${d.stored} bytes, ${measured} ${d.measured} bytes (${delta > 0 ? "+" : ""}${delta})`

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { User } from "@kiln/domain";
-import { lfsObjects, quotaUsage, repositories } from "@kiln/storage";
+import { lfsObjects, quotaUsage, repositories, wikis } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { describe, expect, it } from "vitest";
 import { useTestServices } from "../../test/support.js";
@@ -56,6 +56,11 @@ describe.each(DIALECTS)("the cleanup_disk_leftovers cron task on %s", (dialect) 
     await age(quarantine, 2 * HOUR);
     // A push that landed while its request failed: objects in the repository, never measured.
     writeObject(gitdir, join(gitdir, "objects"), 20_000);
+    // The same in its wiki.
+    await s.wikis.create(repo, owner, "Home", { content: Buffer.from("# Home") });
+    const wikidir = s.repositories.store.pathOf(owner.name, `${repo.name}.wiki`);
+    writeObject(wikidir, join(wikidir, "objects"), 10_000);
+    const wikiMeasured = await s.repositories.store.size(owner.name, `${repo.name}.wiki`);
     // A partial LFS upload of a killed process, and one still being written.
     const lfsTmp = join(s.repositories.lfs.root, "tmp");
     await mkdir(lfsTmp, { recursive: true });
@@ -78,7 +83,7 @@ describe.each(DIALECTS)("the cleanup_disk_leftovers cron task on %s", (dialect) 
     const result = await s.cron.run("cleanup_disk_leftovers");
     expect(result?.status).toBe("finished");
     const removed = result?.message.match(
-      /^removed 3 leftovers \((\d+) bytes\), corrected 2 sizes of 1 repository$/,
+      /^removed 3 leftovers \((\d+) bytes\), corrected 3 sizes of 1 repository$/,
     );
     // The quarantine's object (30 kB of random bytes barely compress), the LFS and attachment uploads.
     expect(Number(removed?.[1])).toBeGreaterThan(30_000 + 5000);
@@ -89,9 +94,11 @@ describe.each(DIALECTS)("the cleanup_disk_leftovers cron task on %s", (dialect) 
 
     const after = await repositories.findRepositoryById(s.ctx.db, repo.id);
     expect(after).toMatchObject({ gitSize: measured, lfsSize: 777 });
+    expect(await wikis.wikiSize(s.ctx.db, repo.id)).toBe(wikiMeasured);
     expect(await quotaUsage.getUsage(s.ctx.db, owner.id)).toMatchObject({
       reposPublic: measured,
       lfs: 777,
+      wiki: wikiMeasured,
     });
     // The ledger agrees with the corrected sizes, and a second run finds nothing to do.
     expect((await s.quotaDoctor.run({ fix: false })).drifts).toEqual([]);

@@ -1,8 +1,10 @@
 import { NotFoundError } from "@kiln/domain";
-import { adminRepos, lfsObjects, repositories } from "@kiln/storage";
+import { wikiRepoName } from "@kiln/git";
+import { adminRepos, lfsObjects, repositories, wikis } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { BlobKind } from "../cron/blob-sweep.js";
 import type { RepoService } from "../repos/repo-service.js";
+import type { WikiService } from "../wiki/wiki-service.js";
 import { collectLeftovers, type LeftoverFinding } from "./disk-leftovers.js";
 
 /** A repository whose stored size (what the quota ledger counts) differs from what it holds. */
@@ -10,8 +12,8 @@ export interface RepoSizeDrift {
   readonly repoId: number;
   /** `owner/name`. */
   readonly repo: string;
-  /** `git`: its directory on disk; `lfs`: the LFS objects it references. */
-  readonly size: "git" | "lfs";
+  /** `git`: its directory on disk; `lfs`: the LFS objects it references; `wiki`: its wiki's directory. */
+  readonly size: "git" | "lfs" | "wiki";
   readonly stored: number;
   readonly measured: number;
 }
@@ -54,8 +56,8 @@ export interface DiskReport {
 
 /**
  * The part of `kiln doctor quota` that looks at the disk, which the ledger check cannot see:
- * leftovers of pushes and uploads cut short, repositories whose stored `git_size` / `lfs_size`
- * differ from what they hold (a push that landed while its request failed was never measured),
+ * leftovers of pushes and uploads cut short, repositories whose stored git, LFS or wiki size
+ * differs from what they hold (a push that landed while its request failed was never measured),
  * and the LFS store against the objects the repositories reference. Leftovers go first, so the
  * sizes are measured without them.
  */
@@ -63,6 +65,7 @@ export class DiskDoctor {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly wikis: WikiService,
     private readonly blobKinds: () => readonly BlobKind[],
   ) {}
 
@@ -132,6 +135,16 @@ export class DiskDoctor {
     if (lfsSize !== repo.lfsSize) {
       const measured = fix ? (await this.repos.recountLfsSize(repoId)).after : lfsSize;
       drifts.push({ repoId, repo: name, size: "lfs", stored: repo.lfsSize, measured });
+    }
+    const wiki = wikiRepoName(repo.name);
+    const wikiSize = (await this.repos.store.exists(repo.ownerName, wiki))
+      ? await this.repos.store.size(repo.ownerName, wiki)
+      : 0;
+    const wikiStored = await wikis.wikiSize(this.ctx.db, repoId);
+    if (wikiSize !== wikiStored) {
+      if (fix) await this.wikis.refreshSize(repoId);
+      const measured = fix ? await wikis.wikiSize(this.ctx.db, repoId) : wikiSize;
+      drifts.push({ repoId, repo: name, size: "wiki", stored: wikiStored, measured });
     }
     return { repo: name, drifts };
   }
