@@ -11,6 +11,7 @@ import { openTestDatabase, type TestDatabase } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_DRIFT } from "./doctor-quota.js";
 import { runInstanceCommand } from "./instance-commands.js";
+import type { ProgressUpdate } from "./progress.js";
 
 const HOUR = 3_600_000;
 
@@ -100,23 +101,32 @@ describe("kiln doctor quota: what is on disk", () => {
 
   async function run(args: object) {
     const out: string[] = [];
+    const progress: ProgressUpdate[] = [];
     const code = await runInstanceCommand(
       {
         services,
         settings: services.ctx.settings,
         migrated: [],
-        io: { out: (t) => out.push(t), err: (t) => out.push(`stderr: ${t}`), progress: () => {} },
+        io: {
+          out: (t) => out.push(t),
+          err: (t) => out.push(`stderr: ${t}`),
+          progress: (p) => progress.push(p),
+        },
       },
       "doctor.quota",
       args,
     );
-    return { code, out };
+    return { code, out, progress };
   }
   const line = (out: string[], start: string) => out.find((l) => l.startsWith(start));
 
   it("reports each leftover and each size that differs from the disk (exit 3), touching nothing", async () => {
-    const { code, out } = await run({});
+    const { code, out, progress } = await run({});
     expect(code).toBe(EXIT_DRIFT);
+    expect(progress[0]).toMatchObject({ label: "Measuring repositories on disk", done: 0, total: 1 });
+    expect(progress).toContainEqual(
+      expect.objectContaining({ label: "Measuring repositories on disk", done: 1 }),
+    );
     const fixHint = ". Run 'kiln doctor quota --fix' to remove it.";
     expect(line(out, `leftover: push quarantine ${paths.quarantine} (`)).toMatch(
       / bytes, last written .*Z\)\. Run/,

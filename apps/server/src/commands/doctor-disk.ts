@@ -11,6 +11,7 @@ export async function doctorDisk({ services, io }: CommandContext, fix: boolean)
   const report = await services.diskDoctor.run({
     fix,
     graceMs: SWEEP_GRACE_MS,
+    onProgress: (done, total) => io.progress({ label: "Measuring repositories on disk", done, total }),
     onLeftover: (l) => io.out(describeLeftover(l, fix)),
     onDrift: (d) => io.out(describeSizeDrift(d, fix)),
     onUnreadable: (repo, problem) => io.out(`unreadable: repository ${repo}: ${problem}`),

@@ -37,6 +37,8 @@ export interface DiskCheckOptions {
   /** How long a leftover must be untouched before it counts as stale. */
   readonly graceMs: number;
   readonly signal?: AbortSignal;
+  /** Called after each batch of repositories with those measured so far and the total. */
+  readonly onProgress?: (done: number, total: number) => void;
   readonly onLeftover?: (finding: LeftoverFinding) => void;
   /** Each drift as found (with `fix`, after it was corrected). */
   readonly onDrift?: (drift: RepoSizeDrift) => void;
@@ -78,6 +80,9 @@ export class DiskDoctor {
     const drifts: RepoSizeDrift[] = [];
     let checked = 0;
     let unreadable = 0;
+    let done = 0;
+    let total = await adminRepos.countRepositories(this.ctx.db);
+    options.onProgress?.(done, total);
     for (let after = 0; !options.signal?.aborted; ) {
       const ids = await adminRepos.repositoryIdsAfter(this.ctx.db, after, 100);
       if (ids.length === 0) break;
@@ -100,6 +105,9 @@ export class DiskDoctor {
           options.onDrift?.(drift);
         }
       }
+      done += ids.length;
+      total = Math.max(total, done);
+      options.onProgress?.(done, total);
     }
     return {
       leftovers,
