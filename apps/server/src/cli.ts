@@ -78,9 +78,13 @@ function buildProgram(setExit: (code: number) => void): Command {
   sub(
     doctor,
     "quota",
-    `recount every owner's quota usage from the stored data and report each counter of the ledger that differs (exit ${EXIT_DRIFT} when drift is found and not repaired)`,
+    `find what interrupted pushes and uploads left on disk, measure repositories and the LFS store against their stored sizes, recount every owner's quota usage and report each difference (exit ${EXIT_DRIFT} when something is found and not repaired)`,
   )
-    .option("--fix", "repair the drift: write the recount into the ledger", false)
+    .option(
+      "--fix",
+      "repair: remove leftovers untouched for an hour, write the measured sizes and the recount into the ledger",
+      false,
+    )
     .action(instance("doctor.quota", (o) => ({ fix: o.fix })));
 
   const admin = sub(program, "admin", "administer this instance");

@@ -58,6 +58,20 @@ export interface BlobStore {
    * running). Resolves with how many files went.
    */
   sweep(referenced: ReferencedKeys, graceMs: number): Promise<number>;
+  /**
+   * The uploads not yet renamed into place: being written, or cut short by a crash or a shutdown
+   * (those stay until a sweep old enough for them, or the next start). For `kiln doctor`.
+   */
+  unfinished(): Promise<readonly UnfinishedUpload[]>;
+}
+
+/** An upload in a store's temporary area ({@link BlobStore.unfinished}). */
+export interface UnfinishedUpload {
+  /** Where it is (a file for the local store). */
+  readonly path: string;
+  readonly bytes: number;
+  /** When it was last written to: an upload going on is recent. */
+  readonly modified: Date;
 }
 
 /**

@@ -132,6 +132,9 @@ describe("FsBlobStore", () => {
     // Still being recorded: held by its upload, however old.
     const held = await store.put(chunks("held"), { maxBytes: 10 });
     await writeFile(join(root, ".tmp", "crashed-upload"), "half");
+    expect(await store.unfinished()).toEqual([
+      expect.objectContaining({ path: join(root, ".tmp", "crashed-upload"), bytes: 4 }),
+    ]);
     // Young files stay: an upload may be about to be recorded.
     expect(await store.sweep(referenced, 60_000)).toBe(0);
     const past = new Date(Date.now() - 120_000);
@@ -140,6 +143,7 @@ describe("FsBlobStore", () => {
     expect(await store.size(kept.key)).toBe(4);
     expect(await store.size(dropped.key)).toBeUndefined();
     expect(await store.size(held.key)).toBe(4);
+    expect(await store.unfinished()).toEqual([]);
     await store.release(held.key, { keep: false, referenced });
     expect(await files(root)).toEqual([`${kept.key.slice(0, 2)}/${kept.key.slice(2, 4)}/${kept.key}`]);
   });

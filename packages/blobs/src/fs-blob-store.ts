@@ -12,6 +12,7 @@ import {
   type ReferencedKeys,
   type ReleaseOptions,
   type StoredBlob,
+  type UnfinishedUpload,
 } from "./blob-store.js";
 
 const KEY = /^[0-9a-f]{64}$/;
@@ -139,6 +140,16 @@ export class FsBlobStore implements BlobStore {
     } catch {
       return undefined;
     }
+  }
+
+  async unfinished(): Promise<UnfinishedUpload[]> {
+    const found: UnfinishedUpload[] = [];
+    for (const name of await entries(join(this.root, TEMP_DIR))) {
+      const path = join(this.root, TEMP_DIR, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info) found.push({ path, bytes: info.size, modified: info.mtime });
+    }
+    return found;
   }
 
   async sweep(referenced: ReferencedKeys, graceMs: number): Promise<number> {

@@ -43,6 +43,7 @@ export * from "./objects/trees.js";
 export * from "./pulls/index.js";
 export * from "./storage/fork.js";
 export type { GitRepository } from "./storage/git-repository.js";
+export * from "./storage/leftovers.js";
 export * from "./storage/repo-store.js";
 export * from "./storage/template-content.js";
 export * from "./storage/template-expansion.js";

@@ -161,6 +161,15 @@ export {
   type ReviewTarget,
 } from "./pulls/review-service.js";
 export type { ReviewCommentView, ReviewView } from "./pulls/review-views.js";
+export { diskCleanupTask } from "./quota/disk-cleanup-task.js";
+export {
+  type DiskCheckOptions,
+  DiskDoctor,
+  type DiskReport,
+  type LfsStoreCheck,
+  type RepoSizeDrift,
+} from "./quota/disk-doctor.js";
+export { collectLeftovers, type LeftoverFinding, type LeftoverSources } from "./quota/disk-leftovers.js";
 export { QuotaLedger, type RepositoryAssetUsage, type UsageDelta } from "./quota/ledger.js";
 export {
   QuotaAdminService,

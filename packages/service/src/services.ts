@@ -87,6 +87,8 @@ import { ReviewCommentService } from "./pulls/review-comment-service.js";
 import { ReviewRequestService } from "./pulls/review-request-service.js";
 import { ReviewerRules } from "./pulls/review-rules.js";
 import { ReviewService } from "./pulls/review-service.js";
+import { diskCleanupTask } from "./quota/disk-cleanup-task.js";
+import { DiskDoctor } from "./quota/disk-doctor.js";
 import { QuotaLedger } from "./quota/ledger.js";
 import { QuotaAdminService } from "./quota/quota-admin-service.js";
 import { QuotaDoctor } from "./quota/quota-doctor.js";
@@ -142,6 +144,8 @@ export interface Services {
   readonly quota: QuotaService;
   readonly quotaAdmin: QuotaAdminService;
   readonly quotaDoctor: QuotaDoctor;
+  /** What the ledger check cannot see: leftovers on disk, sizes that differ from the disk, the LFS store. */
+  readonly diskDoctor: DiskDoctor;
   readonly repositories: RepoService;
   readonly collaborators: CollaboratorService;
   readonly transfers: TransferService;
@@ -324,6 +328,9 @@ export function createServices(init: ServiceContextInit): Services {
   const quotaDoctor = new QuotaDoctor(ctx);
   cron.register(repoSizeRecountTask(ctx, repos));
   cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
+  const wikis = new WikiService(ctx, repos, ledger);
+  const diskDoctor = new DiskDoctor(ctx, repos, wikis, () => cron.blobKinds());
+  cron.register(diskCleanupTask(diskDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
   const commitStatuses = new CommitStatusService(ctx, repos);
@@ -347,6 +354,7 @@ export function createServices(init: ServiceContextInit): Services {
     quota,
     quotaAdmin: new QuotaAdminService(ctx),
     quotaDoctor,
+    diskDoctor,
     repositories: repos,
     collaborators: new CollaboratorService(ctx, permissions),
     transfers: new TransferService(ctx, permissions, ledger, repos, quota),
@@ -429,7 +437,7 @@ export function createServices(init: ServiceContextInit): Services {
     actionSettings: new ActionSettingsService(ctx),
     runnerTokens: new RunnerTokenService(ctx),
     actionRuns: new ActionRunService(ctx, repos),
-    wikis: new WikiService(ctx, repos, ledger),
+    wikis,
     blocks: new BlockService(ctx),
     forks: new ForkService(ctx, permissions, repos, ledger, pushPolicies, access),
     generator: new GenerateService(ctx, repos, ledger, permissions),

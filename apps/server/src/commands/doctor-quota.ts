@@ -1,4 +1,5 @@
 import { countUnreferenced, SWEEP_GRACE_MS, type UsageDrift } from "@kiln/service";
+import { doctorDisk } from "./doctor-disk.js";
 import type { CommandContext } from "./instance-commands.js";
 
 /**
@@ -10,30 +11,31 @@ export const EXIT_DRIFT = 3;
 const LABEL = "Recounting quota usage";
 
 /**
- * `kiln doctor quota [--fix]`: recounts every owner's usage from the stored data, reports each
- * counter of the ledger that differs, and with `--fix` writes the recount into the ledger.
- * Exit 0 when the ledger is consistent or was repaired; EXIT_DRIFT when drift was left as it is.
+ * `kiln doctor quota [--fix]`: looks at the disk first (leftovers of pushes and uploads cut short,
+ * repository sizes that differ from the disk, the LFS store: see doctorDisk), then recounts every
+ * owner's usage from the stored data, reports each counter of the ledger that differs, and with
+ * `--fix` repairs all of it. Exit 0 when everything is consistent or was repaired; EXIT_DRIFT when
+ * something was left as it is.
  */
-export async function doctorQuota(
-  { services, io }: CommandContext,
-  args: { fix?: boolean },
-): Promise<number> {
+export async function doctorQuota(ctx: CommandContext, args: { fix?: boolean }): Promise<number> {
+  const { services, io } = ctx;
   const fix = args.fix ?? false;
+  const disk = await doctorDisk(ctx, fix);
   const report = await services.quotaDoctor.run({
     fix,
     onProgress: (done, total) => io.progress({ label: LABEL, done, total }),
     onDrift: (drift) => io.out(describeDrift(drift, fix)),
   });
-  const orphans = await orphanFiles({ services, io } as CommandContext, fix);
+  const orphans = await orphanFiles(ctx, fix);
   const owners = plural(report.owners, "owner");
   if (report.drifts.length === 0) {
     io.out(`Checked ${owners}: the quota ledger matches the stored data.`);
-    return orphans > 0 && !fix ? EXIT_DRIFT : 0;
+    return (orphans > 0 && !fix) || disk > 0 ? EXIT_DRIFT : 0;
   }
   const counters = `${plural(report.drifts.length, "counter")} of ${plural(report.driftedOwners, "owner")}`;
   if (fix) {
     io.out(`Checked ${owners}: repaired ${counters}.`);
-    return 0;
+    return disk > 0 ? EXIT_DRIFT : 0;
   }
   const verb = report.drifts.length === 1 ? "differs" : "differ";
   io.out(

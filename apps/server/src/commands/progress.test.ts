@@ -26,6 +26,21 @@ describe("progress rendering", () => {
     ]);
   });
 
+  it("shows the start and the end of each task when one follows another", () => {
+    const { writes, stream } = fakeStream(false);
+    const render = progressRenderer(stream, { now: () => 0, intervalMs: 2000 });
+    render({ label: "Measuring", done: 0, total: 3 });
+    render({ label: "Measuring", done: 3, total: 3 });
+    render({ label: "Recounting", done: 0, total: 2 });
+    render({ label: "Recounting", done: 2, total: 2 });
+    expect(writes).toEqual([
+      "Measuring: 0/3 (0%)\n",
+      "Measuring: 3/3 (100%)\n",
+      "Recounting: 0/2 (0%)\n",
+      "Recounting: 2/2 (100%)\n",
+    ]);
+  });
+
   it("redraws one line with a bar on a terminal and ends it with a newline", () => {
     let clock = 0;
     const { writes, stream } = fakeStream(true);

@@ -15,7 +15,7 @@ export interface ProgressStream {
 /**
  * A progress renderer for a stream. On a terminal it redraws one line with a bar (at most every
  * `redrawMs`, and always at the end); otherwise it prints a plain line at the start, every
- * `intervalMs`, and at the end, so logs stay readable.
+ * `intervalMs`, and at the end, so logs stay readable. A new label starts a new task.
  */
 export function progressRenderer(
   stream: ProgressStream,
@@ -25,7 +25,15 @@ export function progressRenderer(
   const interval = stream.isTTY ? (options.redrawMs ?? 100) : (options.intervalMs ?? 2000);
   let last = Number.NEGATIVE_INFINITY;
   let finished = false;
+  let label: string | undefined;
   return (update) => {
+    if (update.label !== label) {
+      // Another task begins (the doctor measures the disk, then recounts): its start and end show.
+      if (stream.isTTY && label !== undefined && !finished) stream.write("\n");
+      label = update.label;
+      last = Number.NEGATIVE_INFINITY;
+      finished = false;
+    }
     const complete = update.done >= update.total;
     if (finished && complete) return;
     const t = now();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratch } from "../../test/helpers.js";
@@ -37,6 +37,24 @@ describe("LfsStore", () => {
     expect(await store.verify(oid, data.length)).toBe(true);
     expect(await store.verify(oid, 1)).toBe(false);
     expect(await store.put(oid, data.length, chunks(data))).toMatchObject({ created: false });
+  });
+
+  it("lists its objects with their sizes, and the partial uploads a killed upload left in tmp", async () => {
+    const lister = new LfsStore(join(root.dir, "lfs-listed"));
+    const data = Buffer.from("listed");
+    await lister.put(sha256(data), data.length, chunks(data));
+    const objects = [];
+    for await (const object of lister.objects()) objects.push(object);
+    expect(objects).toEqual([{ oid: sha256(data), size: data.length }]);
+    // A process killed while streaming an upload never reaches its clean-up.
+    await writeFile(join(lister.root, "tmp", "cut-short"), Buffer.alloc(300));
+    expect(await lister.leftovers()).toEqual([
+      expect.objectContaining({
+        kind: "LFS upload",
+        path: join(lister.root, "tmp", "cut-short"),
+        bytes: 300,
+      }),
+    ]);
   });
 
   it("accepts a web ReadableStream body", async () => {

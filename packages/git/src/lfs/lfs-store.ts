@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { GitInvalidArgumentError, GitNotFoundError, LfsVerifyError } from "../errors/git-error.js";
+import { type Leftover, leftoversIn } from "../storage/leftovers.js";
 import { isValidLfsOid, isValidLfsSize } from "./lfs-oid.js";
 import type { LfsReferences } from "./lfs-references.js";
 
@@ -107,11 +108,38 @@ export class LfsStore {
     return (await this.sizeOf(oid)) === size;
   }
 
+  /** Partial uploads in `<root>/tmp` (one killed mid-way stays there; a live one is being written). */
+  leftovers(): Promise<Leftover[]> {
+    return leftoversIn(join(this.root, "tmp"), null, "LFS upload");
+  }
+
+  /** Every stored object with its size, in no particular order (`kiln doctor quota` measures the store). */
+  async *objects(): AsyncIterable<{ readonly oid: string; readonly size: number }> {
+    for (const a of await names(this.root)) {
+      if (!/^[0-9a-f]{2}$/.test(a)) continue;
+      for (const b of await names(join(this.root, a))) {
+        for (const oid of await names(join(this.root, a, b))) {
+          if (!isValidLfsOid(oid)) continue;
+          const size = await this.sizeOf(oid);
+          if (size !== undefined) yield { oid, size };
+        }
+      }
+    }
+  }
+
   /** Removes a stored object (when no repository references it any more); resolves whether it existed. */
   async delete(oid: string): Promise<boolean> {
     const existed = (await this.sizeOf(oid)) !== undefined;
     if (existed) await rm(this.pathOf(oid), { force: true });
     return existed;
+  }
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
   }
 }
 

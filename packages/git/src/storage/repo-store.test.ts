@@ -1,4 +1,4 @@
-import { access, constants, readdir, readFile, writeFile } from "node:fs/promises";
+import { access, constants, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitCli, scratch } from "../../test/helpers.js";
@@ -133,6 +133,29 @@ describe("RepoStore", () => {
       ],
     });
     expect(await store.size("alice", "sized")).toBeGreaterThan(empty + 50_000);
+  });
+
+  it("leaves git's quarantines and temporary packs out of the size and lists them as leftovers", async () => {
+    const repo = await store.create("alice", "quarantined");
+    const before = await store.size("alice", "quarantined");
+    // What a push killed before git moved its objects in leaves: a quarantine holding them.
+    const quarantine = join(repo.gitdir, "objects", "tmp_objdir-incoming-AbC123");
+    await mkdir(join(quarantine, "pack"), { recursive: true });
+    await writeFile(join(quarantine, "pack", "pack-1.pack"), Buffer.alloc(4000));
+    await writeFile(join(repo.gitdir, "objects", "pack", "tmp_pack_XyZ"), Buffer.alloc(100));
+    const trash = await store.tempDir();
+    await writeFile(join(trash, "half"), "half");
+    expect(await store.size("alice", "quarantined")).toBe(before);
+    const found = await store.leftovers();
+    expect(found.map((l) => [l.kind, l.path, l.bytes])).toEqual(
+      expect.arrayContaining([
+        ["push quarantine", quarantine, 4000],
+        ["temporary pack", join(repo.gitdir, "objects", "pack", "tmp_pack_XyZ"), 100],
+        ["repository temporary directory", trash, 4],
+      ]),
+    );
+    expect(found.every((l) => Date.now() - l.modified.getTime() < 3_600_000)).toBe(true);
+    await rm(trash, { recursive: true });
   });
 
   it("rewrites hooks only when they differ", async () => {

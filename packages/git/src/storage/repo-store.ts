@@ -13,6 +13,7 @@ import { runGitOk } from "../util/run-git.js";
 import { directorySize } from "./directory-size.js";
 import type { GitRepository } from "./git-repository.js";
 import { installHooks } from "./install-hooks.js";
+import { isGitLeftover, type Leftover, storeLeftovers } from "./leftovers.js";
 import { normalizeRepoName } from "./names.js";
 
 /** Options of a {@link RepoStore}. */
@@ -268,10 +269,15 @@ export class RepoStore {
     await rm(trash, { recursive: true, force: true });
   }
 
-  /** The repository's size on disk in bytes (Forgejo's git_size). */
+  /** Bytes on disk (Forgejo's git_size) without git's quarantines and temporary packs: not the repository's. */
   async size(owner: string, name: string): Promise<number> {
     const repo = await this.open(owner, name);
-    return directorySize(repo.gitdir);
+    return directorySize(repo.gitdir, isGitLeftover);
+  }
+
+  /** What unfinished work left (quarantines, `.tmp`); some may be work going on: see `modified`. */
+  leftovers(): Promise<Leftover[]> {
+    return storeLeftovers(this.root);
   }
 
   /** (Re)writes Kiln's hooks in an existing repository; resolves with whether anything changed. */

@@ -50,6 +50,23 @@ export class RepoLfsService implements LfsReferences {
     return this.link(repoId, oid, size, (trx) => lfsObjects.lfsObjectVisibleTo(trx, viewer, oid, size));
   }
 
+  /**
+   * Sets the repository's `lfs_size` to the sum of the objects it references (`kiln doctor quota
+   * --fix`), recording the change of its owner's usage in the same transaction.
+   */
+  async recount(repoId: number): Promise<{ before: number; after: number }> {
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const locked = await repositories.lockRepository(trx, repoId);
+      if (!locked) throw new NotFoundError(`repository does not exist [id: ${repoId}]`);
+      const total = await lfsObjects.sumLfsSize(trx, repoId);
+      if (total !== locked.lfsSize) {
+        const after = await repositories.updateRepository(trx, repoId, { lfsSize: total });
+        if (after) await this.ledger.recordRepositoryChange(trx, locked, after);
+      }
+      return { before: locked.lfsSize, after: total };
+    });
+  }
+
   private async link(
     repoId: number,
     oid: string,

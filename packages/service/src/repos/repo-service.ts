@@ -191,6 +191,11 @@ export class RepoService {
     return this.lfsRefs.objectsOf(repo, oids);
   }
 
+  /** Sets `lfs_size` to the sum of the repository's LFS references, recording the change of usage. */
+  async recountLfsSize(repoId: number): Promise<{ before: number; after: number }> {
+    return this.lfsRefs.recount(repoId);
+  }
+
   /** Records that the repository references an LFS object, counting a new reference as usage. */
   async addLfsObject(repo: Repository, oid: string, size: number): Promise<void> {
     return this.lfsRefs.add(repo, oid, size);

@@ -12,6 +12,15 @@ export async function repositoryIdsAfter(db: Db, after: number, limit: number): 
   return rows.map((r) => r.id);
 }
 
+/** How many repositories there are (the total a walk with {@link repositoryIdsAfter} reports progress against). */
+export async function countRepositories(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("repository")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Which of these `owner/name` pairs (lower case) have a repository row, as `owner/name` keys. */
 export async function existingRepositoryKeys(
   db: Db,

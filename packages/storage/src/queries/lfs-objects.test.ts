@@ -72,4 +72,16 @@ describe.each(DIALECTS)("LFS object references on %s", (dialect) => {
     expect(await visible(viewer(owner.id, { publicOnly: true }), 2, 20)).toBe(true);
     expect(await visible(viewer(owner.id, { publicOnly: true }), 1, 10)).toBe(false);
   });
+
+  it("knows which objects any repository references, and their distinct total", async () => {
+    expect(await lfsObjects.referencedLfsOids(t.db, [oid(1), oid(2), oid(3)])).toEqual(
+      new Set([oid(1), oid(2)]),
+    );
+    expect(await lfsObjects.referencedLfsOids(t.db, [])).toEqual(new Set());
+    // A second reference to an object stores nothing more.
+    const shared = await repo(outsider.id, false);
+    await lfsObjects.addLfsObject(t.db, shared, oid(2), 20);
+    expect(await lfsObjects.referencedLfsTotal(t.db)).toEqual({ objects: 2, bytes: 30 });
+    expect(await lfsObjects.sumLfsSize(t.db, shared)).toBe(20);
+  });
 });

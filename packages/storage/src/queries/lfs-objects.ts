@@ -73,3 +73,30 @@ export async function lfsObjectVisibleTo(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Which of these oids some repository references (`kiln doctor` finds the store's unreferenced objects). */
+export async function referencedLfsOids(db: Db, oids: readonly string[]): Promise<Set<string>> {
+  if (oids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("lfsMetaObject")
+    .select("oid")
+    .distinct()
+    .where("oid", "in", oids)
+    .execute();
+  return new Set(rows.map((r) => r.oid));
+}
+
+/**
+ * The distinct objects the repositories reference and their bytes: what the LFS store must hold
+ * for them (each object is stored once, however many repositories count it).
+ */
+export async function referencedLfsTotal(db: Db): Promise<{ objects: number; bytes: number }> {
+  const row = await db
+    .selectFrom((eb) => eb.selectFrom("lfsMetaObject").select(["oid", "size"]).distinct().as("o"))
+    .select((eb) => [
+      eb.fn.countAll<number>().as("objects"),
+      eb.fn.coalesce(eb.fn.sum<number>("o.size"), eb.lit(0)).as("bytes"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { objects: Number(row.objects), bytes: Number(row.bytes) };
+}

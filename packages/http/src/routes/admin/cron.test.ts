@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +66,7 @@ describe.each(DIALECTS)("admin cron API on %s", (dialect) => {
       "sweep_avatars",
       "update_repository_size",
       "check_quota_usage",
+      "cleanup_disk_leftovers",
     ]) {
       expect(names).toContain(name);
     }
@@ -90,5 +91,27 @@ describe.each(DIALECTS)("admin cron API on %s", (dialect) => {
       expect(task.exec_times).toBe(1);
       expect(task.prev).not.toBe("0001-01-01T00:00:00Z");
     }
+  });
+
+  it("removes a push quarantine left for more than an hour with cleanup_disk_leftovers", async () => {
+    await t.call("POST", "/user/repos", {
+      token: user.token,
+      body: { name: "killed-push", auto_init: true },
+    });
+    const gitdir = t.services.repositories.store.pathOf(user.name, "killed-push");
+    const quarantine = join(gitdir, "objects", "tmp_objdir-incoming-gone");
+    await mkdir(quarantine);
+    await writeFile(join(quarantine, "pack.pack"), Buffer.alloc(1000));
+    const then = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(join(quarantine, "pack.pack"), then, then);
+    await utimes(quarantine, then, then);
+    expect((await t.call("POST", "/admin/cron/cleanup_disk_leftovers", { token: admin.token })).status).toBe(
+      204,
+    );
+    await expect(stat(quarantine)).rejects.toThrow(/ENOENT/);
+    const task = (await t.call("GET", "/admin/cron", { token: admin.token })).json.find(
+      (x: { name: string }) => x.name === "cleanup_disk_leftovers",
+    );
+    expect(task).toMatchObject({ schedule: "@every 24h", exec_times: 1 });
   });
 });
