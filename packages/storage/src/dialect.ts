@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
+import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { type DatabaseSettings, DEFAULT_PGLITE_SHARED_BUFFERS } from "@kiln/domain";
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
+import { initPGliteDataDir } from "./pglite-initdb.js";
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -98,6 +100,7 @@ export async function openPGlitePool(
 ): Promise<PostgresPool> {
   const parsers = { [INT8_OID]: Number, [NUMERIC_OID]: Number };
   const sharedBuffers = sizing.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS;
+  if (path !== "memory://" && !loadDataDir) await initPGliteDataDir(resolve(path));
   const db = await PGlite.create({
     ...(path === "memory://" ? {} : { dataDir: path }),
     ...(loadDataDir ? { loadDataDir } : {}),
