@@ -5,11 +5,15 @@
 // writes, rests for a second, and then its VmRSS (with the anonymous and file-backed parts) is read
 // from /proc/<pid>/status. A last row measures the floor: an empty PGlite in a bare node process
 // with Kiln's options (./floor.mjs), so the table separates what PGlite itself holds from what
-// Kiln adds. Needs `pnpm build` first.
+// Kiln adds. One more row starts `kiln web` on an empty work path, so that the server process
+// itself creates the database (an instance's first start). Needs `pnpm build` first.
 //   node bench/memory/run.mjs [--requests 200] [--no-postgres]
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { testPostgresUrl } from "../../packages/storage/dist/testing/index.js";
 import pg from "../../packages/storage/node_modules/pg/lib/index.js";
@@ -22,6 +26,7 @@ const arg = (name, fallback) => {
 const REQUESTS = Number(arg("--requests", 200));
 const POSTGRES = !process.argv.includes("--no-postgres");
 const FLOOR = fileURLToPath(new URL("./floor.mjs", import.meta.url));
+const KILN = fileURLToPath(new URL("../../apps/server/bin/kiln.js", import.meta.url));
 
 /** VmRSS, RssAnon and RssFile of a process, in MiB. */
 function memory(pid) {
@@ -70,7 +75,57 @@ async function measureKiln(options) {
   }
 }
 
-const rows = [["Kiln, PGlite", await measureKiln({})]];
+/**
+ * `kiln web` started on an empty work path, so that it creates its PGlite database itself (the
+ * first start of an instance), then `count` anonymous API reads: nobody is signed up yet.
+ */
+async function measureFirstStart(count) {
+  const work = mkdtempSync(join(tmpdir(), "kiln-bench-memory-"));
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = spawn(process.execPath, [KILN, "web", "-w", work, "--port", String(port)], {
+    env: { ...process.env, KILN_LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}/api/v1`;
+  try {
+    for (
+      let i = 0;
+      !(await fetch(`${url}/version`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    ) {
+      if (i > 1200 || child.exitCode !== null) throw new Error("kiln web did not start");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const started = memory(child.pid);
+    const reads = ["/version", "/repos/search?q=", "/users/search?q=", "/settings/api"];
+    for (let i = 0; i < count; i++) {
+      const res = await fetch(url + reads[i % reads.length]);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${reads[i % reads.length]}: ${res.status}`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    return { started, loaded: memory(child.pid) };
+  } finally {
+    await new Promise((done) => {
+      child.once("close", done);
+      child.kill("SIGTERM");
+    });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const rows = [
+  ["Kiln, PGlite", await measureKiln({})],
+  ["Kiln, PGlite, first start (anonymous reads)", await measureFirstStart(REQUESTS)],
+];
 if (POSTGRES) {
   // A fresh database of its own on the test server, dropped afterwards.
   const base = testPostgresUrl();
