@@ -316,11 +316,26 @@ export interface SessionSettings {
   readonly cookieSecure: boolean;
 }
 
+/**
+ * PGlite's buffer pool unless `[database] PGLITE_SHARED_BUFFERS` says otherwise: sized for a small
+ * instance (PostgreSQL's own default is 128 MiB, which PGlite holds resident whether used or not).
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS = 16 * 1024 * 1024;
+
+/** The bounds of `PGLITE_SHARED_BUFFERS`: PostgreSQL's minimum (16 pages) and half of PGlite's 2 GiB memory. */
+export const PGLITE_SHARED_BUFFERS_RANGE = { min: 128 * 1024, max: 1024 * 1024 * 1024 } as const;
+
 /** Which database the instance uses: embedded PGlite (default) or a PostgreSQL server. */
 export type DatabaseSettings =
   | {
       readonly type: "pglite" /** Absolute data directory, or "memory://" for tests. */;
       readonly path: string;
+      /**
+       * PostgreSQL's `shared_buffers` inside PGlite, in bytes (`[database] PGLITE_SHARED_BUFFERS`,
+       * default {@link DEFAULT_PGLITE_SHARED_BUFFERS}). PGlite's memory never shrinks, so this
+       * buffer pool is resident for the life of the process.
+       */
+      readonly sharedBuffers?: number;
     }
   | {
       readonly type: "postgres";

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { DatabaseSettings } from "@kiln/domain";
+import { type DatabaseSettings, DEFAULT_PGLITE_SHARED_BUFFERS } from "@kiln/domain";
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { isConnectionLoss, unavailableOr } from "./connection-errors.js";
+import { initPGliteDataDir } from "./pglite-initdb.js";
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -44,7 +46,9 @@ export async function createDialect(
     watchConnections(pool, options.onConnectionError);
     return new PostgresDialect({ pool: new PreparingPool(pool) });
   }
-  return new PostgresDialect({ pool: await openPGlitePool(settings.path) });
+  return new PostgresDialect({
+    pool: await openPGlitePool(settings.path, undefined, { sharedBuffers: settings.sharedBuffers }),
+  });
 }
 
 /**
@@ -121,17 +125,40 @@ class PreparingPool implements PostgresPool {
   }
 }
 
+/** How PGlite is sized; see {@link openPGlitePool}. */
+export interface PGliteSizing {
+  /** `shared_buffers` in bytes (default {@link DEFAULT_PGLITE_SHARED_BUFFERS}). */
+  readonly sharedBuffers?: number | undefined;
+}
+
 /**
  * Opens PGlite (a file-backed data directory, or in memory for "memory://" and blobs) and wraps
  * it as a pg-style pool. PGlite is a single connection, so the pool hands out one client at a
  * time: a transaction holds it until it ends and other queries wait their turn.
+ *
+ * PGlite's WebAssembly memory grows and never shrinks, so every buffer PostgreSQL fills stays
+ * resident. Its own defaults are a server's (128 MiB of shared buffers); Kiln starts it with a
+ * small buffer pool and a small `maintenance_work_mem` (index builds in migrations).
  */
-export async function openPGlitePool(path: string, loadDataDir?: Blob): Promise<PostgresPool> {
+export async function openPGlitePool(
+  path: string,
+  loadDataDir?: Blob,
+  sizing: PGliteSizing = {},
+): Promise<PostgresPool> {
   const parsers = { [INT8_OID]: Number, [NUMERIC_OID]: Number };
+  const sharedBuffers = sizing.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS;
+  if (path !== "memory://" && !loadDataDir) await initPGliteDataDir(resolve(path));
   const db = await PGlite.create({
     ...(path === "memory://" ? {} : { dataDir: path }),
     ...(loadDataDir ? { loadDataDir } : {}),
     parsers,
+    startParams: [
+      ...PGlite.defaultStartParams,
+      "-c",
+      `shared_buffers=${Math.floor(sharedBuffers / 1024)}kB`,
+      "-c",
+      "maintenance_work_mem=16MB",
+    ],
   });
   return new PGlitePool(db);
 }

@@ -14,7 +14,11 @@ describe("loadSettings", () => {
       rootUrl: "http://localhost:3000/",
       appDataPath: "/srv/kiln/data",
     });
-    expect(s.database).toEqual({ type: "pglite", path: "/srv/kiln/data/pglite" });
+    expect(s.database).toEqual({
+      type: "pglite",
+      path: "/srv/kiln/data/pglite",
+      sharedBuffers: 16 * 1024 * 1024,
+    });
     expect(s.repository).toMatchObject({
       root: "/srv/kiln/data/repositories",
       disableMirrors: false,

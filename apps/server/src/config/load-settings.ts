@@ -3,10 +3,12 @@ import {
   type DatabaseSettings,
   DEFAULT_ATTACHMENT_TYPES,
   DEFAULT_CLOSE_KEYWORDS,
+  DEFAULT_PGLITE_SHARED_BUFFERS,
   DEFAULT_REACTIONS,
   DEFAULT_REOPEN_KEYWORDS,
   DEFAULT_SSH_MINIMUM_KEY_SIZES,
   PACKAGE_TYPES,
+  PGLITE_SHARED_BUFFERS_RANGE,
   type Settings,
 } from "@kiln/domain";
 import { tryParseByteSize } from "@kiln/quota";
@@ -296,7 +298,15 @@ function database(
     return { type: "postgres", url: options.databaseUrl, ...(schema ? { schema } : {}), ...retry };
   }
   const type = get.oneOf("database", "DB_TYPE", ["pglite", "postgres"], "pglite");
-  if (type === "pglite") return { type, path: path(get.string("database", "PATH", `${appDataPath}/pglite`)) };
+  if (type === "pglite") {
+    const sharedBuffers = get.size("database", "PGLITE_SHARED_BUFFERS", DEFAULT_PGLITE_SHARED_BUFFERS);
+    const { min, max } = PGLITE_SHARED_BUFFERS_RANGE;
+    if (sharedBuffers < min || sharedBuffers > max)
+      throw new ConfigError(
+        `invalid value for [database] PGLITE_SHARED_BUFFERS: ${sharedBuffers} bytes is not between 128KiB and 1GiB`,
+      );
+    return { type, path: path(get.string("database", "PATH", `${appDataPath}/pglite`)), sharedBuffers };
+  }
   const host = get.string("database", "HOST", "127.0.0.1:5432");
   const name = get.string("database", "NAME", "kiln");
   const user = get.string("database", "USER", "postgres");
