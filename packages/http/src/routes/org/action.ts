@@ -4,24 +4,9 @@ import * as v from "valibot";
 import { toApiRunJob } from "../../convert/action.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
-import { empty, forbidden, notFound, validationError } from "../responses.js";
-import {
-  badRequest,
-  createVariable,
-  deleteSecret,
-  deleteVariable,
-  getVariable,
-  labelsOf,
-  labelsQuery,
-  listQuery,
-  listSecrets,
-  listVariables,
-  putSecret,
-  registrationToken,
-  secretNameParam,
-  updateVariable,
-  variableNameParam,
-} from "../shared/action.js";
+import { forbidden, notFound } from "../responses.js";
+import { labelsOf, labelsQuery, registrationToken } from "../shared/action.js";
+import { actionSettingRoutes } from "../shared/action-setting-routes.js";
 
 /**
  * An organization's Actions secrets and variables (Forgejo's routers/api/v1/org/action.go), for
@@ -29,145 +14,12 @@ import {
  */
 
 const orgParams = { org: qs.string("name of the organization") };
-
-const secretParams = v.object({ ...orgParams, ...secretNameParam });
-const variableParams = v.object({ ...orgParams, ...variableNameParam });
 const common = {
   tags: ["organization"],
   access: "signed-in",
   org: "owner",
   scopes: ["organization"],
 } as const;
-
-export const orgListActionsSecrets = route({
-  ...common,
-  method: "get",
-  path: "/orgs/{org}/actions/secrets",
-  operationId: "orgListActionsSecrets",
-  summary: "List an organization's actions secrets",
-  params: v.object(orgParams),
-  query: listQuery,
-  responses: { 200: { description: "SecretList", schema: v.array(api.Secret) }, ...forbidden, ...notFound },
-  handler: (c, { query, org }) => listSecrets(c, query, actionScope.owner(org.org)),
-});
-
-export const updateOrgSecret = route({
-  ...common,
-  method: "put",
-  path: "/orgs/{org}/actions/secrets/{secretname}",
-  operationId: "updateOrgSecret",
-  summary: "Create or Update a secret value in an organization",
-  params: secretParams,
-  body: api.CreateOrUpdateSecretOption,
-  responses: {
-    201: { description: "response when creating a secret", schema: "empty" },
-    204: { description: "response when updating a secret", schema: "empty" },
-    ...badRequest,
-    ...forbidden,
-    ...notFound,
-    ...validationError,
-  },
-  handler: (c, { params, body, org }) =>
-    putSecret(c, actionScope.owner(org.org), params.secretname, body.data),
-});
-
-export const deleteOrgSecret = route({
-  ...common,
-  method: "delete",
-  path: "/orgs/{org}/actions/secrets/{secretname}",
-  operationId: "deleteOrgSecret",
-  summary: "Delete a secret in an organization",
-  params: secretParams,
-  responses: { ...empty, ...badRequest, ...forbidden, ...notFound },
-  handler: (c, { params, org }) => deleteSecret(c, actionScope.owner(org.org), params.secretname),
-});
-
-export const getOrgVariablesList = route({
-  ...common,
-  method: "get",
-  path: "/orgs/{org}/actions/variables",
-  operationId: "getOrgVariablesList",
-  summary: "Get an org-level variables list",
-  params: v.object(orgParams),
-  query: listQuery,
-  responses: {
-    200: { description: "VariableList", schema: v.array(api.ActionVariable) },
-    ...forbidden,
-    ...notFound,
-  },
-  handler: (c, { query, org }) => listVariables(c, query, actionScope.owner(org.org)),
-});
-
-export const getOrgVariable = route({
-  ...common,
-  method: "get",
-  path: "/orgs/{org}/actions/variables/{variablename}",
-  operationId: "getOrgVariable",
-  summary: "Get a org-level variable",
-  params: variableParams,
-  responses: {
-    200: { description: "ActionVariable", schema: api.ActionVariable },
-    ...forbidden,
-    ...notFound,
-  },
-  handler: (c, { params, org }) => getVariable(c, actionScope.owner(org.org), params.variablename),
-});
-
-export const createOrgVariable = route({
-  ...common,
-  method: "post",
-  path: "/orgs/{org}/actions/variables/{variablename}",
-  operationId: "createOrgVariable",
-  summary: "Create a org-level variable",
-  params: variableParams,
-  body: api.CreateVariableOption,
-  responses: {
-    204: { description: "response when creating a org-level variable", schema: "empty" },
-    ...badRequest,
-    ...forbidden,
-    ...notFound,
-    409: { description: "a variable of that name exists", schema: api.APIError },
-    ...validationError,
-  },
-  handler: (c, { params, body, org }) =>
-    createVariable(c, actionScope.owner(org.org), params.variablename, body.value),
-});
-
-export const updateOrgVariable = route({
-  ...common,
-  method: "put",
-  path: "/orgs/{org}/actions/variables/{variablename}",
-  operationId: "updateOrgVariable",
-  summary: "Update a org-level variable",
-  params: variableParams,
-  body: api.UpdateVariableOption,
-  responses: {
-    204: { description: "response when updating a org-level variable", schema: "empty" },
-    ...badRequest,
-    ...forbidden,
-    ...notFound,
-    409: { description: "the new name is another variable's", schema: api.APIError },
-    ...validationError,
-  },
-  handler: (c, { params, body, org }) =>
-    updateVariable(c, actionScope.owner(org.org), params.variablename, body),
-});
-
-export const deleteOrgVariable = route({
-  ...common,
-  method: "delete",
-  path: "/orgs/{org}/actions/variables/{variablename}",
-  operationId: "deleteOrgVariable",
-  summary: "Delete a org-level variable",
-  params: variableParams,
-  responses: {
-    204: { description: "response when deleting a variable", schema: "empty" },
-    ...badRequest,
-    ...forbidden,
-    ...notFound,
-  },
-  handler: (c, { params, org }) => deleteVariable(c, actionScope.owner(org.org), params.variablename),
-});
 
 export const orgGetRunnerRegistrationToken = route({
   ...common,
@@ -208,12 +60,21 @@ export const orgSearchRunJobs = route({
 export const orgActionRoutes = [
   orgGetRunnerRegistrationToken,
   orgSearchRunJobs,
-  orgListActionsSecrets,
-  updateOrgSecret,
-  deleteOrgSecret,
-  getOrgVariablesList,
-  getOrgVariable,
-  createOrgVariable,
-  updateOrgVariable,
-  deleteOrgVariable,
+  ...actionSettingRoutes({
+    ...common,
+    path: "/orgs/{org}/actions",
+    params: orgParams,
+    level: "org",
+    scope: ({ org }) => actionScope.owner(org!.org),
+    names: {
+      listSecrets: ["orgListActionsSecrets", "List an organization's actions secrets"],
+      putSecret: ["updateOrgSecret", "Create or Update a secret value in an organization"],
+      deleteSecret: ["deleteOrgSecret", "Delete a secret in an organization"],
+      listVariables: ["getOrgVariablesList", "Get an org-level variables list"],
+      getVariable: ["getOrgVariable", "Get a org-level variable"],
+      createVariable: ["createOrgVariable", "Create a org-level variable"],
+      updateVariable: ["updateOrgVariable", "Update a org-level variable"],
+      deleteVariable: ["deleteOrgVariable", "Delete a org-level variable"],
+    },
+  }),
 ];
