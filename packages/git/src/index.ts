@@ -5,7 +5,7 @@ export * from "./hooks/evaluate-push.js";
 export * from "./hooks/file-patterns.js";
 export { gitRefUpdateFacts } from "./hooks/git-facts.js";
 export { parsePushPolicy, parseRefUpdateLines } from "./hooks/parse-push.js";
-export type { PushLimits } from "./hooks/push-limits.js";
+export type { PushLimits } from "./hooks/push-policy.js";
 export * from "./hooks/push-policy.js";
 export * from "./hooks/tag-rules.js";
 export * from "./hooks/verify-channel.js";

@@ -1,4 +1,4 @@
-import type { CommandContext } from "./instance-commands.js";
+import type { CommandContext } from "./command-context.js";
 
 /**
  * `kiln admin cron list`: every cron task with its schedule, runs and last outcome. Through a

@@ -1,5 +1,5 @@
 import { type LeftoverFinding, type RepoSizeDrift, SWEEP_GRACE_MS } from "@kiln/service";
-import type { CommandContext } from "./instance-commands.js";
+import type { CommandContext } from "./command-context.js";
 
 /**
  * The disk part of `kiln doctor quota`: leftovers of pushes and uploads cut short (removed with

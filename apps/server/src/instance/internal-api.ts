@@ -3,8 +3,8 @@ import { existsSync, unlinkSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CommandContext } from "../commands/instance-commands.js";
-import { runInstanceCommand } from "../commands/instance-commands.js";
+import type { CommandContext } from "../commands/command-context.js";
+import { runInstanceCommand } from "../commands/command-context.js";
 import type { ProgressUpdate } from "../commands/progress.js";
 
 /**

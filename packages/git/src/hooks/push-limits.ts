@@ -1,19 +1,7 @@
 import { spawn } from "node:child_process";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
-import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
-
-/**
- * How large a push may leave a repository (`[repository] MAX_REFS` and `MAX_FILES`): a push of
- * 20,000 branches, or of a tree of 200,000 empty files, costs the server far more than the few
- * bytes it stores, so quota alone does not bound it.
- */
-export interface PushLimits {
-  /** The most refs the repository may hold once the push is applied. */
-  readonly maxRefs?: number;
-  /** The most files (blobs and submodules, in every directory) the tree of a pushed ref may hold. */
-  readonly maxFiles?: number;
-}
+import { type PushLimits, type RefUpdate, ZERO_SHA } from "./push-policy.js";
 
 /** What the limits need to know about the repository, asked only when a limit is set. */
 export interface PushSizeFacts {

@@ -1,4 +1,3 @@
-import type { PushLimits } from "./push-limits.js";
 import type { TagRulePolicy } from "./tag-rules.js";
 
 /**
@@ -80,3 +79,15 @@ export const PUSH_REPORT_ENV = "KILN_PUSH_REPORT";
 
 /** The object id git uses for "no object" in ref updates. */
 export const ZERO_SHA = "0000000000000000000000000000000000000000";
+
+/**
+ * How large a push may leave a repository (`[repository] MAX_REFS` and `MAX_FILES`): a push of
+ * 20,000 branches, or of a tree of 200,000 empty files, costs the server far more than the few
+ * bytes it stores, so quota alone does not bound it.
+ */
+export interface PushLimits {
+  /** The most refs the repository may hold once the push is applied. */
+  readonly maxRefs?: number;
+  /** The most files (blobs and submodules, in every directory) the tree of a pushed ref may hold. */
+  readonly maxFiles?: number;
+}

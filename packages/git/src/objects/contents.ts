@@ -3,13 +3,14 @@ import type { GitRepository } from "../storage/git-repository.js";
 import { streamBlob } from "./cat-file.js";
 import { parseGitmodules } from "./gitmodules.js";
 import { type IsoContext, isoContext } from "./iso.js";
+import { isLargeTree } from "./large-tree.js";
 import { lastCommitsOf } from "./last-commits.js";
 import { objectInfo, objectInfos, readBlobCached, readCommitCached } from "./object-cache.js";
 import { refInPath } from "./ref-in-path.js";
 import { lookupRef, type RefSnapshot, refSnapshot } from "./repo-state.js";
 import { headBranch, objectType, resolveCommit } from "./resolve.js";
 import { entryAtPath, normalizeRepoPath, readTreeEntries, type TreeEntry } from "./tree-entries.js";
-import { isLargeTree, windowTree } from "./tree-listing.js";
+import { windowTree } from "./tree-listing.js";
 
 /** The kind of a contents entry, as Forgejo names it; executable files are `file`. */
 export type ContentType = "file" | "dir" | "symlink" | "submodule";

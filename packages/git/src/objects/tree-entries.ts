@@ -1,15 +1,10 @@
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { type IsoContext, isIsoNotFound } from "./iso.js";
+import { isLargeTree, lookupLargeTree } from "./large-tree.js";
 import { readTreeCached } from "./object-cache.js";
-import { isLargeTree, lookupLargeTree } from "./tree-listing.js";
+import type { TreeEntry } from "./tree-entry.js";
 
-/** One entry of a git tree. */
-export interface TreeEntry {
-  readonly name: string;
-  readonly mode: string;
-  readonly type: "blob" | "tree" | "commit";
-  readonly sha: string;
-}
+export type { TreeEntry } from "./tree-entry.js";
 
 /** Reads the entries of a tree object; throws not-found when it is missing. */
 export async function readTreeEntries(ctx: IsoContext, treeSha: string): Promise<TreeEntry[]> {

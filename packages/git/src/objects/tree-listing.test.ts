@@ -4,10 +4,10 @@ import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
 import { getContents } from "./contents.js";
 import { directoryWindow } from "./directory-window.js";
 import { isoContext } from "./iso.js";
+import { isLargeTree, LARGE_TREE_BYTES } from "./large-tree.js";
 import { refPage } from "./ref-pages.js";
 import { refsChanged } from "./repo-state.js";
 import { normalizeRepoPath } from "./tree-entries.js";
-import { isLargeTree, LARGE_TREE_BYTES } from "./tree-listing.js";
 import { getTree } from "./trees.js";
 
 /**

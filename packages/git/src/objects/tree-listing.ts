@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { isolatedEnv } from "../util/git-env.js";
-import { runGit } from "../util/run-git.js";
 import { gitProcesses } from "../util/work-limits.js";
 import type { IsoContext } from "./iso.js";
-import { objectInfo } from "./object-cache.js";
-import { readTreeEntries, type TreeEntry } from "./tree-entries.js";
+import { isLargeTree, parseRecord } from "./large-tree.js";
+import { readTreeEntries } from "./tree-entries.js";
+import type { TreeEntry } from "./tree-entry.js";
 
 /**
  * Trees too large to parse in process. A directory of 200,000 files is a 7 MiB tree object:
@@ -12,57 +12,6 @@ import { readTreeEntries, type TreeEntry } from "./tree-entries.js";
  * a tree is read by `git ls-tree` instead: one entry is looked up by name in git, and a listing
  * decodes only the window of entries it answers (the rest are counted, never decoded).
  */
-
-/** A tree larger than this many bytes (about 2,000 entries) is read by git, not parsed in process. */
-export const LARGE_TREE_BYTES = 64 * 1024;
-
-/** Whether `tree` is too large to parse in process. */
-export async function isLargeTree(ctx: IsoContext, tree: string): Promise<boolean> {
-  return ((await objectInfo(ctx, tree))?.size ?? 0) > LARGE_TREE_BYTES;
-}
-
-function typeOf(word: string): TreeEntry["type"] | undefined {
-  return word === "blob" || word === "tree" || word === "commit" ? word : undefined;
-}
-
-/** One `ls-tree -z` record (`<mode> <type> <oid>\t<path>`); undefined for one Kiln does not serve. */
-function parseRecord(record: string): (TreeEntry & { readonly path: string }) | undefined {
-  const tab = record.indexOf("\t");
-  if (tab < 0) return undefined;
-  const [mode, word, sha] = record.slice(0, tab).split(" ");
-  const type = typeOf(word ?? "");
-  const path = record.slice(tab + 1);
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  // Names parseTree refuses are never served (they could name no file of a checkout).
-  if (!mode || !type || !sha || name === "" || name === "." || name === ".." || name.includes("\\"))
-    return undefined;
-  return { name, mode, type, sha, path };
-}
-
-/** The entry named `name` of the tree `tree`, looked up by git; undefined when there is none. */
-export async function lookupLargeTree(
-  ctx: IsoContext,
-  tree: string,
-  name: string,
-): Promise<TreeEntry | undefined> {
-  const result = await runGit([
-    "--literal-pathspecs",
-    "--git-dir",
-    ctx.gitdir,
-    "ls-tree",
-    "-z",
-    tree,
-    "--",
-    name,
-  ]);
-  if (result.code !== 0) return undefined;
-  for (const record of result.stdout.toString("utf8").split("\u0000")) {
-    const entry = parseRecord(record);
-    if (entry && entry.path === name)
-      return { name: entry.name, mode: entry.mode, type: entry.type, sha: entry.sha };
-  }
-  return undefined;
-}
 
 /** A window of a tree listing and how many entries the whole listing has. */
 export interface TreeWindow {

@@ -3,7 +3,7 @@ import { checkGenericNames, type PackageOwnerAccess } from "@kiln/service";
 import type { AppContext } from "../env.js";
 import { enforceQuota } from "../quota-enforcement.js";
 import { isMultipart, readUpload } from "../upload.js";
-import type { PackageRegistry, RegistryRequest } from "./registry.js";
+import type { PackageRegistry, RegistryRequest } from "./package-registry.js";
 import { fileResponse, requestedRange, unsatisfiable } from "./serve-file.js";
 
 const TYPE = "generic";

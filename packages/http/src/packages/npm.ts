@@ -2,7 +2,7 @@ import type { PackageOwnerAccess } from "@kiln/service";
 import { readBoundedText } from "../bounded-body.js";
 import type { AppContext } from "../env.js";
 import { enforceQuota } from "../quota-enforcement.js";
-import type { PackageRegistry, RegistryRequest } from "./registry.js";
+import type { PackageRegistry, RegistryRequest } from "./package-registry.js";
 import { fileResponse, requestChunks } from "./serve-file.js";
 
 /** The most bytes of a dist-tag request's body (a JSON string holding a version). */

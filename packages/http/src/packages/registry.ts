@@ -1,34 +1,11 @@
 import { hasScopes, isKilnError } from "@kiln/domain";
-import { NO_PACKAGE_PERMISSION, type PackageOwnerAccess } from "@kiln/service";
+import { NO_PACKAGE_PERMISSION } from "@kiln/service";
 import { identify } from "../auth.js";
 import type { AppContext, Mount } from "../env.js";
 import { statusOf } from "../errors.js";
 import { genericRegistry } from "./generic.js";
 import { npmRegistry } from "./npm.js";
-
-/** A request to a package registry, once its owner is resolved for the caller. */
-export interface RegistryRequest {
-  readonly c: AppContext;
-  readonly method: string;
-  readonly owner: PackageOwnerAccess;
-  /** The path after `/api/packages/{owner}/{type}/`, split at `/` and percent-decoded. */
-  readonly segments: readonly string[];
-  /** The same segments still percent-encoded (npm tells `@scope%2Fname` from `@scope/name` by them). */
-  readonly rawSegments: readonly string[];
-}
-
-/**
- * One package type's registry (Forgejo's routers/api/packages/<type>): it answers the paths under
- * `/api/packages/{owner}/<type>/`, or undefined for a path it does not serve (404). More types plug
- * in by adding theirs to {@link REGISTRIES}; the owner, the caller, token scopes and errors are
- * handled here for all of them.
- */
-export interface PackageRegistry {
-  readonly type: string;
-  handle(request: RegistryRequest): Promise<Response | undefined>;
-  /** The type's error body (generic: plain text; npm: `{"error": …}`). */
-  error(status: number, message: string): Response;
-}
+import type { PackageRegistry } from "./package-registry.js";
 
 /** The registries Kiln serves, by type. */
 export const REGISTRIES: ReadonlyMap<string, PackageRegistry> = new Map(
