@@ -99,6 +99,7 @@ import { GenerateService } from "./repos/generate-service.js";
 import { LfsLockService } from "./repos/lfs-lock-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
+import { refJournalTask } from "./repos/ref-journal-task.js";
 import { RepoFlagService } from "./repos/repo-flag-service.js";
 import { RepoPeopleService } from "./repos/repo-people-service.js";
 import { RepoService } from "./repos/repo-service.js";
@@ -323,6 +324,7 @@ export function createServices(init: ServiceContextInit): Services {
   cron.registerBlobKind(avatarService.blobKind());
   const quotaDoctor = new QuotaDoctor(ctx);
   cron.register(repoSizeRecountTask(ctx, repos));
+  cron.register(refJournalTask(repos.journal));
   cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
   // A repository's attachments move with it to a new owner and go with it.
   ledger.registerRepositoryAssets((db, repoId) => attachmentQueries.sumOfRepository(db, repoId));
