@@ -20,7 +20,6 @@ import {
 import {
   type Db,
   forks,
-  type RefIntent,
   type RepositoryFilter,
   type RepoViewer,
   redirects,
@@ -90,20 +89,13 @@ export class RepoService {
     this.moves = new RepoMoves(ctx, this.store);
     this.journal = new RefJournal(ctx, (repo) => this.git(repo));
     // A push or API write a crash interrupted is recorded as the push it was.
-    const finishPush =
-      (kind: RefMoveKind) =>
-      async (
-        repo: Repository,
-        _git: unknown,
-        intents: readonly RefIntent[],
-        landed: readonly RefIntent[],
-      ) => {
-        const [first] = intents;
-        if (!first) return;
-        await this.afterPush(repo, landed, first.doerId, { operation: first.operation, kind });
-      };
-    this.journal.register("push", finishPush("push"));
-    this.journal.register("contents", finishPush("contents"));
+    for (const kind of ["push", "contents"] as const)
+      this.journal.register(kind, (repo, _git, intents, landed) =>
+        this.afterPush(repo, landed, intents[0]?.doerId, {
+          operation: intents[0]?.operation ?? "",
+          kind,
+        }).then(() => undefined),
+      );
     this.sizes = new RepoSizeService(ctx, this.store, ledger);
     this.lfsRefs = new RepoLfsService(ctx, ledger);
     this.lfs = this.lfsRefs.store;
