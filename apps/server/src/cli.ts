@@ -1,4 +1,5 @@
 import { KILN_VERSION } from "@kiln/http";
+import { setCrashPoint } from "@kiln/service";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT_DRIFT } from "./commands/doctor-quota.js";
 import {
@@ -65,6 +66,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option("-p, --port <port>", "listen on this port (overrides [server] HTTP_PORT)", parsePort)
     .action(async (opts: { port?: number }, cmd: Command) => {
       const env = readEnvironment();
+      setCrashPoint(env.testCrashAt);
       const config = resolveConfig(
         { ...globals(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) },
         env,

@@ -19,6 +19,11 @@ export interface KilnEnvironment {
   readonly workDir: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+  /**
+   * `KILN_TEST_CRASH_AT`, honoured only under `NODE_ENV=test`: the named point at which the server
+   * kills itself (crash-recovery tests).
+   */
+  readonly testCrashAt: string | undefined;
   /** The raw environment, for `KILN__SECTION__KEY` overrides. */
   readonly overrides: Readonly<Record<string, string | undefined>>;
 }
@@ -42,6 +47,7 @@ export function readEnvironment(
     workDir: parsed.output.KILN_WORK_DIR,
     databaseUrl: parsed.output.DATABASE_URL,
     logLevel: parsed.output.KILN_LOG_LEVEL ?? "info",
+    testCrashAt: env.NODE_ENV === "test" ? env.KILN_TEST_CRASH_AT || undefined : undefined,
     overrides,
   };
 }

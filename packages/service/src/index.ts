@@ -181,6 +181,7 @@ export { type QuotaInfoData, type QuotaOwner, QuotaService } from "./quota/quota
 export type { UsedItemKind, UsedItemLister, UsedItemListers, UsedItemScope } from "./quota/used-items.js";
 export * from "./releases/index.js";
 export { CollaboratorService } from "./repos/collaborator-service.js";
+export { setCrashPoint } from "./repos/crash-point.js";
 export { ForkService, type SyncForkInfo } from "./repos/fork-service.js";
 export { type GenerateRepoInput, GenerateService } from "./repos/generate-service.js";
 export { type GitErrorOverrides, withGitErrors } from "./repos/git-errors.js";
@@ -193,6 +194,7 @@ export {
 } from "./repos/lfs-lock-service.js";
 export { type MigrateInput, MigrateService } from "./repos/migrate-service.js";
 export { PushPolicyService } from "./repos/push-policy-service.js";
+export { RefJournal, type RefMoveKind } from "./repos/ref-journal.js";
 export type { CreateRepoInput, NewRepoValues } from "./repos/repo-create-service.js";
 export { checkRepoName } from "./repos/repo-names.js";
 export { type EditRepoInput, RepoService } from "./repos/repo-service.js";

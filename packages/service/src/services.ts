@@ -101,6 +101,7 @@ import { GenerateService } from "./repos/generate-service.js";
 import { LfsLockService } from "./repos/lfs-lock-service.js";
 import { MigrateService } from "./repos/migrate-service.js";
 import { PushPolicyService } from "./repos/push-policy-service.js";
+import { refJournalTask } from "./repos/ref-journal-task.js";
 import { RepoFlagService } from "./repos/repo-flag-service.js";
 import { RepoPeopleService } from "./repos/repo-people-service.js";
 import { RepoService } from "./repos/repo-service.js";
@@ -327,6 +328,7 @@ export function createServices(init: ServiceContextInit): Services {
   cron.registerBlobKind(avatarService.blobKind());
   const quotaDoctor = new QuotaDoctor(ctx);
   cron.register(repoSizeRecountTask(ctx, repos));
+  cron.register(refJournalTask(repos.journal));
   cron.register(quotaDoctorTask(quotaDoctor, ctx.logger));
   const wikis = new WikiService(ctx, repos, ledger);
   const diskDoctor = new DiskDoctor(ctx, repos, wikis, () => cron.blobKinds());

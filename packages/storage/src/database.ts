@@ -17,6 +17,7 @@ import type { OAuthTables } from "./database-oauth.js";
 import type { PackageTables } from "./database-packages.js";
 import type { PeopleTables } from "./database-people.js";
 import type { PullTables } from "./database-pulls.js";
+import type { RefUpdateTables } from "./database-ref-updates.js";
 import type { SocialTables } from "./database-social.js";
 import type { WebhookTables } from "./database-webhooks.js";
 
@@ -328,6 +329,7 @@ export interface Database
     KeyTables,
     OAuthTables,
     PeopleTables,
+    RefUpdateTables,
     AvatarTables {
   users: UsersTable;
   emailAddress: EmailAddressTable;

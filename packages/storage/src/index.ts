@@ -7,6 +7,7 @@ export * from "./database-issues.js";
 export * from "./database-keys.js";
 export * from "./database-mirrors.js";
 export * from "./database-people.js";
+export * from "./database-ref-updates.js";
 export * from "./database-social.js";
 export * from "./database-webhooks.js";
 export { createDialect, type DialectOptions, openPGlitePool } from "./dialect.js";

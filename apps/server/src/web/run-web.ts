@@ -72,6 +72,10 @@ export async function startWeb(
   // before any request can see the repositories; removals first, so a move finds its target free.
   await services.repositories.moves.drainRemovals();
   await services.repositories.moves.drain();
+  // Ref moves a crash left journalled: no operation is in flight yet (the data lock is ours), so
+  // each is finished or dropped now, and the ref lock files its killed writer left go with it.
+  const settled = await services.repositories.journal.reconcile(new Date());
+  if (settled > 0) logger.warn({ operations: settled }, "journalled ref moves reconciled at start-up");
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }

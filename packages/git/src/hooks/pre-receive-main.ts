@@ -5,6 +5,7 @@
  */
 import { evaluatePush } from "./evaluate-push.js";
 import { gitRefUpdateFacts } from "./git-facts.js";
+import { announceUpdates, PUSH_INTENT_ENV } from "./intent-channel.js";
 import { parsePushPolicy, parseRefUpdateLines } from "./parse-push.js";
 import { policyJsonOf } from "./policy-env.js";
 import { gitPushSizeFacts, pushLimitRefusals } from "./push-limits.js";
@@ -31,6 +32,11 @@ async function main(): Promise<number> {
   const messages = await evaluatePush(policy, updates, gitRefUpdateFacts(process.cwd()));
   if (messages.length === 0) {
     messages.push(...(await pushLimitRefusals(policy.limits, updates, gitPushSizeFacts(process.cwd()))));
+  }
+  // Accepted: the server journals the updates before git applies them (a crash after is finished).
+  const channel = process.env[PUSH_INTENT_ENV];
+  if (messages.length === 0 && channel && !(await announceUpdates(channel, updates))) {
+    messages.push("push refused: the server could not record the push; try again");
   }
   for (const message of messages) process.stderr.write(`${message}\n`);
   return messages.length > 0 ? 1 : 0;

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
+import { type RefUpdate, ZERO_SHA } from "../hooks/push-policy.js";
 import { gitIn, gitOk } from "../pulls/git-cli.js";
 import { writeCommit } from "../pulls/write.js";
 import type { GitRepository } from "../storage/git-repository.js";
@@ -32,6 +33,8 @@ export interface ApplyPatchOptions {
    * throwing refuses the commit (the objects written stay unreferenced, for `git gc`).
    */
   readonly beforeUpdate?: (paths: readonly string[]) => Promise<void>;
+  /** Told the ref move once the commit is written and before the branch moves (to journal it). */
+  readonly beforeMove?: (update: RefUpdate) => Promise<void>;
 }
 
 /** What {@link applyPatch} committed. */
@@ -104,7 +107,9 @@ export async function applyPatch(repo: GitRepository, options: ApplyPatchOptions
         author: options.author,
         committer: options.committer,
       });
-      await compareAndSetRef(ctx, `refs/heads/${target}`, options.newBranch ? undefined : baseSha, sha);
+      const ref = `refs/heads/${target}`;
+      await options.beforeMove?.({ ref, oldSha: options.newBranch ? ZERO_SHA : baseSha, newSha: sha });
+      await compareAndSetRef(ctx, ref, options.newBranch ? undefined : baseSha, sha);
       return { branch: target, commit: await readCommitInfo(ctx, sha), paths };
     } finally {
       await rm(scratch, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import {
   GitNotFoundError,
   GitShaMismatchError,
 } from "../errors/git-error.js";
+import { type RefUpdate, ZERO_SHA } from "../hooks/push-policy.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
@@ -57,6 +58,11 @@ export interface ChangeFilesOptions {
   readonly committer?: SignatureInput;
   /** Append a `Signed-off-by:` trailer for the committer. */
   readonly signoff?: boolean;
+  /**
+   * Told the ref move (ZERO_SHA as `oldSha` for a new branch) after the commit is written and
+   * before the branch moves, so the caller can journal it; a throw leaves the branch as it was.
+   */
+  readonly beforeMove?: (update: RefUpdate) => Promise<void>;
 }
 
 /** A file as it stands after the commit; null for deleted files. */
@@ -164,6 +170,7 @@ export async function changeFiles(
       gitdir: ctx.gitdir,
       commit: { message, tree, parent: baseSha ? [baseSha] : [], author, committer },
     });
+    await options.beforeMove?.({ ref: `refs/heads/${target}`, oldSha: expected ?? ZERO_SHA, newSha: sha });
     await compareAndSetRef(ctx, `refs/heads/${target}`, expected, sha);
     return { branch: target, commit: await readCommitInfo(ctx, sha), files };
   });

@@ -25,6 +25,11 @@ export interface MergeRequest {
   readonly doer: SignatureInput;
   /** The author of a squash commit (Forgejo: the pull request's poster); the doer when absent. */
   readonly squashAuthor?: SignatureInput;
+  /**
+   * Told the base branch's new head once it is written and before the branch moves, so the
+   * caller can journal the move; a throw leaves the branch as it was.
+   */
+  readonly beforeMove?: (next: string) => Promise<void>;
 }
 
 /**
@@ -124,6 +129,7 @@ async function mergedCommit(repo: GitRepository, req: MergeRequest): Promise<str
 export async function mergeIntoBranch(repo: GitRepository, req: MergeRequest): Promise<string> {
   return repo.withWriteLock(async () => {
     const next = await mergedCommit(repo, req);
+    await req.beforeMove?.(next);
     await moveRef(repo, `refs/heads/${req.baseBranch}`, next, req.baseSha);
     return next;
   });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openIntentChannel, PUSH_INTENT_ENV } from "../hooks/intent-channel.js";
 import { parseRefUpdateLines } from "../hooks/parse-push.js";
 import { policyEnvValue } from "../hooks/policy-env.js";
 import { PUSH_POLICY_ENV, PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
@@ -25,6 +26,11 @@ export interface GitHttpOptions {
    * before the client sees the end of the response. Its errors go to `onError`.
    */
   readonly onPushed?: (updates: readonly RefUpdate[]) => void | Promise<void>;
+  /**
+   * Called from the pre-receive hook (which needs `pushPolicy`) with the updates it accepted,
+   * before git applies them; a throw refuses the push. The caller journals them here.
+   */
+  readonly beforeUpdate?: (updates: readonly RefUpdate[]) => Promise<void>;
   /** Told about git failures and callback errors that can no longer change the response. */
   readonly onError?: (error: unknown) => void;
   /** The git binary; `git` from PATH when absent. */
@@ -47,6 +53,7 @@ function baseEnv(request: Request, options: GitHttpOptions): NodeJS.ProcessEnv {
   delete env[PUSH_POLICY_ENV];
   delete env[PUSH_REPORT_ENV];
   delete env[PUSH_VERIFY_ENV];
+  delete env[PUSH_INTENT_ENV];
   const protocol = gitProtocolOf(request.headers);
   if (protocol) env.GIT_PROTOCOL = protocol;
   else delete env.GIT_PROTOCOL;
@@ -144,6 +151,9 @@ export async function handleServiceRpc(
   const channel =
     needsVerification && options.verifyCommits ? await openVerifyChannel(options.verifyCommits) : undefined;
   if (channel) env[PUSH_VERIFY_ENV] = channel.path;
+  const intents =
+    options.pushPolicy && options.beforeUpdate ? await openIntentChannel(options.beforeUpdate) : undefined;
+  if (intents) env[PUSH_INTENT_ENV] = intents.path;
   return new Promise<Response>((resolve, reject) => {
     let finish: () => void = () => {};
     const finished = new Promise<void>((done) => {
@@ -176,6 +186,7 @@ export async function handleServiceRpc(
       })
       .finally(() => {
         channel?.close();
+        intents?.close();
         void rm(`${reportPath}.policy`, { force: true });
         finish();
       });

@@ -53,12 +53,23 @@ export function mountGit(mount: Mount): void {
       policy && access.onlyBranches ? { ...policy, onlyBranches: access.onlyBranches } : policy;
     // A pull request whose head this push moves is credited to the pusher, whoever reads it first.
     const endPush = pushPolicy && user ? services.pullChecks.pushes.begin(repo.id, user.id) : undefined;
+    // The pre-receive hook announces the updates it accepted; they are journalled before git
+    // applies them, so a crash after leaves the journal to record the push.
+    let operation: string | undefined;
     return handleGitHttp(git, subpath, c.req.raw, {
       ...(pushPolicy ? { pushPolicy } : {}),
+      beforeUpdate: async (updates) => {
+        operation = await services.repositories.journal.announce(repo.id, "push", user?.id ?? null, updates);
+      },
       // Branches requiring signed commits: the hook asks which pushed commit does not verify.
       verifyCommits: (commits) => services.commitVerifier.firstUnverified(commits),
       onPushed: async (updates) => {
-        const after = await services.repositories.afterPush(repo, updates, user?.id ?? null);
+        const after = await services.repositories.afterPush(
+          repo,
+          updates,
+          user?.id ?? null,
+          operation ? { operation, kind: "push" } : undefined,
+        );
         const branches = updates
           .filter((u) => u.ref.startsWith("refs/heads/"))
           .map((u) => u.ref.slice("refs/heads/".length));
@@ -76,6 +87,7 @@ export function mountGit(mount: Mount): void {
       },
       onError: (err) => {
         endPush?.();
+        if (operation) void services.repositories.journal.settle(operation);
         logger.error(
           { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}` },
           "git transport error",

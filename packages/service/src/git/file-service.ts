@@ -158,25 +158,37 @@ export class FileService {
     },
   ): Promise<FileCommitResult> {
     const { base, newBranch, author, committer } = how;
-    const result = await withGitErrors(
-      () =>
-        changeFiles(git, {
-          files: ops.map(toFileChange),
-          branch: base,
-          ...(newBranch ? { newBranch } : {}),
-          message: input.message || defaultMessage(ops),
-          author,
-          committer,
-          ...(input.signoff ? { signoff: true } : {}),
-        }),
-      overrides,
-    );
+    // The move is journalled before the branch moves, so a crash after it still records the push.
+    let operation: string | undefined;
+    let result: Awaited<ReturnType<typeof changeFiles>>;
+    try {
+      result = await withGitErrors(
+        () =>
+          changeFiles(git, {
+            files: ops.map(toFileChange),
+            branch: base,
+            ...(newBranch ? { newBranch } : {}),
+            message: input.message || defaultMessage(ops),
+            author,
+            committer,
+            ...(input.signoff ? { signoff: true } : {}),
+            beforeMove: async (update) => {
+              operation = await this.repos.journal.announce(repo.id, "contents", doer.id, [update]);
+            },
+          }),
+        overrides,
+      );
+    } catch (error) {
+      if (operation) await this.repos.journal.settle(operation);
+      throw error;
+    }
     // The branch moved from the commit's parent (or was made by it): a push by the doer.
     const oldSha = newBranch || repo.isEmpty ? ZERO_SHA : (result.commit.parents[0] ?? ZERO_SHA);
     const after = await this.repos.afterPush(
       repo,
       [{ oldSha, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` }],
       doer.id,
+      operation ? { operation, kind: "contents" } : undefined,
     );
     await this.pullChecks?.pushed(after, [result.branch]);
     const files: (ContentItem | null)[] = [];

@@ -37,10 +37,15 @@ export class PatchService {
     const { author, committer } = commitSignatures(doer, this.ctx.settings, input);
     const git = await this.repos.git(repo);
     const endPush = this.pullChecks?.pushes.begin(repo.id, doer.id);
+    // The move is journalled before the branch moves, so a crash after it still records the push.
+    let operation: string | undefined;
     try {
       const result = await withGitErrors(
         () =>
           applyPatch(git, {
+            beforeMove: async (update) => {
+              operation = await this.repos.journal.announce(repo.id, "contents", doer.id, [update]);
+            },
             patch,
             branch: base,
             ...(newBranch ? { newBranch } : {}),
@@ -58,6 +63,7 @@ export class PatchService {
         repo,
         [{ oldSha, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` }],
         doer.id,
+        operation ? { operation, kind: "contents" } : undefined,
       );
       await this.pullChecks?.pushed(after, [result.branch]);
       return {
@@ -66,6 +72,9 @@ export class PatchService {
         ref: { name: result.branch, kind: "branch", path: result.branch },
         files: [],
       };
+    } catch (error) {
+      if (operation) await this.repos.journal.settle(operation);
+      throw error;
     } finally {
       endPush?.();
     }

@@ -26,31 +26,23 @@ import {
   KeyedMutex,
   mergeIntoBranch,
   parseFilePatterns,
-  type RefUpdate,
   ZERO_SHA,
 } from "@kiln/git";
-import {
-  comments,
-  issueRelations,
-  issues,
-  notifications,
-  pulls,
-  repositories,
-  reviews,
-  users,
-} from "@kiln/storage";
+import { comments, issueRelations, pulls, repositories, reviews, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import { describePushes, type PushedCommits, recordRefUpdates } from "../events/ref-events.js";
+import { describePushes, recordRefUpdates } from "../events/ref-events.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
-import { actorOf, recountIssueCounters } from "../issues/issue-support.js";
+import { actorOf } from "../issues/issue-support.js";
 import type { CommitVerifier } from "../keys/commit-verifier.js";
 import { canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
+import { crashPoint } from "../repos/crash-point.js";
 import type { RepoService } from "../repos/repo-service.js";
+import { mergeFinisher, recordMerged } from "./merge-record.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
@@ -91,7 +83,9 @@ export class MergeService {
     private readonly access: AccessService,
     private readonly checker: PullChecker,
     private readonly verifier?: Pick<CommitVerifier, "firstUnverified">,
-  ) {}
+  ) {
+    repos.journal.register("merge", mergeFinisher(ctx, repos));
+  }
 
   /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
   async isMerged(ctx: RepoAccess, index: number): Promise<boolean> {
@@ -299,6 +293,9 @@ export class MergeService {
       }
     }
     const baseSha = pull.baseCommitId;
+    const ref = `refs/heads/${pull.baseBranch}`;
+    // The move is journalled before the base branch moves: a crash after it still merges the pull.
+    let operation: string | undefined;
     let merged: string;
     try {
       merged = await mergeIntoBranch(git, {
@@ -309,8 +306,19 @@ export class MergeService {
         message,
         doer: sig,
         squashAuthor,
+        beforeMove: async (newSha) => {
+          operation = await this.repos.journal.announce(
+            ctx.repo.id,
+            "merge",
+            doer.id,
+            [{ ref, oldSha: baseSha, newSha }],
+            { pullId: pull.id, detail: { style } },
+          );
+          crashPoint("merge-before-move");
+        },
       });
     } catch (error) {
+      if (operation) await this.repos.journal.settle(operation);
       if (error instanceof GitMergeConflictError) {
         throw refused(`there are merge conflicts [files: ${error.files.join(", ")}]`);
       }
@@ -319,60 +327,22 @@ export class MergeService {
       if (error instanceof GitConflictError) throw new ConflictError("merge push out of date");
       throw error;
     }
+    crashPoint("merge-after-move");
     const push = { ref: `refs/heads/${pull.baseBranch}`, oldSha: baseSha, newSha: merged };
-    await this.recordMerged(ctx, doer, pull, merged, new Date(), PullStatus.mergeable, {
-      update: push,
-      commits: await describePushes(git, [push]),
-    });
+    try {
+      await recordMerged(this.ctx, this.repos.journal, ctx.repo, doer, pull, {
+        commitId: merged,
+        at: new Date(),
+        status: PullStatus.mergeable,
+        push: { update: push, commits: await describePushes(git, [push]) },
+        ...(operation ? { operation } : {}),
+      });
+    } catch (error) {
+      if (operation) await this.repos.journal.settle(operation);
+      throw error;
+    }
     await this.repos.refreshSize(ctx.repo.id);
     if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, pull);
-  }
-
-  private async recordMerged(
-    ctx: RepoAccess,
-    doer: User,
-    pull: PullRequest,
-    commitId: string,
-    at: Date,
-    status: PullRequest["status"],
-    push?: { readonly update: RefUpdate; readonly commits: ReadonlyMap<string, PushedCommits> },
-  ): Promise<void> {
-    const now = new Date();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      // The base branch moved in git just before: its push is recorded with the merge.
-      const base = inRepo(ctx.repo, doer.id, now);
-      if (push) await recordRefUpdates(this.ctx.events, trx, base, [push.update], push.commits);
-      await pulls.updatePull(trx, pull.id, { merged: { commitId, mergerId: doer.id, at, status } });
-      await pulls.deleteAutoMerge(trx, pull.id);
-      await issues.updateIssue(trx, pull.issueId, { isClosed: true, closedAt: now, updatedAt: now });
-      const comment = await comments.insertComment(
-        trx,
-        { issueId: pull.issueId, type: CommentType.mergePull, posterId: doer.id, commitSha: commitId },
-        now,
-      );
-      const issue = await issues.findIssueById(trx, pull.issueId);
-      await recountIssueCounters(
-        trx,
-        ctx.repo.id,
-        [issue?.milestoneId ?? null],
-        await issues.issueLabelIds(trx, pull.issueId),
-      );
-      await notifications.notifyIssueChange(trx, {
-        issueId: pull.issueId,
-        repoId: ctx.repo.id,
-        isPull: true,
-        actorId: doer.id,
-        commentId: comment.id,
-        at: now,
-      });
-      // Forgejo's MergePullRequest: `closed`, the payload's pull request merged.
-      await this.ctx.events.record(trx, {
-        ...base,
-        type: "pull_request",
-        action: "closed",
-        issueId: pull.issueId,
-      });
-    });
   }
 
   /**
@@ -398,14 +368,11 @@ export class MergeService {
     if (!valid || commitId === undefined) throw refused("Wrong commit ID");
     const [commit] = await getCommitInfos(git, [commitId]);
     if (!commit) throw refused("Wrong commit ID");
-    await this.recordMerged(
-      ctx,
-      doer,
-      pull,
+    await recordMerged(this.ctx, this.repos.journal, ctx.repo, doer, pull, {
       commitId,
-      new Date(commit.author.timestamp * 1000),
-      PullStatus.manuallyMerged,
-    );
+      at: new Date(commit.author.timestamp * 1000),
+      status: PullStatus.manuallyMerged,
+    });
   }
 
   /**

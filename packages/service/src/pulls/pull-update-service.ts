@@ -65,6 +65,7 @@ export class PullUpdateService {
     // The new head must pass the head branch's protection as a push of it would: signatures,
     // protected files, force pushes (a rebase), the head owner's quota.
     const policy = await this.pushPolicies.forPush(head.repo, doer);
+    let operation: string | undefined;
     const check = async (oldSha: string, newSha: string) => {
       const ref = `refs/heads/${pull.headBranch}`;
       const verdict = await evaluateRefUpdate(
@@ -72,7 +73,11 @@ export class PullUpdateService {
         { ref, oldSha, newSha },
         gitRefUpdateFacts(headGit.gitdir),
       );
-      return verdict.allowed ? undefined : verdict.message;
+      if (!verdict.allowed) return verdict.message;
+      // Allowed: the move is journalled before the head branch moves (a crash after it still
+      // records the push).
+      operation = await this.repos.journal.announce(head.repo.id, "push", doer.id, [{ ref, oldSha, newSha }]);
+      return undefined;
     };
     const endPush = this.checker.pushes.begin(head.repo.id, doer.id);
     let newHead: string;
@@ -91,6 +96,7 @@ export class PullUpdateService {
           ? await updateBranchFromBase(git, request)
           : await updateForkBranchFromBase(git, headGit, request);
     } catch (error) {
+      if (operation) await this.repos.journal.settle(operation);
       if (error instanceof GitMergeConflictError) {
         throw new ConflictError(`${style === "rebase" ? "rebase" : "merge"} failed because of conflict`);
       }
@@ -105,6 +111,7 @@ export class PullUpdateService {
       head.repo,
       [{ ref: `refs/heads/${pull.headBranch}`, oldSha: pull.headCommitId, newSha: newHead }],
       doer.id,
+      operation ? { operation, kind: "push" } : undefined,
     );
     await this.checker.current(ctx.repo, pull, false);
   }

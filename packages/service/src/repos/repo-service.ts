@@ -31,7 +31,9 @@ import { inRepo } from "../events/event-base.js";
 import { describePushes, recordRefUpdates } from "../events/ref-events.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import { crashPoint } from "./crash-point.js";
 import { withGitErrors } from "./git-errors.js";
+import { RefJournal, type RefMoveKind } from "./ref-journal.js";
 import {
   type CreateRepoInput,
   type NewRepoValues,
@@ -69,6 +71,8 @@ export class RepoService {
   readonly store: RepoStore;
   /** The journalled directory moves of renames and transfers (carried out after commit). */
   readonly moves: RepoMoves;
+  /** The journal of ref moves, which finishes after a crash what git moved and the database missed. */
+  readonly journal: RefJournal;
   /** The instance-wide, content-addressed LFS object store. */
   readonly lfs: LfsStore;
   private readonly sizes: RepoSizeService;
@@ -83,6 +87,15 @@ export class RepoService {
   ) {
     this.store = new RepoStore({ root: ctx.settings.repository.root });
     this.moves = new RepoMoves(ctx, this.store);
+    this.journal = new RefJournal(ctx, (repo) => this.git(repo));
+    // A push or API write a crash interrupted is recorded as the push it was.
+    for (const kind of ["push", "contents"] as const)
+      this.journal.register(kind, (repo, _git, intents, landed) =>
+        this.afterPush(repo, landed, intents[0]?.doerId, {
+          operation: intents[0]?.operation ?? "",
+          kind,
+        }).then(() => undefined),
+      );
     this.sizes = new RepoSizeService(ctx, this.store, ledger);
     this.lfsRefs = new RepoLfsService(ctx, ledger);
     this.lfs = this.lfsRefs.store;
@@ -139,14 +152,17 @@ export class RepoService {
    * removed): when the default branch does not exist but others do (the first push of a branch
    * with another name), that branch becomes the default, as in Forgejo; the refs' events
    * (push, create, delete) are recorded for `pusherId` in the same transaction; then sizes.
-   * Git has applied the refs before this runs: a crash in between loses their events (the
-   * window docs/architecture.md describes).
+   * Git has applied the refs before this runs; with `journal`, the operation that announced them
+   * is claimed in the transaction that records their events, which are left out when a
+   * reconciliation already recorded them (docs/architecture.md, "The git window").
    */
   async afterPush(
     repo: Repository,
     updates: readonly RefUpdate[],
     pusherId?: number | null,
+    journal?: { readonly operation: string; readonly kind: RefMoveKind },
   ): Promise<Repository> {
+    if (journal) crashPoint(`${journal.kind}-after-move`);
     const git = await this.git(repo);
     const branches = await listBranches(git);
     let nextDefault: string | undefined;
@@ -159,12 +175,14 @@ export class RepoService {
     }
     const recording = pusherId !== undefined && pusherId !== null && updates.length > 0;
     const pushed = recording ? await describePushes(git, updates) : new Map();
-    if (nextDefault !== undefined || recording) {
+    if (nextDefault !== undefined || recording || journal) {
       await this.ctx.db.transaction().execute(async (trx) => {
         if (nextDefault !== undefined) {
           await repositories.updateRepository(trx, repo.id, { defaultBranch: nextDefault });
         }
-        if (recording) await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates, pushed);
+        const mine = journal ? await this.journal.claim(trx, journal.operation) : true;
+        if (recording && mine)
+          await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates, pushed);
       });
     }
     // The history index is brought up to date before the size is measured (it is part of the

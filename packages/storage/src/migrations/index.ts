@@ -29,6 +29,7 @@ import * as m0029 from "./2026-11-26-0029-blocks-redirects.js";
 import * as m0030 from "./2026-11-26-0030-repo-flags.js";
 import * as m0031 from "./2026-11-26-0031-repo-deletions.js";
 import * as m0038 from "./2026-11-29-0038-lfs-locks.js";
+import * as m0040 from "./2026-11-29-0040-ref-updates.js";
 
 /** Every migration, by name; names sort in the order they must run. Frozen once released. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -62,4 +63,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   "2026-11-26-0030-repo-flags": m0030,
   "2026-11-26-0031-repo-deletions": m0031,
   "2026-11-29-0038-lfs-locks": m0038,
+  "2026-11-29-0040-ref-updates": m0040,
 };

@@ -73,6 +73,8 @@ export * as quotaUsage from "./quota-usage.js";
 export * as reactions from "./reactions.js";
 export * as recoveryCodes from "./recovery-codes.js";
 export * as redirects from "./redirects.js";
+export type { NewRefIntent, RefIntent } from "./ref-updates.js";
+export * as refUpdates from "./ref-updates.js";
 export type { NewRelease, ReleaseChanges, ReleaseFilter } from "./releases.js";
 export * as releases from "./releases.js";
 export type { RepoAccessKey, RepoAccessRow, StoredTeamGrant } from "./repo-access.js";

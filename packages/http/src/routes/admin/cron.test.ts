@@ -65,6 +65,7 @@ describe.each(DIALECTS)("admin cron API on %s", (dialect) => {
       "sweep_artifacts",
       "sweep_avatars",
       "update_repository_size",
+      "reconcile_ref_updates",
       "check_quota_usage",
       "cleanup_disk_leftovers",
     ]) {

@@ -1,0 +1,207 @@
+import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloneUrl, git, gitOk, scratch } from "./git-clients.js";
+import {
+  api,
+  createUserWithToken,
+  databaseEnv,
+  E2E_DATABASES,
+  type ServerProcess,
+  startServer,
+  tempWorkPath,
+} from "./kiln-process.js";
+
+/** Each test starts the server two or three times; on a loaded 2-core machine a start takes a while. */
+const SLOW = 240_000;
+
+/** The bare repository `name.git` somewhere under the work path. */
+function findGitdir(root: string, name: string): string | undefined {
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const path = join(root, entry.name);
+    if (!entry.isDirectory()) continue;
+    if (entry.name === name) return path;
+    const found = findGitdir(path, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Issue 27 item 8: `kiln web` killed (SIGKILL, through the test-only `KILN_TEST_CRASH_AT`) after
+ * git moved a ref and before the database recorded it — a merge, a push with the real git client,
+ * a file written through the API — finishes the operation when it starts again: the pull request
+ * is merged, and each operation's feed entry exists exactly once.
+ */
+describe.each(E2E_DATABASES)("ref moves interrupted by a crash (%s)", (database) => {
+  const { env, dispose } = databaseEnv(database, { NODE_ENV: "test" });
+  const work = tempWorkPath();
+  const dir = scratch("kiln-journal-");
+  const clone = join(dir, "clone");
+  let server: ServerProcess;
+  let token = "";
+  const commit = async (file: string, content: string, message: string) => {
+    writeFileSync(join(clone, file), content);
+    await gitOk(clone, ["add", file]);
+    await gitOk(clone, ["commit", "-qm", message]);
+    return (await gitOk(clone, ["rev-parse", "HEAD"])).trim();
+  };
+  const remoteTip = async (branch: string) =>
+    (await gitOk(clone, ["ls-remote", "origin", `refs/heads/${branch}`])).split("\t")[0];
+  const feed = async () =>
+    (await api(server.url, "GET", "/repos/alice/project/activities/feeds?limit=50", { token })).json as {
+      op_type: string;
+      content: string;
+      ref_name: string;
+    }[];
+  /** Restarts the server, armed to kill itself at `crashAt` when given. */
+  const restart = async (crashAt?: string) => {
+    if (server.process.exitCode === null && server.process.signalCode === null) {
+      server.signal("SIGTERM");
+      await server.exited;
+    }
+    server = await startServer(work, crashAt ? { ...env, KILN_TEST_CRASH_AT: crashAt } : env);
+    // Each start listens on a new port.
+    await gitOk(clone, [
+      "remote",
+      "set-url",
+      "origin",
+      cloneUrl(server.url, "alice", "project", "alice", token),
+    ]);
+  };
+  /** Runs `action` against a server armed to crash, and waits until it died of SIGKILL. */
+  const crashing = async (point: string, action: () => Promise<unknown>, then = restart) => {
+    await restart(point);
+    await action().catch(() => undefined);
+    await server.exited;
+    expect(server.process.signalCode).toBe("SIGKILL");
+    await then();
+  };
+  const openPull = async (branch: string, title: string) => {
+    await gitOk(clone, ["checkout", "-qb", branch, "main"]);
+    await commit(`${branch}.txt`, `${branch}\n`, title);
+    await gitOk(clone, ["push", "-q", "origin", branch]);
+    await gitOk(clone, ["checkout", "-q", "main"]);
+    const created = await api(server.url, "POST", "/repos/alice/project/pulls", {
+      token,
+      body: { head: branch, base: "main", title },
+    });
+    expect(created.status).toBe(201);
+    return created.json.number as number;
+  };
+  const merge = (index: number) =>
+    api(server.url, "POST", `/repos/alice/project/pulls/${index}/merge`, { token, body: { Do: "merge" } });
+
+  beforeAll(async () => {
+    server = await startServer(work, env);
+    token = await createUserWithToken(server, work, env, "alice");
+    const repo = await api(server.url, "POST", "/user/repos", {
+      token,
+      body: { name: "project", auto_init: true, default_branch: "main" },
+    });
+    expect(repo.status).toBe(201);
+    await gitOk(dir, ["clone", "-q", cloneUrl(server.url, "alice", "project", "alice", token), clone]);
+  });
+  afterAll(async () => {
+    if (server?.process.exitCode === null && server.process.signalCode === null) {
+      server.signal("SIGTERM");
+      await server.exited;
+    }
+    await dispose();
+  }, SLOW);
+
+  it(
+    "a merge killed after the base branch moved is merged at start-up, its events once",
+    async () => {
+      const index = await openPull("feature", "The feature");
+      await crashing("merge-after-move", () => merge(index));
+      const tip = await remoteTip("main");
+      const pull = (await api(server.url, "GET", `/repos/alice/project/pulls/${index}`, { token })).json;
+      expect(pull).toMatchObject({ merged: true, state: "closed", merge_commit_sha: tip });
+      const entries = await feed();
+      expect(entries.filter((e) => e.op_type === "merge_pull_request")).toHaveLength(1);
+      const pushes = entries.filter((e) => e.op_type === "commit_repo" && e.content.includes(tip ?? "-"));
+      expect(pushes).toHaveLength(1);
+      // Nothing is left to merge, and asking again says so.
+      expect((await merge(index)).status).toBe(422);
+    },
+    SLOW,
+  );
+
+  it(
+    "a merge killed before the base branch moved stays open, and merges later",
+    async () => {
+      const index = await openPull("second", "The second");
+      const before = await remoteTip("main");
+      await crashing("merge-before-move", () => merge(index));
+      expect(await remoteTip("main")).toBe(before);
+      const pull = (await api(server.url, "GET", `/repos/alice/project/pulls/${index}`, { token })).json;
+      expect(pull).toMatchObject({ merged: false, state: "open" });
+      expect((await merge(index)).status).toBe(200);
+      const merged = (await api(server.url, "GET", `/repos/alice/project/pulls/${index}`, { token })).json;
+      expect(merged.merged).toBe(true);
+      const entries = (await feed()).filter((e) => e.op_type === "merge_pull_request");
+      expect(entries.filter((e) => e.content.startsWith(`${index}|`))).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "a push killed after git applied it is recorded at start-up, once",
+    async () => {
+      await gitOk(clone, ["pull", "-q", "origin", "main"]);
+      const pushed = await commit("pushed.txt", "pushed\n", "Pushed before the crash");
+      await crashing("push-after-move", () => git(clone, ["push", "-q", "origin", "main"]));
+      expect(await remoteTip("main")).toBe(pushed);
+      const entries = (await feed()).filter((e) => e.op_type === "commit_repo" && e.content.includes(pushed));
+      expect(entries).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "a file written through the API and killed after the branch moved is recorded, once",
+    async () => {
+      let written = "";
+      await crashing("contents-after-move", async () => {
+        const res = await api(server.url, "POST", "/repos/alice/project/contents/api.txt", {
+          token,
+          body: { content: Buffer.from("api\n").toString("base64"), message: "Written by the API" },
+        });
+        written = res.json?.commit?.sha ?? "";
+      });
+      expect(written).toBe("");
+      const tip = await remoteTip("main");
+      const file = await api(server.url, "GET", "/repos/alice/project/contents/api.txt", { token });
+      expect(file.status).toBe(200);
+      const entries = (await feed()).filter(
+        (e) => e.op_type === "commit_repo" && e.content.includes(tip ?? "-"),
+      );
+      expect(entries).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "a ref lock file a killed writer left is removed with its journalled move",
+    async () => {
+      const index = await openPull("third", "The third");
+      // As if the process died inside the ref update, holding git's lock on the base branch.
+      await crashing(
+        "merge-before-move",
+        () => merge(index),
+        async () => {},
+      );
+      const gitdir = findGitdir(work, "project.git");
+      expect(gitdir).toBeDefined();
+      const lock = join(gitdir as string, "refs", "heads", "main.lock");
+      writeFileSync(lock, "");
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(lock, old, old);
+      await restart();
+      expect(() => statSync(lock)).toThrow();
+      expect((await merge(index)).status).toBe(200);
+    },
+    SLOW,
+  );
+});
