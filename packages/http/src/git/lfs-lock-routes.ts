@@ -3,8 +3,8 @@ import { formatTime, isKilnError, type User } from "@kiln/domain";
 import { LFS_MEDIA_TYPE, lfsError } from "@kiln/git";
 import type { AppContext, Mount } from "../env.js";
 import { challenge, checkGitAccess, type GitAccess } from "./git-access.js";
-import { repoOf } from "./git-routes.js";
-import { readLfsJson } from "./lfs-routes.js";
+import { readLfsJson } from "./lfs-json.js";
+import { repoOf } from "./repo-of.js";
 
 /** A caller with the access a lock route needs, always signed in. */
 type Granted = Extract<GitAccess, { ok: true }> & { readonly user: User };

@@ -16,7 +16,8 @@ import { parseAuthorization } from "../auth.js";
 import { readBoundedText } from "../bounded-body.js";
 import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
-import { repoOf } from "./git-routes.js";
+import { readLfsJson } from "./lfs-json.js";
+import { repoOf } from "./repo-of.js";
 
 /**
  * Git LFS at `/{owner}/{repo}.git/info/lfs/…`: the batch API, uploads, downloads and verify,
@@ -177,26 +178,5 @@ async function lfsViewerOf(c: AppContext, user: User | null): Promise<LfsViewer>
     if (password && isKilnError(error) && error.kind === "unauthorized")
       return { ...cautious, publicOnly: false };
     return cautious;
-  }
-}
-
-/** An LFS request's JSON body read within `[api] MAX_BODY_SIZE`, or the LFS error to answer (413, 400). */
-export async function readLfsJson(
-  c: AppContext,
-): Promise<
-  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: Response }
-> {
-  let text: string;
-  try {
-    text = await readBoundedText(c.req.raw, c.get("settings").api.maxBodySize);
-  } catch (error) {
-    if (isKilnError(error) && error.kind === "payload_too_large")
-      return { ok: false, response: lfsError(413, error.message) };
-    throw error;
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, response: lfsError(400, "request body is not JSON") };
   }
 }

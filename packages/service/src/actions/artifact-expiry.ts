@@ -1,4 +1,4 @@
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { ArtifactService } from "./artifact-service.js";
 
 /**

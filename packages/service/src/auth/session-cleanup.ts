@@ -1,6 +1,6 @@
 import { oauth2Grants, webSessions } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 
 /**
  * A Kiln cron task (Forgejo's session provider collects its own garbage): removes expired web

@@ -1,5 +1,5 @@
 import type { BlobStore } from "@kiln/blobs";
-import type { CronTask } from "./cron-registry.js";
+import type { CronTask } from "./cron-task.js";
 
 /**
  * One kind of stored bytes (attachments, packages, Actions artifacts): its blob store and which

@@ -9,13 +9,14 @@ import {
 } from "@kiln/domain";
 import { comments, issues, notifications, users, type Window } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { mentionedNames } from "./issue-rules.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
-import { actorOf, updateTime } from "./issue-support.js";
+import { updateTime } from "./issue-update-time.js";
 
 /** A comment with the issue it belongs to (its number and kind make its URLs). */
 export interface CommentView {
@@ -76,7 +77,7 @@ export class CommentService {
    * time, the mentions and the participants' notifications commit together.
    */
   async create(ctx: RepoAccess, index: number, body: string, updatedAt?: Date): Promise<CommentView> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (issue.isLocked && !isIssueWriter(ctx, issue.isPull)) {
       throw new PermissionDeniedError("You cannot comment on a locked issue.");
@@ -139,7 +140,7 @@ export class CommentService {
     const issue = (await issues.findIssueById(this.ctx.db, view.comment.issueId)) as Issue;
     const at = updateTime(ctx, issue, updatedAt);
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       await comments.updateCommentContent(trx, id, body, at);
       if (body !== view.comment.content) {
@@ -165,7 +166,7 @@ export class CommentService {
   async delete(ctx: RepoAccess, id: number): Promise<void> {
     const view = await this.mine(ctx, id);
     if (!view) return;
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       // First: it locks the repository, as uploads do, before the comment's rows are touched.
       await removeAttachments(trx, ctx.repo.id, { commentId: id });
@@ -185,7 +186,7 @@ export class CommentService {
 
   /** A comment the caller may change: its own, or any when a writer. */
   private async mine(ctx: RepoAccess, id: number): Promise<CommentView | undefined> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const view = await this.get(ctx, id);
     if (!view) return undefined;
     if (view.comment.posterId !== actor.id && !isIssueWriter(ctx, view.isPull))

@@ -8,9 +8,9 @@ import {
 } from "@kiln/domain";
 import { comments, issueRelations, issues } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
-import { actorOf } from "./issue-support.js";
 
 /** The most dependencies an issue may have, and the most issues one may block. */
 export const MAX_DEPENDENCIES = 1000;
@@ -82,7 +82,7 @@ export class IssueDependencyService {
         `an issue may have at most ${MAX_DEPENDENCIES} dependencies and block as many`,
       );
     }
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       await issueRelations.addDependency(trx, blocked.issue.id, blocker.issue.id, actor.id);
       await this.events(trx, CommentType.addDependency, blocked.issue, blocker.issue, actor.id);
@@ -93,7 +93,7 @@ export class IssueDependencyService {
   /** Removes the dependency of `blocked` on `blocker` (404 when there is none). */
   async remove(ctx: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean): Promise<Issue> {
     const { blocked, blocker, path } = await this.pair(ctx, index, ref, blockedIsPath);
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       if (!(await issueRelations.removeDependency(trx, blocked.issue.id, blocker.issue.id))) {
         throw new NotFoundError("issue dependency does not exist");

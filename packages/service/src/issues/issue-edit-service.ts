@@ -16,15 +16,18 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import type { ForgeEvent } from "../events/event.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { assertAssignable } from "../social/block-service.js";
+import { resolveAssignees } from "./issue-assignees.js";
+import { recountIssueCounters } from "./issue-counters.js";
 import { endOfDay, limitTitle, mentionedNames } from "./issue-rules.js";
 import type { EditIssueInput, IssueService } from "./issue-service.js";
 import { isIssueWriter } from "./issue-service.js";
-import { actorOf, recountIssueCounters, resolveAssignees, updateTime } from "./issue-support.js";
+import { updateTime } from "./issue-update-time.js";
 
 /** Editing issues (Forgejo's EditIssue and services/issue), apart from the rest of IssueService to keep both small. */
 export class IssueEditService {
@@ -41,7 +44,7 @@ export class IssueEditService {
    * recounts what it moves, and notifies the issue's participants, in one transaction.
    */
   async edit(ctx: RepoAccess, index: number, input: EditIssueInput): Promise<Issue> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     const writer = isIssueWriter(ctx, issue.isPull);
     if (issue.posterId !== actor.id && !writer) throw new PermissionDeniedError("");
@@ -218,7 +221,7 @@ export class IssueEditService {
     index: number,
     dueDate: string | null | undefined,
   ): Promise<Date | null> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (!isIssueWriter(ctx, issue.isPull)) throw new PermissionDeniedError("Not repo writer");
     const deadline = dueDate ? endOfDay(dueDate) : null;

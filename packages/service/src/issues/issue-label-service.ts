@@ -10,10 +10,12 @@ import {
 } from "@kiln/domain";
 import { comments, type Db, issues, labels, notifications } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
+import { recountIssueCounters } from "./issue-counters.js";
 import { type IssueService, isIssueWriter } from "./issue-service.js";
-import { actorOf, recountIssueCounters, updateTime } from "./issue-support.js";
+import { updateTime } from "./issue-update-time.js";
 
 /** The scope of an exclusive label: its name up to the last `/` (`kind/bug` → `kind`). */
 function scopeOf(label: Label): string | undefined {
@@ -140,7 +142,7 @@ export class IssueLabelService {
 
   /** The issue, if the caller is a writer of its kind (403 with no message otherwise), and the time of the change. */
   private async writable(ctx: RepoAccess, index: number, updatedAt: Date | undefined) {
-    actorOf(ctx);
+    writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (!isIssueWriter(ctx, issue.isPull)) throw new PermissionDeniedError("");
     return { issue, at: updateTime(ctx, issue, updatedAt) };
@@ -155,7 +157,7 @@ export class IssueLabelService {
     action: "label_updated" | "label_cleared" = "label_updated",
   ) {
     if (added.length === 0 && removed.length === 0) return;
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       await issues.removeIssueLabels(
         trx,

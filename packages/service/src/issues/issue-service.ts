@@ -18,23 +18,19 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
+import { resolveAssignees } from "./issue-assignees.js";
+import { recountIssueCounters } from "./issue-counters.js";
 import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
 import { mentionedNames } from "./issue-rules.js";
-import {
-  actorOf,
-  announceNewIssue,
-  insertNewIssue,
-  type NewIssueRecord,
-  recountIssueCounters,
-  resolveAssignees,
-} from "./issue-support.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
+import { announceNewIssue, insertNewIssue, type NewIssueRecord } from "./new-issue.js";
 
 /** `POST /repos/{owner}/{repo}/issues`, in service terms. */
 export interface CreateIssueInput {
@@ -104,7 +100,7 @@ export class IssueService {
    * silently dropped for others, as Forgejo does); `closed` works for anyone.
    */
   async create(ctx: RepoAccess, input: CreateIssueInput): Promise<Issue> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
     const writer = isIssueWriter(ctx, false);
     const assignees = writer
@@ -171,7 +167,7 @@ export class IssueService {
   /** Deletes an issue (repository admins only, by the route) and recounts what it was counted in. */
   async delete(ctx: RepoAccess, index: number): Promise<void> {
     const issue = await this.get(ctx, index);
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     await this.ctx.db.transaction().execute(async (trx) => {
       // First: it locks the repository, as uploads do, before the issue's rows are touched.
       await removeAttachments(trx, ctx.repo.id, { issueId: issue.id });

@@ -7,9 +7,9 @@ import {
 } from "@kiln/domain";
 import { comments, issueRelations, issues } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
-import { actorOf } from "./issue-support.js";
 
 /** Forgejo's default `[repository.issue] LOCK_REASONS`: the reasons an issue may be locked for. */
 export const LOCK_REASONS = ["Too heated", "Off-topic", "Resolved", "Spam"] as const;
@@ -44,7 +44,7 @@ export class IssueStateService {
   }
 
   private async setLocked(ctx: RepoAccess, issue: Issue, locked: boolean, reason: string): Promise<void> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const at = new Date();
     await this.ctx.db.transaction().execute(async (trx) => {
       await issues.updateIssue(trx, issue.id, { isLocked: locked, updatedAt: at });
@@ -70,7 +70,7 @@ export class IssueStateService {
 
   /** Pins an issue after the last pinned one (400 when the maximum is pinned); pinning a pinned issue changes nothing. */
   async pin(ctx: RepoAccess, index: number): Promise<void> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (issue.pinOrder > 0) return;
     await this.ctx.db.transaction().execute(async (trx) => {
@@ -91,7 +91,7 @@ export class IssueStateService {
 
   /** Unpins an issue, closing the gap it leaves; unpinning an unpinned issue changes nothing. */
   async unpin(ctx: RepoAccess, index: number): Promise<void> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (issue.pinOrder === 0) return;
     await this.ctx.db.transaction().execute(async (trx) => {

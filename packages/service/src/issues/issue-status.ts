@@ -2,7 +2,7 @@ import { CommentType, type Issue, type Repository } from "@kiln/domain";
 import { blocks, comments, type Db, issueRelations, issues, notifications } from "@kiln/storage";
 import { inRepo } from "../events/event-base.js";
 import type { EventRecorder } from "../events/recorder.js";
-import { recountIssueCounters } from "./issue-support.js";
+import { recountIssueCounters } from "./issue-counters.js";
 
 /** A state change of one issue, decided by its caller (who checked the doer may make it). */
 export interface StatusChange {

@@ -1,10 +1,10 @@
 import { type Issue, type Paged, type PageRequest, PermissionDeniedError, type User } from "@kiln/domain";
 import { issueWatches } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import type { UserService } from "../users/user-service.js";
 import type { IssueService } from "./issue-service.js";
-import { actorOf } from "./issue-support.js";
 
 /**
  * Subscriptions to issues (Forgejo's issue_subscription.go). A user is subscribed by choice (an
@@ -28,7 +28,7 @@ export class IssueWatchService {
 
   /** The caller's subscription to an issue (for `subscriptions/check`). */
   async check(ctx: RepoAccess, index: number): Promise<{ issue: Issue; subscribed: boolean }> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     return { issue, subscribed: await this.isSubscribed(ctx, issue, actor) };
   }
@@ -38,7 +38,7 @@ export class IssueWatchService {
    * Answers whether anything changed (Forgejo answers 201 then, 200 when it was so already).
    */
   async set(ctx: RepoAccess, index: number, userName: string, watching: boolean): Promise<boolean> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     const user = await this.users.getByName(userName);
     if (user.id !== actor.id && !actor.isAdmin) {

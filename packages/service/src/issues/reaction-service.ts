@@ -1,10 +1,10 @@
 import { NotFoundError, type Paged, type PageRequest, PermissionDeniedError, type User } from "@kiln/domain";
 import { comments, issues, type ReactionRow, reactions, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
-import { actorOf } from "./issue-support.js";
 
 /** A reaction with the user who gave it. */
 export interface ReactionView {
@@ -107,7 +107,7 @@ export class ReactionService {
     target: Target,
     content: string,
   ): Promise<{ view: ReactionView; created: boolean }> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     this.checkChange(ctx, target);
     await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId, target.posterId ?? 0], actor.id);
     if (!this.ctx.settings.ui.reactions.includes(content)) {
@@ -123,7 +123,7 @@ export class ReactionService {
   }
 
   private async remove(ctx: RepoAccess, target: Target, content: string): Promise<void> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     this.checkChange(ctx, target);
     await reactions.removeReaction(this.ctx.db, {
       issueId: target.issueId,

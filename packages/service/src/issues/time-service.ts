@@ -21,10 +21,10 @@ import {
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
-import { actorOf } from "./issue-support.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
 
 /** A tracked time with its issue and the user who spent it, as the API shows it. */
@@ -78,7 +78,7 @@ export class TimeService {
     name: string | undefined,
     manager: boolean,
   ): Promise<number | undefined> {
-    const viewer = actorOf(ctx);
+    const viewer = writerOf(ctx);
     const named = name ? await users.findUserByName(this.ctx.db, name) : undefined;
     if (name && !named) throw new NotFoundError(`user does not exist [uid: 0, name: ${name}]`);
     if (manager || viewer.isAdmin) return named?.id;
@@ -173,7 +173,7 @@ export class TimeService {
     },
   ): Promise<TrackedTimeEntry> {
     this.checkEnabled();
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (!(await this.canTrack(ctx, issue))) throw new PermissionDeniedError("");
     let user: User = actor;
@@ -208,7 +208,7 @@ export class TimeService {
   /** Deletes the caller's own times on an issue (404 `tracked_time does not exist` when there are none). */
   async reset(ctx: RepoAccess, index: number): Promise<void> {
     this.checkEnabled();
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (!(await this.canTrack(ctx, issue))) throw new PermissionDeniedError("");
     const mine = await trackedTimes.listTimes(
@@ -237,7 +237,7 @@ export class TimeService {
    */
   async delete(ctx: RepoAccess, index: number, id: number): Promise<void> {
     this.checkEnabled();
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (!(await this.canTrack(ctx, issue))) throw new PermissionDeniedError("");
     const entry = await trackedTimes.findTime(this.ctx.db, id);
@@ -311,7 +311,7 @@ export class TimeService {
 
   private async stopwatchContext(ctx: RepoAccess, index: number) {
     this.checkEnabled();
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const issue = await this.issueService.get(ctx, index);
     if (!isIssueWriter(ctx, issue.isPull) || !(await this.canTrack(ctx, issue)))
       throw new PermissionDeniedError("");

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context.js";
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { QuotaService } from "../quota/quota-service.js";
 import type { PullMirrorService } from "./pull-mirror-service.js";
 import type { PushMirrorService } from "./push-mirror-service.js";

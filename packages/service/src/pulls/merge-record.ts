@@ -4,7 +4,7 @@ import { comments, issues, notifications, pulls, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, type PushedCommits, recordRefUpdates } from "../events/ref-events.js";
-import { recountIssueCounters } from "../issues/issue-support.js";
+import { recountIssueCounters } from "../issues/issue-counters.js";
 import type { RefJournal, RefMoveFinisher } from "../repos/ref-journal.js";
 import type { RepoService } from "../repos/repo-service.js";
 

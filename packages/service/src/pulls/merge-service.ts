@@ -31,13 +31,13 @@ import {
 import { comments, issueRelations, pulls, repositories, reviews, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, recordRefUpdates } from "../events/ref-events.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
-import { actorOf } from "../issues/issue-support.js";
 import type { CommitVerifier } from "../keys/commit-verifier.js";
 import { canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
 import { crashPoint } from "../repos/crash-point.js";
@@ -94,7 +94,7 @@ export class MergeService {
 
   /** Merges, or schedules the merge, of the pull request `index` for the caller. */
   async merge(ctx: RepoAccess, index: number, input: MergeInput): Promise<MergeOutcome> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     return this.#locks.run(`repo:${ctx.repo.id}`, async () => {
       const { issue, pull } = await this.pulls.get(ctx, index);
       if (pull.hasMerged) throw refused("the pull request is already merged");
@@ -205,7 +205,7 @@ export class MergeService {
 
   /** Cancels a scheduled merge (`DELETE …/merge`): its scheduler or a repository admin. */
   async cancelScheduled(ctx: RepoAccess, index: number): Promise<void> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { pull } = await this.pulls.get(ctx, index);
     const scheduled = await pulls.findAutoMerge(this.ctx.db, pull.id);
     if (!scheduled) throw new NotFoundError();

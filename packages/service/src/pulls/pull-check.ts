@@ -11,7 +11,7 @@ import { comments, issues, notifications, pulls, repositories, reviews } from "@
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
-import { recountIssueCounters } from "../issues/issue-support.js";
+import { recountIssueCounters } from "../issues/issue-counters.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { PullHeads } from "./pull-heads.js";
 import { computePullState, type PullTips, pushedCommits } from "./pull-state.js";

@@ -9,12 +9,12 @@ import {
 import { branchTip, isAncestor } from "@kiln/git";
 import { comments, notifications, pulls } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { IssueEditService } from "../issues/issue-edit-service.js";
 import type { IssueLabelService } from "../issues/issue-label-service.js";
 import { isIssueWriter } from "../issues/issue-service.js";
-import { actorOf } from "../issues/issue-support.js";
 import { canWrite } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { PullChecker } from "./pull-check.js";
@@ -52,7 +52,7 @@ export class PullEditService {
   ) {}
 
   async edit(ctx: RepoAccess, index: number, input: EditPullInput): Promise<PullIssue> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     const { issue, pull } = await this.pullService.get(ctx, index);
     const writer = isIssueWriter(ctx, true);
     if (issue.posterId !== actor.id && !writer) throw new PermissionDeniedError("");

@@ -23,17 +23,13 @@ import {
 } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
+import { resolveAssignees } from "../issues/issue-assignees.js";
 import { mentionedNames } from "../issues/issue-rules.js";
 import { canReadIssues, type IssueService } from "../issues/issue-service.js";
-import {
-  actorOf,
-  announceNewIssue,
-  insertNewIssue,
-  type NewIssueRecord,
-  resolveAssignees,
-} from "../issues/issue-support.js";
+import { announceNewIssue, insertNewIssue, type NewIssueRecord } from "../issues/new-issue.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canWrite } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -186,7 +182,7 @@ export class PullService {
   }
 
   private async createNow(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
-    const actor = actorOf(ctx);
+    const actor = writerOf(ctx);
     if (input.head === input.base) {
       throw new InvalidArgumentError(
         "Invalid PullRequest: There are no changes between the head and the base",

@@ -9,11 +9,11 @@ import {
   updateForkBranchFromBase,
 } from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge, mayPush } from "../git/protection-rules.js";
-import { actorOf } from "../issues/issue-support.js";
 import { canWrite } from "../permissions/repo-permission.js";
 import type { PushPolicyService } from "../repos/push-policy-service.js";
 import type { RepoService } from "../repos/repo-service.js";
@@ -36,7 +36,7 @@ export class PullUpdateService {
   ) {}
 
   async update(ctx: RepoAccess, index: number, style: "merge" | "rebase"): Promise<void> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, pull } = await this.pullService.get(ctx, index);
     if (pull.hasMerged) throw new InvalidArgumentError("pull request is already merged");
     if (issue.isClosed) throw new InvalidArgumentError("pull request is closed");

@@ -8,10 +8,10 @@ import {
 } from "@kiln/domain";
 import { issues, notifications, reviews, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { mentionedNames } from "../issues/issue-rules.js";
 import { isIssueWriter } from "../issues/issue-service.js";
-import { actorOf } from "../issues/issue-support.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { cutPatches } from "./review-hunk.js";
@@ -67,7 +67,7 @@ export class ReviewCommentService {
     id: number,
     input: LineCommentInput,
   ): Promise<ReviewCommentView> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, pull, review } = await this.reviewService.target(ctx, index, id);
     await assertNotBlocked(
       this.ctx.db,
@@ -127,7 +127,7 @@ export class ReviewCommentService {
 
   /** Deletes a line comment: its poster, or anyone who may write pull requests (403 otherwise). */
   async delete(ctx: RepoAccess, index: number, id: number, commentId: number): Promise<void> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { comment } = await this.get(ctx, index, id, commentId);
     if (comment.posterId !== doer.id && !isIssueWriter(ctx, true)) throw new PermissionDeniedError("");
     await reviews.deleteCodeComment(this.ctx.db, comment.id);

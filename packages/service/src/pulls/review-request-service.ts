@@ -12,9 +12,9 @@ import {
 } from "@kiln/domain";
 import { comments, type Db, emails, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import { actorOf } from "../issues/issue-support.js";
 import type { PermissionService } from "../permissions/permission-service.js";
 import { canRead } from "../permissions/repo-permission.js";
 import { canSeeUser } from "../users/visibility.js";
@@ -51,7 +51,7 @@ export class ReviewRequestService {
 
   /** Asks the users and teams for a review; answers the requests made (those already open are skipped). */
   async request(ctx: RepoAccess, index: number, input: ReviewRequestInput): Promise<ReviewView[]> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, pull } = await this.pulls.get(ctx, index);
     const { people, groups } = await this.check(ctx, doer, issue, pull, input, true);
     const at = new Date();
@@ -82,7 +82,7 @@ export class ReviewRequestService {
 
   /** Withdraws the requests of these users and teams (those not asked are skipped). */
   async withdraw(ctx: RepoAccess, index: number, input: ReviewRequestInput): Promise<void> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, pull } = await this.pulls.get(ctx, index);
     const { people, groups } = await this.check(ctx, doer, issue, pull, input, false);
     const at = new Date();

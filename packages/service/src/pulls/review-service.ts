@@ -13,10 +13,10 @@ import {
 } from "@kiln/domain";
 import { comments, issues, notifications, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "../issues/issue-rules.js";
-import { actorOf } from "../issues/issue-support.js";
 import { isRepoAdmin } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotBlocked } from "../social/block-service.js";
@@ -127,7 +127,7 @@ export class ReviewService {
    * pending for any other event). Answers 200 in Forgejo, with the review.
    */
   async create(ctx: RepoAccess, index: number, input: CreateReviewInput): Promise<ReviewView> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, pull } = await this.pulls.get(ctx, index);
     // A review is a comment: refused to whom the repository's owner or the poster blocks.
     await assertNotBlocked(
@@ -165,7 +165,7 @@ export class ReviewService {
     id: number,
     input: { readonly event: string; readonly body: string },
   ): Promise<ReviewView> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, pull, review } = await this.target(ctx, index, id);
     if (review.type !== ReviewType.pending) {
       throw new InvalidArgumentError("only a pending review can be submitted");
@@ -185,7 +185,7 @@ export class ReviewService {
    * becomes official again.
    */
   async delete(ctx: RepoAccess, index: number, id: number): Promise<void> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     const { issue, review } = await this.target(ctx, index, id);
     if (!doer.isAdmin && doer.id !== review.reviewerId) {
       throw new PermissionDeniedError("only admin and user itself can delete a review");
@@ -215,7 +215,7 @@ export class ReviewService {
     id: number,
     input: { readonly dismiss: boolean; readonly message: string; readonly priors: boolean },
   ): Promise<ReviewView> {
-    const doer = actorOf(ctx);
+    const doer = writerOf(ctx);
     if (!isRepoAdmin(ctx.permission) && !doer.isAdmin) throw new PermissionDeniedError("Must be repo admin");
     const { issue, pull, review } = await this.target(ctx, index, id);
     if (!isDecision(review.type)) {

@@ -1,6 +1,6 @@
 import type { Logger } from "../context.js";
 import { SWEEP_GRACE_MS } from "../cron/blob-sweep.js";
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { DiskDoctor } from "./disk-doctor.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { QuotaDoctor } from "./quota-doctor.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { RefJournal } from "./ref-journal.js";
 
 /** How old a journalled ref move must be before the task touches it: no operation runs this long. */

@@ -1,7 +1,7 @@
 import { NotFoundError } from "@kiln/domain";
 import { adminRepos } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { RepoService } from "./repo-service.js";
 
 /**

@@ -1,6 +1,6 @@
 import { webhooks } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 
 /** How long finished deliveries stay in a hook's history (Forgejo's OLDER_THAN default, 168h). */
 export const HOOK_TASK_KEEP_MS = 7 * 24 * 3600 * 1000;

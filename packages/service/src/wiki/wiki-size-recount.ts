@@ -1,6 +1,6 @@
 import { adminRepos } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import type { CronTask } from "../cron/cron-registry.js";
+import type { CronTask } from "../cron/cron-task.js";
 import type { WikiService } from "./wiki-service.js";
 
 /**

@@ -3,8 +3,8 @@ import type { Insertable, Selectable } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionArtifactTable } from "../database-actions.js";
 import { paged } from "./paging.js";
-import type { UsageSource } from "./quota-recount.js";
 import type { UsageCounters } from "./quota-usage.js";
+import type { UsageSource } from "./usage-source.js";
 
 /** A stored Actions artifact. */
 export type ArtifactRow = Selectable<ActionArtifactTable>;

@@ -3,7 +3,7 @@ import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
 import type { AttachmentRow, AttachmentTable } from "../database-attachments.js";
 import { paged } from "./paging.js";
-import type { UsageSource } from "./quota-recount.js";
+import type { UsageSource } from "./usage-source.js";
 
 export type NewAttachment = Insertable<AttachmentTable>;
 

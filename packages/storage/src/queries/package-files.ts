@@ -1,6 +1,6 @@
 import type { PackageFile } from "@kiln/domain";
 import type { Db } from "../database.js";
-import type { UsageSource } from "./quota-recount.js";
+import type { UsageSource } from "./usage-source.js";
 
 /** What a new file records: its name and the blob holding its bytes, with the blob's size and hashes. */
 export interface NewPackageFile {

@@ -3,16 +3,10 @@ import { artifactUsage } from "./artifacts.js";
 import { attachmentUsage } from "./attachments.js";
 import { packageUsage } from "./packages.js";
 import { NO_USAGE, type UsageCounters } from "./quota-usage.js";
+import type { UsageSource } from "./usage-source.js";
 import { wikiUsage } from "./wikis.js";
 
-/**
- * One kind of stored data counted by the quota ledger: the bytes it holds per owner, summed from
- * its source table(s) for the given owners (owners holding nothing may be absent).
- */
-export type UsageSource = (
-  db: Db,
-  ownerIds: readonly number[],
-) => Promise<ReadonlyMap<number, Partial<UsageCounters>>>;
+export type { UsageSource } from "./usage-source.js";
 
 /** Repositories: git size by visibility, and LFS, summed per owner from the stored sizes. */
 export const repositoryUsage: UsageSource = async (db, ownerIds) => {

@@ -1,5 +1,5 @@
 import type { Db } from "../database.js";
-import type { UsageSource } from "./quota-recount.js";
+import type { UsageSource } from "./usage-source.js";
 
 /** The recorded size of a repository's wiki in bytes (0 when it has none). */
 export async function wikiSize(db: Db, repoId: number): Promise<number> {

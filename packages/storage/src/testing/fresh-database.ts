@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { testPostgresUrl } from "./index.js";
+import { testPostgresUrl } from "./postgres-url.js";
 
 /**
  * A database of its own on the test PostgreSQL server, so that terminating "every backend of

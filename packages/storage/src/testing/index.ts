@@ -8,6 +8,7 @@ import type { Database } from "../database.js";
 import { createDialect, openPGlitePool } from "../dialect.js";
 import { migrations } from "../migrations/index.js";
 import { fromDialect, migrateToLatest, SCHEMA_CHANGE_LOCK } from "../open.js";
+import { testPostgresUrl } from "./postgres-url.js";
 
 export { createFreshDatabase, type FreshDatabase } from "./fresh-database.js";
 
@@ -24,13 +25,7 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/**
- * The PostgreSQL server the tests use: KILN_TEST_DATABASE_URL, or the local server at
- * 127.0.0.1:5432 that CI guarantees. Tests fail (they are not skipped) when it is unreachable.
- */
-export function testPostgresUrl(): string {
-  return process.env.KILN_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-}
+export { testPostgresUrl } from "./postgres-url.js";
 
 /** Opens a fresh, migrated database of the given kind. Share one per test file: PGlite costs ~0.5 s. */
 export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {

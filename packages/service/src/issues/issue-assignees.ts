@@ -1,0 +1,47 @@
+import { InvalidArgumentError, type Repository, type User } from "@kiln/domain";
+import { type Db, issues, users } from "@kiln/storage";
+import type { PermissionService } from "../permissions/permission-service.js";
+import { canRead, canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
+
+/**
+ * The users named as assignees (`assignee` joined to `assignees`), each of whom may be assigned:
+ * write access to any unit or read access to pull requests (Forgejo's CanBeAssigned); 422 with
+ * Forgejo's messages otherwise.
+ */
+export async function resolveAssignees(
+  db: Db,
+  permissions: PermissionService,
+  repo: Repository,
+  assignee: string | undefined,
+  assignees: readonly string[] | undefined,
+): Promise<User[]> {
+  const names = [...(assignees ?? [])];
+  if (names[0] === "") names.length = 0;
+  if (assignee) names.unshift(assignee);
+  const unique = [...new Set(names.map((name) => name.toLowerCase()))].filter((name) => name !== "");
+  const found = await users.findUsersByNames(db, unique);
+  const byName = new Map(found.map((user) => [user.lowerName, user]));
+  const result: User[] = [];
+  for (const name of unique) {
+    const user = byName.get(name);
+    if (user?.type !== "individual") {
+      throw new InvalidArgumentError(
+        `Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`,
+      );
+    }
+    const permission = await permissions.forRepository(user, repo);
+    const assignable =
+      isRepoAdmin(permission) ||
+      (["repo.code", "repo.issues", "repo.pulls", "repo.wiki", "repo.releases"] as const).some((unit) =>
+        canWrite(permission, unit),
+      ) ||
+      canRead(permission, "repo.pulls");
+    if (!assignable) {
+      throw new InvalidArgumentError(
+        `user doesn't have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`,
+      );
+    }
+    result.push(user);
+  }
+  return result;
+}
