@@ -142,7 +142,6 @@ export {
   type StoredBlob,
   type VersionProperty,
 } from "./packages/package-uploads.js";
-export * from "./permissions/index.js";
 export { isMergeable, isWorkInProgress } from "./pulls/merge-rules.js";
 export { type MergeInput, type MergeOutcome, MergeService } from "./pulls/merge-service.js";
 export { PullChecker } from "./pulls/pull-check.js";

@@ -3,9 +3,9 @@ import { orgs, repositories, users } from "@kiln/storage";
 import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { describe, expect, it } from "vitest";
 import { useTestServices } from "../../test/support.js";
-import { canSeeAccount } from "../permissions/org-permission.js";
 import type { Services } from "../services.js";
 import { type Actor, ANONYMOUS, actorFor, viewerOf } from "./actor.js";
+import { canSeeAccount } from "./org-permission.js";
 
 describe.each(DIALECTS)("the access module on %s", (dialect) => {
   let s: Services;

@@ -11,15 +11,10 @@ import {
   users,
 } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import { canSeeAccount, computeOrgPermission, type OrgPermission } from "../permissions/org-permission.js";
-import {
-  computeRepoPermission,
-  hasAccess,
-  NO_PERMISSION,
-  type RepoPermission,
-} from "../permissions/repo-permission.js";
 import { type Actor, viewerOf } from "./actor.js";
+import { canSeeAccount, computeOrgPermission, type OrgPermission } from "./org-permission.js";
 import { checkNeed, type RepoNeed } from "./repo-need.js";
+import { computeRepoPermission, hasAccess, NO_PERMISSION, type RepoPermission } from "./repo-permission.js";
 
 /** A repository as a request sees it: the row, its owner, the actor and the actor's permission. */
 export interface RepoAccess {

@@ -1,5 +1,5 @@
 import { NotFoundError, PermissionDeniedError, type RepoUnit, type User } from "@kiln/domain";
-import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "../permissions/repo-permission.js";
+import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "./repo-permission.js";
 
 /**
  * What a repository route needs of the caller, as Forgejo's router declares it per route:

@@ -19,9 +19,9 @@ import {
 import { type AttachmentRow, attachments, type Db, releases, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import { canRead, canWrite } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
 import type { BlobKind } from "../cron/blob-sweep.js";
-import { canRead, canWrite } from "../permissions/repo-permission.js";
 import { QuotaLedger } from "../quota/ledger.js";
 
 /** What an attachment is attached to. A comment's attachment names its issue too. */

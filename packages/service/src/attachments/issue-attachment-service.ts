@@ -1,9 +1,9 @@
 import { type Issue, NotFoundError, PermissionDeniedError } from "@kiln/domain";
 import type { AttachmentRow } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 import type { CommentService, CommentView } from "../issues/comment-service.js";
 import { type IssueService, isIssueWriter } from "../issues/issue-service.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
 import type { AttachmentService } from "./attachment-service.js";
 
 /**

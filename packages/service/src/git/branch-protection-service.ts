@@ -13,9 +13,9 @@ import {
 } from "@kiln/domain";
 import { filePatternsProblem, findBranchRule, MAX_RULE_NAME_LENGTH } from "@kiln/git";
 import { isUniqueViolation, protectedBranches, teams, users } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
+import { canRead, canWrite, type RepoPermission } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 import {
   type BranchProtectionOptions,
   type PusherFacts,

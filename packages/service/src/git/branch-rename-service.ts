@@ -9,8 +9,8 @@ import {
 } from "@kiln/git";
 import { branchRename } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";

@@ -24,8 +24,8 @@ import {
   refPage,
   ZERO_SHA,
 } from "@kiln/git";
+import type { RepoPermission } from "../access/repo-permission.js";
 import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
-import type { RepoPermission } from "../permissions/repo-permission.js";
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { UserService } from "../users/user-service.js";

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Repository, type User } from "@kiln/domain";
 import { type Db, issues, users } from "@kiln/storage";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { canRead, canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
+import type { PermissionService } from "../access/permission-service.js";
+import { canRead, canWrite, isRepoAdmin } from "../access/repo-permission.js";
 
 /**
  * The users named as assignees (`assignee` joined to `assignees`), each of whom may be assigned:

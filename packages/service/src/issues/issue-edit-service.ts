@@ -16,11 +16,11 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import type { PermissionService } from "../access/permission-service.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import type { ForgeEvent } from "../events/event.js";
 import { inRepo } from "../events/event-base.js";
-import type { PermissionService } from "../permissions/permission-service.js";
 import { assertAssignable } from "../social/block-service.js";
 import { resolveAssignees } from "./issue-assignees.js";
 import { recountIssueCounters } from "./issue-counters.js";

@@ -3,10 +3,10 @@ import { type CommitMessage, commitMessages } from "@kiln/git";
 import { comments, type Db, issues, pulls, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
+import { canRead, canWrite, isRepoAdmin } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
 import type { ForgeEvent } from "../events/event.js";
 import type { EventConsumer } from "../events/recorder.js";
-import { canRead, canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import {
   findIssueReferences,

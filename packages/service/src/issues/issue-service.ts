@@ -18,12 +18,12 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import type { PermissionService } from "../access/permission-service.js";
+import { canRead, canWrite, type RepoPermission } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { canRead, canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { resolveAssignees } from "./issue-assignees.js";
 import { recountIssueCounters } from "./issue-counters.js";

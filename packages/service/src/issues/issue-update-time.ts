@@ -1,6 +1,6 @@
 import { type Issue, PermissionDeniedError } from "@kiln/domain";
 import type { RepoAccess } from "../access/access-service.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 
 /**
  * The time a change is recorded at: now, or the `updated_at` a repository admin gave, which

@@ -21,9 +21,9 @@ import {
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
 import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
 

@@ -4,7 +4,7 @@ import { DIALECTS, uniqueName } from "@kiln/storage/testing";
 import { describe, expect, it } from "vitest";
 import { useTestServices } from "../../test/support.js";
 import { type Actor, ANONYMOUS, actorFor, viewerOf } from "../access/actor.js";
-import { hasAccess } from "../permissions/repo-permission.js";
+import { hasAccess } from "../access/repo-permission.js";
 import type { Services } from "../services.js";
 
 describe.each(DIALECTS)("organizations, teams and permissions on %s", (dialect) => {

@@ -13,9 +13,9 @@ import {
 } from "@kiln/domain";
 import { isUniqueViolation, orgs, type RepoViewer, repositories, teams, users } from "@kiln/storage";
 import { orgNotFound } from "../access/access-service.js";
+import type { OrgPermission } from "../access/org-permission.js";
+import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
-import type { OrgPermission } from "../permissions/org-permission.js";
-import type { PermissionService } from "../permissions/permission-service.js";
 
 /** What creating or editing an organization sets (`CreateOrgOption` / `EditOrgOption`). */
 export interface OrgInput {

@@ -24,9 +24,9 @@ import {
   teams,
   users,
 } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
 import { assertNoBlockBetween } from "../social/block-service.js";
 import { lastOwner } from "./org-service.js";
 

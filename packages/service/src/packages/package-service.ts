@@ -14,8 +14,8 @@ import {
 import { type Db, packages, users, type VersionOfPackage } from "@kiln/storage";
 import type { AccessService } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
+import { hasAccess, type RepoPermission } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
-import { hasAccess, type RepoPermission } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import type { PackageAccess, PackageOwnerAccess } from "./package-access.js";
 

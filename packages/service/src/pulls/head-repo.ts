@@ -2,7 +2,7 @@ import { isKilnError, NotFoundError, type PullRequest, type Repository } from "@
 import { type Db, forks, pulls, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
-import { canWrite } from "../permissions/repo-permission.js";
+import { canWrite } from "../access/repo-permission.js";
 
 /** A head as a client names it: `branch`, `owner:branch` or `owner/repo:branch`. */
 export interface HeadName {

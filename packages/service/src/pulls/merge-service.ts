@@ -31,6 +31,7 @@ import {
 import { comments, issueRelations, pulls, repositories, reviews, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
+import { canWrite, isRepoAdmin } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
@@ -39,7 +40,6 @@ import type { BranchProtectionService } from "../git/branch-protection-service.j
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
 import type { CommitVerifier } from "../keys/commit-verifier.js";
-import { canWrite, isRepoAdmin } from "../permissions/repo-permission.js";
 import { crashPoint } from "../repos/crash-point.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { mergeFinisher, recordMerged } from "./merge-record.js";

@@ -9,13 +9,13 @@ import {
 import { branchTip, isAncestor } from "@kiln/git";
 import { comments, notifications, pulls } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { canWrite } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { IssueEditService } from "../issues/issue-edit-service.js";
 import type { IssueLabelService } from "../issues/issue-label-service.js";
 import { isIssueWriter } from "../issues/issue-service.js";
-import { canWrite } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";

@@ -23,6 +23,8 @@ import {
 } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import type { PermissionService } from "../access/permission-service.js";
+import { canWrite } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
@@ -30,8 +32,6 @@ import { resolveAssignees } from "../issues/issue-assignees.js";
 import { mentionedNames } from "../issues/issue-rules.js";
 import { canReadIssues, type IssueService } from "../issues/issue-service.js";
 import { announceNewIssue, insertNewIssue, type NewIssueRecord } from "../issues/new-issue.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { canWrite } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { headAccessOf, maintainerBranches, parseHead, resolveHeadRepo } from "./head-repo.js";

@@ -9,12 +9,12 @@ import {
   updateForkBranchFromBase,
 } from "@kiln/git";
 import type { RepoAccess } from "../access/access-service.js";
+import { canWrite } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge, mayPush } from "../git/protection-rules.js";
-import { canWrite } from "../permissions/repo-permission.js";
 import type { PushPolicyService } from "../repos/push-policy-service.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { PullChecker } from "./pull-check.js";

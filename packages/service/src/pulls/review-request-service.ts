@@ -12,11 +12,11 @@ import {
 } from "@kiln/domain";
 import { comments, type Db, emails, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import type { PermissionService } from "../access/permission-service.js";
+import { canRead } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { canRead } from "../permissions/repo-permission.js";
 import { canSeeUser } from "../users/visibility.js";
 import type { PullService } from "./pull-service.js";
 import type { ReviewerRules } from "./review-rules.js";

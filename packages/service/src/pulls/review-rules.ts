@@ -11,10 +11,10 @@ import {
   type User,
 } from "@kiln/domain";
 import { collaborations, teams } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
+import { canWrite, type RepoPermission } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { canWrite, type RepoPermission } from "../permissions/repo-permission.js";
 
 /**
  * The type a review event asks for, checked as Forgejo's preparePullReviewType: the poster may

@@ -13,11 +13,11 @@ import {
 } from "@kiln/domain";
 import { comments, issues, notifications, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "../issues/issue-rules.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import type { MergeService } from "./merge-service.js";

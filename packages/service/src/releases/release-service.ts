@@ -10,11 +10,11 @@ import {
 import { isValidTagName } from "@kiln/git";
 import { type Db, isUniqueViolation, type ReleaseRow, releases } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { canWrite } from "../access/repo-permission.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { TagService } from "../git/tag-service.js";
-import { canWrite } from "../permissions/repo-permission.js";
 
 /** What creating a release takes (Forgejo's CreateReleaseOption). */
 export interface CreateReleaseInput {

@@ -9,8 +9,8 @@ import {
   type User,
 } from "@kiln/domain";
 import { collaborations } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
-import type { PermissionService } from "../permissions/permission-service.js";
 import { assertNoBlockBetween } from "../social/block-service.js";
 
 /** Repository collaborators (Forgejo's routers/api/v1/repo/collaborators.go). */

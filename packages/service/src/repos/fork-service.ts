@@ -21,9 +21,9 @@ import {
 import { type Db, forks, type RepoViewer, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { withGitErrors } from "./git-errors.js";

@@ -9,10 +9,10 @@ import {
 } from "@kiln/domain";
 import { buildFromTemplate, isValidRefName, templateVariables } from "@kiln/git";
 import { repositories, templateCopies, topics } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
+import { isRepoAdmin } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
 import { userSignature } from "../git/commit-identity.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { isRepoAdmin } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { copyLfs } from "./fork-service.js";
 import { withGitErrors } from "./git-errors.js";

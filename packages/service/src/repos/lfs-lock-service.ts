@@ -8,8 +8,8 @@ import {
 } from "@kiln/domain";
 import { type HeldLock, type LfsLock, lfsLocks } from "@kiln/storage";
 import { checkNeed } from "../access/repo-need.js";
+import type { RepoPermission } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
-import type { RepoPermission } from "../permissions/repo-permission.js";
 
 /** The longest lock path accepted, in bytes (Linux's PATH_MAX). */
 export const MAX_LOCK_PATH_BYTES = 4096;

@@ -8,9 +8,9 @@ import {
 } from "@kiln/domain";
 import { isValidRefName, type RepoStore } from "@kiln/git";
 import { type Db, isUniqueViolation, labels, repoMoves, repositories } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { gitignoreTemplates } from "../templates/gitignore-templates.js";
 import { type LabelTemplateEntry, labelTemplates } from "../templates/label-templates.js";

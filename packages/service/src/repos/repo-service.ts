@@ -26,10 +26,10 @@ import {
   repositories,
   users,
 } from "@kiln/storage";
+import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, recordRefUpdates } from "../events/ref-events.js";
-import type { PermissionService } from "../permissions/permission-service.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { crashPoint } from "./crash-point.js";
 import { withGitErrors } from "./git-errors.js";

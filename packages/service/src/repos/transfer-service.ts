@@ -18,10 +18,10 @@ import {
   users,
 } from "@kiln/storage";
 import { actorFor, viewerOf } from "../access/actor.js";
+import { canSeeAccount } from "../access/org-permission.js";
+import type { PermissionService } from "../access/permission-service.js";
+import { hasAccess } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
-import { canSeeAccount } from "../permissions/org-permission.js";
-import type { PermissionService } from "../permissions/permission-service.js";
-import { hasAccess } from "../permissions/repo-permission.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import type { QuotaService } from "../quota/quota-service.js";
 import { assertNotBlocked } from "../social/block-service.js";

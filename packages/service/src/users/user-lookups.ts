@@ -1,7 +1,7 @@
 import { NotFoundError, type Paged, type PageRequest, type User } from "@kiln/domain";
 import { emails, type RepoViewer, type UserOrder, users } from "@kiln/storage";
+import { canSeeAccount } from "../access/org-permission.js";
 import type { ServiceContext } from "../context.js";
-import { canSeeAccount } from "../permissions/org-permission.js";
 import { canSeeUser } from "./visibility.js";
 
 /** Finding and listing accounts: the read half of UserService. */

@@ -1,8 +1,8 @@
 import type { Repository, Team, User } from "@kiln/domain";
 import { orgs, teams } from "@kiln/storage";
-import type { AccessService } from "../access/access-service.js";
-import { actorFor } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
+import type { AccessService } from "./access-service.js";
+import { actorFor } from "./actor.js";
 import { computeOrgPermission, type OrgPermission } from "./org-permission.js";
 import type { RepoPermission } from "./repo-permission.js";
 
