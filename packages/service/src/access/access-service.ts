@@ -226,9 +226,12 @@ export class AccessService {
     return { team, org, isMember, teams: memberTeams, permission };
   }
 
-  /** The viewer's membership, teams and derived permission in an organization (none when anonymous). */
-  private async standing(
-    viewer: RepoViewer,
+  /**
+   * A user's membership, teams and derived permission in an organization (none when anonymous):
+   * what a request's organization routes judge, and what services ask of a user.
+   */
+  async standing(
+    viewer: { readonly id: number } | null,
     org: User,
   ): Promise<{ isMember: boolean; teams: Team[]; permission: OrgPermission }> {
     if (!viewer) return { isMember: false, teams: [], permission: computeOrgPermission([]) };

@@ -3,7 +3,7 @@ import { orgs, teams } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { AccessService } from "./access-service.js";
 import { actorFor } from "./actor.js";
-import { computeOrgPermission, type OrgPermission } from "./org-permission.js";
+import type { OrgPermission } from "./org-permission.js";
 import type { RepoPermission } from "./repo-permission.js";
 
 /**
@@ -25,17 +25,11 @@ export class PermissionService {
   }
 
   /** A user's standing in an organization: membership, teams, and the derived permission. */
-  async inOrganization(
+  inOrganization(
     org: User,
     user: User,
   ): Promise<{ isMember: boolean; teams: Team[]; permission: OrgPermission }> {
-    const membership = await orgs.findOrgMembership(this.ctx.db, org.id, user.id);
-    const memberTeams = membership ? await teams.teamsOfMember(this.ctx.db, org.id, user.id) : [];
-    return {
-      isMember: membership !== undefined,
-      teams: memberTeams,
-      permission: computeOrgPermission(memberTeams),
-    };
+    return this.access.standing(user, org);
   }
 
   /** Whether the user is in the organization's Owners team. */
