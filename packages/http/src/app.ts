@@ -76,9 +76,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
 
   // As Forgejo's, the description lists every operation whatever the settings; only the routes
-  // of a feature that is off (flags, federation, quota) answer 404.
-  const swagger = buildSwagger([...allRoutes, ...(options.routes ?? [])], API_VERSION);
-  mount("get", "/swagger.v1.json", (c) => c.json(swagger));
+  // of a feature that is off (flags, federation, quota) answer 404. It is rarely asked for and
+  // large (about 1 MB of JSON), so it is built on the first request and only its text is kept.
+  let swagger: string | undefined;
+  mount("get", "/swagger.v1.json", (c) => {
+    swagger ??= JSON.stringify(buildSwagger([...allRoutes, ...(options.routes ?? [])], API_VERSION));
+    c.header("Content-Type", "application/json");
+    return c.body(swagger);
+  });
   mount("get", "/api/v1/swagger", (c) => c.redirect(`${settings.server.rootUrl}api/swagger`));
   mountSwaggerPage(mount);
   for (const r of routes) {

@@ -28,6 +28,7 @@ describe("the API description", () => {
   async function swagger() {
     const res = await app.request("http://localhost:3000/swagger.v1.json");
     expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
     return (await res.json()) as {
       swagger: string;
       paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;

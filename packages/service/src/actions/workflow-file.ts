@@ -1,6 +1,6 @@
 import { BadRequestError, NotFoundError } from "@kiln/domain";
 import { type FileContent, GitError, type GitRepository, getBranch, getContents, getTag } from "@kiln/git";
-import { parse } from "yaml";
+import { parseYaml } from "../lazy-yaml.js";
 
 /** Where Forgejo looks for workflows, the first directory that exists winning (ListWorkflows). */
 export const WORKFLOW_DIRS = [".forgejo/workflows", ".gitea/workflows", ".github/workflows"] as const;
@@ -79,7 +79,7 @@ function record(value: unknown): Record<string, unknown> {
 export function parseWorkflow(text: string): Pick<Workflow, "name" | "jobs" | "inputs"> {
   let doc: Record<string, unknown>;
   try {
-    doc = record(parse(text, { maxAliasCount: 100 }));
+    doc = record(parseYaml(text, { maxAliasCount: 100 }));
   } catch (err) {
     throw new BadRequestError(`invalid workflow: ${(err as Error).message}`);
   }

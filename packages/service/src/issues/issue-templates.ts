@@ -1,4 +1,4 @@
-import { parse as parseYaml } from "yaml";
+import { parseYaml } from "../lazy-yaml.js";
 
 /**
  * Issue templates and their config, parsed and validated as Forgejo does

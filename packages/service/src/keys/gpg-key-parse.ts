@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@kiln/domain";
-import * as openpgp from "openpgp";
+import type * as openpgp from "openpgp";
 
 /** One public key (primary or subkey) as Forgejo's parseGPGKey/parseSubGPGKey describe it. */
 export interface ParsedGpgKeyPart {
@@ -25,16 +25,33 @@ export interface ParsedGpgKey extends ParsedGpgKeyPart {
   readonly key: openpgp.PublicKey;
 }
 
-const alg = openpgp.enums.publicKey;
-const CANNOT_SIGN = new Set<number>([alg.rsaEncrypt, alg.elgamal, alg.ecdh, alg.x25519, alg.x448]);
-const CAN_ENCRYPT = new Set<number>([
-  alg.rsaEncryptSign,
-  alg.rsaEncrypt,
-  alg.elgamal,
-  alg.ecdh,
-  alg.x25519,
-  alg.x448,
-]);
+type OpenPgp = typeof openpgp;
+
+let loading: Promise<OpenPgp> | undefined;
+
+/**
+ * OpenPGP.js, loaded on first use: it is large (about 4 MiB of heap and 15 MiB resident once
+ * compiled) and only GPG keys and signed commits need it, which many instances never see.
+ */
+function load(): Promise<OpenPgp> {
+  loading ??= import("openpgp");
+  return loading;
+}
+
+/** The algorithms that cannot sign, and those that can encrypt, as Forgejo's parseGPGKey judges. */
+function capabilities(pgp: OpenPgp, algorithm: number): { canSign: boolean; canEncrypt: boolean } {
+  const alg = pgp.enums.publicKey;
+  const cannotSign = [alg.rsaEncrypt, alg.elgamal, alg.ecdh, alg.x25519, alg.x448] as number[];
+  const canEncrypt = [
+    alg.rsaEncryptSign,
+    alg.rsaEncrypt,
+    alg.elgamal,
+    alg.ecdh,
+    alg.x25519,
+    alg.x448,
+  ] as number[];
+  return { canSign: !cannotSign.includes(algorithm), canEncrypt: canEncrypt.includes(algorithm) };
+}
 
 /** A key's 16-hex id, upper-case as Forgejo's KeyIdString. */
 export function keyIdOf(id: openpgp.KeyID): string {
@@ -42,6 +59,7 @@ export function keyIdOf(id: openpgp.KeyID): string {
 }
 
 function describePart(
+  pgp: OpenPgp,
   packet:
     | openpgp.PublicKeyPacket
     | openpgp.PublicSubkeyPacket
@@ -49,11 +67,9 @@ function describePart(
     | openpgp.SecretSubkeyPacket,
   expiresAt: Date | null,
 ): ParsedGpgKeyPart {
-  const list = new openpgp.PacketList<openpgp.AnyPacket>();
+  const list = new pgp.PacketList<openpgp.AnyPacket>();
   list.push(packet);
-  const algorithm: number = packet.algorithm;
-  const canSign = !CANNOT_SIGN.has(algorithm);
-  const canEncrypt = CAN_ENCRYPT.has(algorithm);
+  const { canSign, canEncrypt } = capabilities(pgp, packet.algorithm);
   return {
     keyId: keyIdOf(packet.getKeyID()),
     content: Buffer.from(list.write()).toString("base64"),
@@ -78,9 +94,10 @@ function parseError(error: unknown): InvalidArgumentError {
  * keyring is an InvalidArgumentError with Forgejo's message, never anything else.
  */
 export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey[]> {
+  const pgp = await load();
   let keys: openpgp.Key[];
   try {
-    keys = await openpgp.readKeys({ armoredKeys: armored });
+    keys = await pgp.readKeys({ armoredKeys: armored });
   } catch (error) {
     throw parseError(error);
   }
@@ -106,8 +123,8 @@ export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey
       emails.push(email);
     }
     parsed.push({
-      ...describePart(key.keyPacket, expiresAt),
-      subkeys: key.subkeys.map((s) => describePart(s.keyPacket, expiresAt)),
+      ...describePart(pgp, key.keyPacket, expiresAt),
+      subkeys: key.subkeys.map((s) => describePart(pgp, s.keyPacket, expiresAt)),
       emails,
       armored: key.armor(),
       key,
@@ -119,7 +136,7 @@ export async function parseArmoredGpgKeys(armored: string): Promise<ParsedGpgKey
 /** Reads an armored detached signature; undefined when it is not one. */
 export async function readArmoredSignature(armored: string): Promise<openpgp.Signature | undefined> {
   try {
-    return await openpgp.readSignature({ armoredSignature: armored });
+    return await (await load()).readSignature({ armoredSignature: armored });
   } catch {
     return undefined;
   }
@@ -137,11 +154,12 @@ export async function verifyDetached(
 ): Promise<string | undefined> {
   if (keys.length === 0) return undefined;
   try {
-    const message = await openpgp.createMessage({
+    const pgp = await load();
+    const message = await pgp.createMessage({
       binary: typeof data === "string" ? Buffer.from(data, "utf8") : data,
     });
     const created = signature.packets[0]?.created ?? undefined;
-    const result = await openpgp.verify({
+    const result = await pgp.verify({
       message,
       signature,
       verificationKeys: [...keys],
@@ -169,7 +187,7 @@ export function signingKeyIds(signature: openpgp.Signature): string[] {
 /** Reads one armored public key stored earlier; undefined when it no longer parses. */
 export async function readStoredKey(armored: string): Promise<openpgp.PublicKey | undefined> {
   try {
-    const key = await openpgp.readKey({ armoredKey: armored });
+    const key = await (await load()).readKey({ armoredKey: armored });
     return key.isPrivate() ? key.toPublic() : (key as openpgp.PublicKey);
   } catch {
     return undefined;

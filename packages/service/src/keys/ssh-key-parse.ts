@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type SshSettings } from "@kiln/domain";
-import sshpk from "sshpk";
+import type Sshpk from "sshpk";
+import { sshpk } from "./sshpk.js";
 
 /** An SSH public key checked as Forgejo's CheckPublicKeyString checks it. */
 export interface ParsedSshKey {
@@ -51,7 +52,7 @@ function ssh2Body(content: string): { base64: string; comment: string } {
 }
 
 /** The size of a key in bits, by Forgejo's type names (`ed25519`, `ecdsa`, `rsa`, `dsa`). */
-function typeAndSize(key: sshpk.Key): { type: string; size: number } {
+function typeAndSize(key: Sshpk.Key): { type: string; size: number } {
   return { type: key.type === "ed25519" ? "ed25519" : key.type, size: key.size };
 }
 
@@ -81,9 +82,9 @@ export function parseSshPublicKey(text: string, settings: SshSettings): ParsedSs
   if (declared !== "" && declared !== type) {
     throw invalid(`key type and content does not match: ${declared} - ${type}`);
   }
-  let key: sshpk.Key;
+  let key: Sshpk.Key;
   try {
-    key = sshpk.parseKey(blob, "rfc4253");
+    key = sshpk().parseKey(blob, "rfc4253");
   } catch (error) {
     throw invalid(`invalid ssh public key: ${(error as Error).message}`);
   }

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
-import sshpk from "sshpk";
+import { sshpk } from "./sshpk.js";
 
 const BEGIN = "-----BEGIN SSH SIGNATURE-----";
 const END = "-----END SSH SIGNATURE-----";
@@ -105,10 +105,10 @@ export function verifySshSignature(
     const raw = inner.string();
     const hash = HASH_OF_SIGNATURE[format];
     if (hash === undefined) return false;
-    const key = sshpk.parseKey(keyBlob, "rfc4253");
+    const key = sshpk().parseKey(keyBlob, "rfc4253");
     const publicKey = createPublicKey(key.toString("pkcs8"));
     if (key.type === "ecdsa") {
-      const der = sshpk.parseSignature(raw, "ecdsa", "ssh").toBuffer("asn1");
+      const der = sshpk().parseSignature(raw, "ecdsa", "ssh").toBuffer("asn1");
       return verify(hash, signed, publicKey, der);
     }
     return verify(hash, signed, publicKey, raw);

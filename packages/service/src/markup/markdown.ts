@@ -1,7 +1,8 @@
+import { createRequire } from "node:module";
 import MarkdownIt, { type PluginSimple, type PluginWithOptions } from "markdown-it";
 import footnote from "markdown-it-footnote";
 import taskLists from "markdown-it-task-lists";
-import sanitizeHtml from "sanitize-html";
+import type sanitizeHtml from "sanitize-html";
 import { mentionedNames, type ReferenceLinks, referencesPlugin } from "./references.js";
 
 /**
@@ -103,6 +104,17 @@ function joinLink(prefix: string, link: string): string {
   return `${prefix.replace(/\/+$/, "")}/${link.replace(/^(?:\.\/)+/, "")}`;
 }
 
+let sanitizeLoaded: typeof sanitizeHtml | undefined;
+
+/**
+ * sanitize-html (with htmlparser2), required on the first render: about 2.5 MiB of heap that an
+ * instance serving only the API never needs. It is CommonJS, so rendering stays synchronous.
+ */
+function sanitizer(): typeof sanitizeHtml {
+  sanitizeLoaded ??= createRequire(import.meta.url)("sanitize-html") as typeof sanitizeHtml;
+  return sanitizeLoaded;
+}
+
 /**
  * Markdown to sanitized HTML: CommonMark with GitHub's extensions (tables, strikethrough,
  * autolinks, task lists) and footnotes, by markdown-it, then the allow-list sanitizer. Mentions,
@@ -151,7 +163,7 @@ export class MarkdownRenderer {
     const md = target.mode === "comment" ? this.#comment : this.#document;
     this.#target = target.mode === "raw" ? { mode: "raw" } : target;
     try {
-      return sanitizeHtml(md.render(text), SANITIZE);
+      return sanitizer()(md.render(text), SANITIZE);
     } finally {
       this.#target = undefined;
     }
