@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { type DatabaseSettings, DEFAULT_PGLITE_SHARED_BUFFERS } from "@kiln/domain";
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
@@ -148,6 +148,8 @@ export async function openPGlitePool(
   const parsers = { [INT8_OID]: Number, [NUMERIC_OID]: Number };
   const sharedBuffers = sizing.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS;
   if (path !== "memory://" && !loadDataDir) await initPGliteDataDir(resolve(path));
+  // Loaded here, not at the top: an instance on PostgreSQL never pays for PGlite's code.
+  const { PGlite } = await import("@electric-sql/pglite");
   const db = await PGlite.create({
     ...(path === "memory://" ? {} : { dataDir: path }),
     ...(loadDataDir ? { loadDataDir } : {}),
