@@ -30,7 +30,7 @@ function findGitdir(root: string, name: string): string | undefined {
 /**
  * Issue 27 item 8: `kiln web` killed (SIGKILL, through the test-only `KILN_TEST_CRASH_AT`) after
  * git moved a ref and before the database recorded it — a merge, a push with the real git client,
- * a file written through the API — finishes the operation when it starts again: the pull request
+ * a file written through the API, a branch deleted through the API — finishes the operation when it starts again: the pull request
  * is merged, and each operation's feed entry exists exactly once.
  */
 describe.each(E2E_DATABASES)("ref moves interrupted by a crash (%s)", (database) => {
@@ -178,6 +178,28 @@ describe.each(E2E_DATABASES)("ref moves interrupted by a crash (%s)", (database)
         (e) => e.op_type === "commit_repo" && e.content.includes(tip ?? "-"),
       );
       expect(entries).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "a branch deleted through the API and killed after the ref moved is recorded as an uninterrupted one is",
+    async () => {
+      await gitOk(clone, ["pull", "-q", "origin", "main"]);
+      for (const branch of ["plain-gone", "crash-gone"])
+        await gitOk(clone, ["push", "-q", "origin", `main:refs/heads/${branch}`]);
+      const deletions = async (branch: string) =>
+        (await feed()).filter((e) => e.op_type === "delete_branch" && e.ref_name === `refs/heads/${branch}`)
+          .length;
+      const plain = await api(server.url, "DELETE", "/repos/alice/project/branches/plain-gone", { token });
+      expect(plain.status).toBe(204);
+      const uninterrupted = await deletions("plain-gone");
+      expect(uninterrupted).toBeGreaterThan(0);
+      await crashing("ref-after-move", () =>
+        api(server.url, "DELETE", "/repos/alice/project/branches/crash-gone", { token }),
+      );
+      expect(await remoteTip("crash-gone")).toBeFalsy();
+      expect(await deletions("crash-gone")).toBe(uninterrupted);
     },
     SLOW,
   );

@@ -6,6 +6,7 @@ import {
   GitInvalidArgumentError,
   GitNotFoundError,
 } from "../errors/git-error.js";
+import { type RefUpdate, ZERO_SHA } from "../hooks/push-policy.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isReadableRef, isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
@@ -52,7 +53,12 @@ export interface CreateBranchOptions {
   readonly name: string;
   /** A branch, tag or commit sha to start from; the default branch when absent. */
   readonly from?: string;
+  /** Told the move once it is decided, under the lock and before the ref moves (a journal's hook). */
+  readonly beforeMove?: BeforeRefMove;
 }
+
+/** Told a ref move before git makes it: the intent a journal records so a crash cannot lose it. */
+export type BeforeRefMove = (update: RefUpdate) => Promise<void>;
 
 /**
  * Creates a branch at the commit `from` names. Throws invalid-argument for a name git would
@@ -69,6 +75,7 @@ export async function createBranch(repo: GitRepository, options: CreateBranchOpt
     if (await readRef(ctx, `refs/heads/${options.name}`)) {
       throw new GitAlreadyExistsError(`branch ${options.name} already exists`);
     }
+    await options.beforeMove?.({ ref: `refs/heads/${options.name}`, oldSha: ZERO_SHA, newSha: source });
     await compareAndSetRef(ctx, `refs/heads/${options.name}`, undefined, source);
     return { name: options.name, commit: await readCommitInfo(ctx, source), isDefault: false };
   });
@@ -78,12 +85,17 @@ export async function createBranch(repo: GitRepository, options: CreateBranchOpt
  * Deletes a branch and resolves with the sha it pointed at. Throws default-branch for the
  * default branch and not-found for a missing one; protection rules are the caller's check.
  */
-export async function deleteBranch(repo: GitRepository, name: string): Promise<string> {
+export async function deleteBranch(
+  repo: GitRepository,
+  name: string,
+  beforeMove?: BeforeRefMove,
+): Promise<string> {
   return repo.withWriteLock(async () => {
     const ctx = isoContext(repo);
     const sha = await readRef(ctx, `refs/heads/${name}`);
     if (!sha) throw new GitNotFoundError(`branch ${name} does not exist`);
     if (name === (await headBranch(ctx))) throw new GitDefaultBranchError(name);
+    await beforeMove?.({ ref: `refs/heads/${name}`, oldSha: sha, newSha: ZERO_SHA });
     try {
       await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/heads/${name}` });
     } finally {

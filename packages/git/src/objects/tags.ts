@@ -1,7 +1,9 @@
 import git from "isomorphic-git";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
+import { ZERO_SHA } from "../hooks/push-policy.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isValidTagName } from "../util/ref-names.js";
+import type { BeforeRefMove } from "./branches.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { readTagCached } from "./object-cache.js";
@@ -68,6 +70,8 @@ export interface CreateTagOptions {
   readonly message?: string;
   /** Required for annotated tags. */
   readonly tagger?: SignatureInput;
+  /** Told the move once it is decided, under the lock and before the ref moves (a journal's hook). */
+  readonly beforeMove?: BeforeRefMove;
 }
 
 /**
@@ -97,17 +101,23 @@ export async function createTag(repo: GitRepository, options: CreateTagOptions):
         },
       });
     }
+    await options.beforeMove?.({ ref, oldSha: ZERO_SHA, newSha: sha });
     await compareAndSetRef(ctx, ref, undefined, sha);
     return describeTag(ctx, options.name, sha);
   });
 }
 
 /** Deletes a tag and resolves with the sha it pointed at; throws not-found when it does not exist. */
-export async function deleteTag(repo: GitRepository, name: string): Promise<string> {
+export async function deleteTag(
+  repo: GitRepository,
+  name: string,
+  beforeMove?: BeforeRefMove,
+): Promise<string> {
   return repo.withWriteLock(async () => {
     const ctx = isoContext(repo);
     const sha = await readRef(ctx, `refs/tags/${name}`);
     if (!sha) throw new GitNotFoundError(`tag ${name} does not exist`);
+    await beforeMove?.({ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA });
     try {
       await git.deleteRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/tags/${name}` });
     } finally {

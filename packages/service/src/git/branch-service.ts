@@ -27,6 +27,7 @@ import {
 import type { RepoPermission } from "../access/repo-permission.js";
 import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
 import { withGitErrors } from "../repos/git-errors.js";
+import { journalledRefMove } from "../repos/journalled-ref-move.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { UserService } from "../users/user-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
@@ -148,16 +149,18 @@ export class BranchService {
       });
     }
     await this.checkName(repo, input.name);
-    const branch = await withGitErrors(() => createBranch(git, { name: input.name, from }), {
-      not_found: () => new NotFoundError("The old branch does not exist"),
-      empty_repository: emptyRepository,
-      already_exists: () => new AlreadyExistsError("The branch already exists."),
-      conflict: () => new AlreadyExistsError("The branch already exists."),
-    });
-    await this.repos.afterPush(
+    const branch = await journalledRefMove(
+      this.repos,
       repo,
-      [{ ref: `refs/heads/${input.name}`, oldSha: ZERO_SHA, newSha: branch.commit.sha }],
       doer.id,
+      (beforeMove) =>
+        withGitErrors(() => createBranch(git, { name: input.name, from, beforeMove }), {
+          not_found: () => new NotFoundError("The old branch does not exist"),
+          empty_repository: emptyRepository,
+          already_exists: () => new AlreadyExistsError("The branch already exists."),
+          conflict: () => new AlreadyExistsError("The branch already exists."),
+        }),
+      (made) => ({ ref: `refs/heads/${input.name}`, oldSha: ZERO_SHA, newSha: made.commit.sha }),
     );
     const [view] = await this.views({ repo, viewer: doer }, [branch]);
     return view as BranchView;
@@ -179,10 +182,16 @@ export class BranchService {
     if (name === repo.defaultBranch) throw new PermissionDeniedError("can not delete default branch");
     if (await this.protections.ruleFor(repo, name)) throw new PermissionDeniedError("branch protected");
     const git = await this.repos.git(repo);
-    const sha = await withGitErrors(() => deleteBranch(git, name), {
-      default_branch: () => new PermissionDeniedError("can not delete default branch"),
-    });
-    await this.repos.afterPush(repo, [{ ref: `refs/heads/${name}`, oldSha: sha, newSha: ZERO_SHA }], doer.id);
+    await journalledRefMove(
+      this.repos,
+      repo,
+      doer.id,
+      (beforeMove) =>
+        withGitErrors(() => deleteBranch(git, name, beforeMove), {
+          default_branch: () => new PermissionDeniedError("can not delete default branch"),
+        }),
+      (sha) => ({ ref: `refs/heads/${name}`, oldSha: sha, newSha: ZERO_SHA }),
+    );
   }
 
   /** Forgejo's checkBranchName: the name must not be a branch or tag, nor nest with a branch. */

@@ -21,6 +21,7 @@ import {
 import { releases } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "../repos/git-errors.js";
+import { journalledRefMove } from "../repos/journalled-ref-move.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived } from "./branch-protection-service.js";
 import { userSignature } from "./commit-identity.js";
@@ -93,24 +94,27 @@ export class TagService {
       "user not allowed to create protected tag",
     );
     const git = await this.repos.git(repo);
-    const tag = await withGitErrors(
-      () =>
-        createTag(git, {
-          name: input.name,
-          target: input.target || repo.defaultBranch,
-          ...(input.message
-            ? { message: input.message, tagger: userSignature(doer, this.ctx.settings) }
-            : {}),
-        }),
-      {
-        not_found: (m) => new NotFoundError(`target not found: ${m}`),
-        empty_repository: () => new NotFoundError("target not found"),
-      },
-    );
-    await this.repos.afterPush(
+    const tag = await journalledRefMove(
+      this.repos,
       repo,
-      [{ ref: `refs/tags/${tag.name}`, oldSha: ZERO_SHA, newSha: tag.sha }],
       doer.id,
+      (beforeMove) =>
+        withGitErrors(
+          () =>
+            createTag(git, {
+              name: input.name,
+              target: input.target || repo.defaultBranch,
+              ...(input.message
+                ? { message: input.message, tagger: userSignature(doer, this.ctx.settings) }
+                : {}),
+              beforeMove,
+            }),
+          {
+            not_found: (m) => new NotFoundError(`target not found: ${m}`),
+            empty_repository: () => new NotFoundError("target not found"),
+          },
+        ),
+      (made) => ({ ref: `refs/tags/${made.name}`, oldSha: ZERO_SHA, newSha: made.sha }),
     );
     return tag;
   }
@@ -130,7 +134,12 @@ export class TagService {
       throw new ConflictError("a tag attached to a release cannot be deleted directly");
     await this.protections?.assertMayControl(repo, doer, name, "user not allowed to delete protected tag");
     const git = await this.repos.git(repo);
-    const sha = await withGitErrors(() => deleteTag(git, name));
-    await this.repos.afterPush(repo, [{ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }], doer.id);
+    await journalledRefMove(
+      this.repos,
+      repo,
+      doer.id,
+      (beforeMove) => withGitErrors(() => deleteTag(git, name, beforeMove)),
+      (sha) => ({ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }),
+    );
   }
 }

@@ -4,8 +4,11 @@ import { type GitRepository, type RefUpdate, refTarget, removeStaleRefLocks, ZER
 import { type Db, type RefIntent, refUpdates, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 
-/** What a journalled ref move is for: it names how a move a crash interrupted is finished. */
-export type RefMoveKind = "merge" | "push" | "contents";
+/**
+ * What a journalled ref move is for: it names how a move a crash interrupted is finished (`ref`:
+ * a branch or tag created or deleted through the API).
+ */
+export type RefMoveKind = "merge" | "push" | "contents" | "ref";
 
 /** Extra facts a kind needs to finish a move (a merge's pull request and style). */
 export interface RefMoveFacts {
