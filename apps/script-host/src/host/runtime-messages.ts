@@ -51,6 +51,9 @@ export interface HostContext {
 export class RuntimeMessages {
   constructor(private readonly host: HostContext) {}
 
+  /** When the batch being handled arrived: the start time of every timer it starts. */
+  #batchTime: number | undefined;
+
   /** What was refused over the run, for the note that closes it. */
   readonly refused = new RefusalLog();
 
@@ -90,6 +93,7 @@ export class RuntimeMessages {
     }
     const trace = this.host.debug;
     let refusals: Refusals | undefined;
+    this.#batchTime = this.host.timers.clock();
     for (let at = 0, i = 0; i < count; i++) {
       at = frameAt(batch, at);
       // TIMER_START, sent by the thousand, is recognised from its bytes: the frames read here are
@@ -111,6 +115,7 @@ export class RuntimeMessages {
       }
       refusals.push(i, reason);
     }
+    this.#batchTime = undefined;
     return refusals;
   }
 
@@ -124,7 +129,7 @@ export class RuntimeMessages {
 
   #startTimer(id: number, interval: boolean, duration: number): void {
     try {
-      this.host.timers.start(id, interval, duration);
+      this.host.timers.start(id, interval, duration, this.#batchTime);
     } catch (failure) {
       if (!(failure instanceof TooManyTimersError)) throw failure;
       this.host.fail(`error: ${failure.message}\n`);

@@ -57,6 +57,23 @@ describe("HostTimers", () => {
     expect(fired).toEqual([3, 6, 2, 5, 1, 4]);
   });
 
+  it("times timers started together from one start time, however far the clock moved meanwhile", () => {
+    const fired: number[] = [];
+    let clock = 0;
+    const timers = new HostTimers(
+      (id) => fired.push(id),
+      Number.POSITIVE_INFINITY,
+      () => clock,
+    );
+    const batch = timers.clock();
+    timers.start(30, false, 30, batch);
+    clock += 15; // the host was held up between two messages of one batch
+    timers.start(20, false, 20, batch);
+    clock = 40;
+    vi.advanceTimersByTime(40);
+    expect(fired).toEqual([20, 30]);
+  });
+
   it("keeps one Node timer for any number of script timers, and none once they are all gone", () => {
     const fired: number[] = [];
     const timers = new HostTimers((id) => fired.push(id));

@@ -33,8 +33,18 @@ export class HostTimers {
     return this.#byId.size;
   }
 
-  /** Starts timer `id` (replacing one with the same id) after `duration` ms, repeating when `interval`. */
-  start(id: number, interval: boolean, duration: number): void {
+  /** The timers' clock now, in whole milliseconds. */
+  clock(): number {
+    return this.now();
+  }
+
+  /**
+   * Starts timer `id` (replacing one with the same id) after `duration` ms from `startedAt`,
+   * repeating when `interval`. Timers the script started in one turn share its start time, as
+   * Node's share the loop's time: the clock moving on between them (a loaded machine) must not
+   * make a 20 ms timer started after a 30 ms one fire after it.
+   */
+  start(id: number, interval: boolean, duration: number, startedAt: number = this.now()): void {
     this.clear(id);
     if (this.#byId.size >= this.maxTimers) throw new TooManyTimersError(this.maxTimers);
     const ms = Number.isFinite(duration) && duration >= 1 ? Math.floor(duration) : 1;
@@ -48,7 +58,7 @@ export class HostTimers {
       next: undefined,
     };
     this.#byId.set(id, timer);
-    const now = this.now();
+    const now = startedAt;
     this.#append(timer, now);
     this.#arm(this.#queue[0]!.expiry, now);
   }
