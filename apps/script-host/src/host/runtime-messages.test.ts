@@ -19,7 +19,7 @@ function recordingHost() {
   const failures: string[] = [];
   const cleared: number[] = [];
   const host = {
-    timers: { start() {}, clear: (id: number) => cleared.push(id) },
+    timers: { clock: () => 0, start() {}, clear: (id: number) => cleared.push(id) },
     fetcher: {},
     modules: {},
     deliver: (channel: string, msg: Msg) => delivered.push({ channel, msg }),
