@@ -1,12 +1,9 @@
 import { KILN_VERSION } from "@kiln/http";
 import { setCrashPoint } from "@kiln/service";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { CommandIO } from "./commands/command-context.js";
 import { EXIT_DRIFT } from "./commands/doctor-quota.js";
-import {
-  type CommandIO,
-  type InstanceCommandName,
-  runInstanceCommand,
-} from "./commands/instance-commands.js";
+import { type InstanceCommandName, runInstanceCommand } from "./commands/instance-commands.js";
 import { progressRenderer } from "./commands/progress.js";
 import { ConfigError } from "./config/load-settings.js";
 import { type GlobalFlags, resolveConfig } from "./config/resolve.js";

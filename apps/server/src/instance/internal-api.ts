@@ -4,7 +4,7 @@ import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandContext } from "../commands/command-context.js";
-import { runInstanceCommand } from "../commands/command-context.js";
+import { runInstanceCommand } from "../commands/instance-commands.js";
 import type { ProgressUpdate } from "../commands/progress.js";
 
 /**
