@@ -1,4 +1,3 @@
-import { NotFoundError } from "@kiln/domain";
 import { type GitRepository, writeCommitGraph } from "@kiln/git";
 import type { ServiceContext } from "../context.js";
 
@@ -7,19 +6,15 @@ import type { ServiceContext } from "../context.js";
  * background: on a long new history it takes longer than the rest of a push together, and the
  * client need not wait for it. The index only speeds up path-limited history queries, so a
  * missing or stale one is never wrong; a crash before it is written leaves the next write (any
- * later push or API write, `--reachable`) to cover those commits. Once written, the repository is
- * measured again (`remeasure`) so its size includes the new index; the nightly
- * `update_repository_size` task does the same if that is lost. One run per repository at a time.
+ * later push or API write, `--reachable`) to cover those commits. It is not part of a
+ * repository's size (RepoStore.size), so nothing is measured again. One run per repository at a time.
  */
 export class HistoryIndexer {
   private readonly running = new Map<number, Promise<void>>();
 
-  constructor(
-    private readonly ctx: ServiceContext,
-    private readonly remeasure: (repoId: number) => Promise<unknown>,
-  ) {}
+  constructor(private readonly ctx: ServiceContext) {}
 
-  /** Queues a commit-graph write of `git` and a size refresh of repository `repoId`. */
+  /** Queues a commit-graph write of `git`, repository `repoId`'s. */
   schedule(repoId: number, git: GitRepository): void {
     const before = this.running.get(repoId) ?? Promise.resolve();
     const work: Promise<void> = before
@@ -42,11 +37,6 @@ export class HistoryIndexer {
     } catch (err) {
       // A concurrent write holding git's lock, or the repository deleted or moved meanwhile.
       this.ctx.logger.warn({ err: (err as Error).message, repo: repoId }, "commit-graph not updated");
-      return;
     }
-    await this.remeasure(repoId).catch((err: unknown) => {
-      if (!(err instanceof NotFoundError))
-        this.ctx.logger.warn({ err: (err as Error).message, repo: repoId }, "size not refreshed");
-    });
   }
 }

@@ -99,7 +99,7 @@ export class RepoService {
         }).then(() => undefined),
       );
     this.sizes = new RepoSizeService(ctx, this.store, ledger);
-    this.historyIndex = new HistoryIndexer(ctx, (id) => this.sizes.refresh(id));
+    this.historyIndex = new HistoryIndexer(ctx);
     this.lfsRefs = new RepoLfsService(ctx, ledger);
     this.lfs = this.lfsRefs.store;
     this.creation = new RepoCreateService(ctx, permissions, ledger, this.store, this.sizes);
@@ -189,7 +189,7 @@ export class RepoService {
       });
     }
     const after = await this.refreshSize(repo.id);
-    // The history index follows in the background, then a second measurement (HistoryIndexer).
+    // The history index follows in the background (HistoryIndexer); it is not part of the size.
     this.historyIndex.schedule(repo.id, git);
     if (updates.length > 0) for (const listener of this.pushListeners) listener(after);
     return after;
