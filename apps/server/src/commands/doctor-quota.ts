@@ -1,6 +1,6 @@
 import { countUnreferenced, SWEEP_GRACE_MS, type UsageDrift } from "@kiln/service";
-import { doctorDisk } from "./doctor-disk.js";
 import type { CommandContext } from "./command-context.js";
+import { doctorDisk } from "./doctor-disk.js";
 
 /**
  * Exit code of `kiln doctor quota` when it found drift and did not repair it (without `--fix`):

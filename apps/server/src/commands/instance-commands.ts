@@ -1,9 +1,8 @@
 import { isKilnError } from "@kiln/domain";
 import * as v from "valibot";
+import type { CommandContext } from "./command-context.js";
 import { cronList, cronRun } from "./cron.js";
 import { doctorQuota } from "./doctor-quota.js";
-import type { CommandContext } from "./command-context.js";
-
 
 // biome-ignore lint/suspicious/noExplicitAny: each command has its own argument schema
 type AnyArgs = v.GenericSchema<any, any>;
