@@ -139,7 +139,7 @@ export async function startKilnWeb() {
     env: { ...process.env, KILN_LOG_LEVEL: "warn" },
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (
       await fetch(`${base}/api/v1/version`).then(
         (r) => r.ok,

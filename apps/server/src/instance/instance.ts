@@ -60,5 +60,10 @@ export async function openInstance(
   }
   if (migrated.length > 0) logger.info({ migrations: migrated }, "database migrated");
   const services = createServices({ db, settings: full, logger });
-  return { settings: full, db, services, migrated, close: () => db.destroy() };
+  // Commit-graph writes a command's pushes started finish their size refresh before the database closes.
+  const close = async () => {
+    await services.repositories.idle();
+    await db.destroy();
+  };
+  return { settings: full, db, services, migrated, close };
 }

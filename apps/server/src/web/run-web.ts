@@ -130,11 +130,13 @@ export async function startWeb(
       await connections.drain();
       await services.cron.stop();
       // Deliveries in flight end within [webhook] DELIVER_TIMEOUT, mirror syncs (a push mirror's after
-      // a push) within their git timeout; the hammer bounds the wait too.
+      // a push) within their git timeout, commit-graph writes after pushes when git is done; the
+      // hammer bounds the wait too.
       await Promise.race([
         Promise.all([
           services.webhooks.worker.stop(),
           services.pushMirrors.idle(),
+          services.repositories.idle(),
           services.pullMirrors.idle(),
         ]),
         new Promise((r) => setTimeout(r, hammerTime).unref()),

@@ -65,7 +65,7 @@ describe("push limits", () => {
     it("counts refs, peels to trees and stops counting files at the limit", async () => {
       const git = gitPushSizeFacts(fx.repo.gitdir);
       expect(await git.refCount()).toBe(4);
-      const [tree, none] = await git.treesOf([fx.shas.three, "0".repeat(39) + "1"]);
+      const [tree, none] = await git.treesOf([fx.shas.three, `${"0".repeat(39)}1`]);
       expect(tree).toMatch(/^[0-9a-f]{40}$/);
       expect(none).toBeUndefined();
       // README.md, src/index.ts, run.sh, link, vendor/lib.js, Dockerfile, .gitmodules, ext.

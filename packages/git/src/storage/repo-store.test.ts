@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitCli, scratch } from "../../test/helpers.js";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { changeFiles } from "../objects/change-files.js";
+import { writeCommitGraph } from "../objects/commit-graph.js";
 import { RepoStore, wikiRepoName } from "./repo-store.js";
 
 const author = {
@@ -133,6 +134,15 @@ describe("RepoStore", () => {
       ],
     });
     expect(await store.size("alice", "sized")).toBeGreaterThan(empty + 50_000);
+  });
+
+  it("leaves the commit-graph out of the size, however late it is written", async () => {
+    const repo = await store.create("alice", "indexed", { autoInit: { author } });
+    const before = await store.size("alice", "indexed");
+    await writeCommitGraph(repo);
+    await writeCommitGraph(repo);
+    expect(await readdir(join(repo.gitdir, "objects", "info", "commit-graphs"))).not.toEqual([]);
+    expect(await store.size("alice", "indexed")).toBe(before);
   });
 
   it("leaves git's quarantines and temporary packs out of the size and lists them as leftovers", async () => {

@@ -16,6 +16,16 @@ import { installHooks } from "./install-hooks.js";
 import { isGitLeftover, type Leftover, storeLeftovers } from "./leftovers.js";
 import { normalizeRepoName } from "./names.js";
 
+/**
+ * Whether `path`, relative to a git directory, is git's commit-graph: an index Kiln writes after
+ * pushes, in the background, so it is left out of a repository's size (which is then the same
+ * whenever it is measured, and counts only what was pushed).
+ */
+function isHistoryIndex(relative: readonly string[]): boolean {
+  const [first, second, third] = relative;
+  return first === "objects" && second === "info" && (third === "commit-graph" || third === "commit-graphs");
+}
+
 /** Options of a {@link RepoStore}. */
 export interface RepoStoreOptions {
   /** The directory holding `<owner>/<name>.git` (Kiln: `<work-path>/data/repositories`). */
@@ -272,7 +282,7 @@ export class RepoStore {
   /** Bytes on disk (Forgejo's git_size) without git's quarantines and temporary packs: not the repository's. */
   async size(owner: string, name: string): Promise<number> {
     const repo = await this.open(owner, name);
-    return directorySize(repo.gitdir, isGitLeftover);
+    return directorySize(repo.gitdir, (path) => isGitLeftover(path) || isHistoryIndex(path));
   }
 
   /** What unfinished work left (quarantines, `.tmp`); some may be work going on: see `modified`. */

@@ -50,6 +50,8 @@ export function mountGit(mount: Mount): void {
       // Branches requiring signed commits: the hook asks which pushed commit does not verify.
       verifyCommits: (commits) => services.commitVerifier.firstUnverified(commits),
       onPushed: async (updates) => {
+        // git's probe before a large push (and a push of nothing) changes no ref: nothing to record.
+        if (updates.length === 0 && !operation) return endPush?.();
         const after = await services.repositories.afterPush(
           repo,
           updates,

@@ -15,7 +15,6 @@ import {
   type RefUpdate,
   RepoStore,
   setDefaultBranch,
-  writeCommitGraph,
 } from "@kiln/git";
 import {
   type Db,
@@ -33,6 +32,7 @@ import { describePushes, recordRefUpdates } from "../events/ref-events.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { crashPoint } from "./crash-point.js";
 import { withGitErrors } from "./git-errors.js";
+import { HistoryIndexer } from "./history-index.js";
 import { RefJournal, type RefMoveKind } from "./ref-journal.js";
 import {
   type CreateRepoInput,
@@ -79,6 +79,8 @@ export class RepoService {
   private readonly lfsRefs: RepoLfsService;
   private readonly creation: RepoCreateService;
   private readonly pushListeners: ((repo: Repository) => void)[] = [];
+  /** Commit-graph writes started after pushes, awaited by {@link idle}. */
+  private readonly historyIndex: HistoryIndexer;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -98,6 +100,7 @@ export class RepoService {
         }).then(() => undefined),
       );
     this.sizes = new RepoSizeService(ctx, this.store, ledger);
+    this.historyIndex = new HistoryIndexer(ctx);
     this.lfsRefs = new RepoLfsService(ctx, ledger);
     this.lfs = this.lfsRefs.store;
     this.creation = new RepoCreateService(ctx, permissions, ledger, this.store, this.sizes);
@@ -186,13 +189,9 @@ export class RepoService {
           await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates, pushed);
       });
     }
-    // The history index is brought up to date before the size is measured (it is part of the
-    // repository on disk). It only speeds up path-limited history queries and a stale one is never
-    // wrong, so a failure is logged, not fatal.
-    await writeCommitGraph(git).catch((err: unknown) =>
-      this.ctx.logger.warn({ err: (err as Error).message, repo: repo.id }, "commit-graph not updated"),
-    );
     const after = await this.refreshSize(repo.id);
+    // The history index follows in the background (HistoryIndexer); it is not part of the size.
+    this.historyIndex.schedule(repo.id, git);
     if (updates.length > 0) for (const listener of this.pushListeners) listener(after);
     return after;
   }
@@ -203,6 +202,11 @@ export class RepoService {
    */
   onPushed(listener: (repo: Repository) => void): void {
     this.pushListeners.push(listener);
+  }
+
+  /** Waits for the background work started after pushes (tests, shutdown). */
+  async idle(): Promise<void> {
+    await this.historyIndex.idle();
   }
 
   /** Sizes of the given LFS objects that the repository references. */
