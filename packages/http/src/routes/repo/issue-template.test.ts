@@ -128,8 +128,14 @@ describe.each(DIALECTS)("issue templates and config on %s", (dialect) => {
       path: `.forgejo/ISSUE_TEMPLATE/t${String(i).padStart(3, "0")}.md`,
       content: b64(`---\nname: T${i}\nabout: number ${i}\n---\nbody\n`),
     }));
-    const res = await t.call("POST", `${many.path}/contents`, { token: owner.token, body: { files } });
-    expect(res.status).toBe(201);
+    // Two commits: one change request carries at most `[api] MAX_CHANGE_FILES` (100) operations.
+    for (const part of [files.slice(0, 60), files.slice(60)]) {
+      const res = await t.call("POST", `${many.path}/contents`, {
+        token: owner.token,
+        body: { files: part },
+      });
+      expect(res.status).toBe(201);
+    }
     const list = await t.call("GET", `${many.path}/issue_templates`);
     expect(list.status).toBe(200);
     expect(list.json).toHaveLength(100);
