@@ -26,6 +26,12 @@ async function answersAgain(url: string, token: string): Promise<boolean> {
   return false;
 }
 
+/** Waits until `done()` holds, checking every 25 ms, for at most 45 s (then the test fails on what follows). */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+}
+
 describe("kiln web when PostgreSQL terminates its connections", () => {
   const work = tempWorkPath();
   let database: FreshDatabase;
@@ -86,12 +92,17 @@ describe("kiln web when PostgreSQL terminates its connections", () => {
       for (let i = n; running; i++) outcomes.push(await one(i % 2 === 0 ? "write" : "read"));
     };
     const load = Promise.all([0, 1, 2, 3, 4, 5].map(worker));
-    await new Promise((r) => setTimeout(r, 400));
+    const acknowledged = () => outcomes.filter((o) => o.kind === "write" && o.status === 201).length;
+    // Writes are under way before the first termination, however slow the machine is.
+    await until(() => acknowledged() >= 2);
     let terminated = 0;
     for (let round = 0; round < 3; round++) {
       terminated += await database.terminateAll();
       await new Promise((r) => setTimeout(r, 250));
     }
+    // And the load goes on until a write made after the terminations is acknowledged too.
+    const before = acknowledged();
+    await until(() => acknowledged() > before);
     running = false;
     await load;
 
@@ -112,5 +123,5 @@ describe("kiln web when PostgreSQL terminates its connections", () => {
       expect(found.status).toBe(200);
       expect(found.json.title).toBe(w.title);
     }
-  });
+  }, 180_000);
 });
