@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +67,61 @@ export async function startServer(
   workPath: string,
   env: Readonly<Record<string, string>> = {},
   extraArgs: readonly string[] = [],
+): Promise<ServerProcess> {
+  if (
+    extraArgs.length === 0 &&
+    !Object.keys(env).some((k) => k === "DATABASE_URL" || k.startsWith("KILN__DATABASE__"))
+  ) {
+    await seedPglite(join(workPath, "data", "pglite"));
+  }
+  return spawnServer(workPath, env, extraArgs);
+}
+
+/**
+ * Gives a work path that has no database yet a copy of a migrated, empty PGlite directory, made
+ * once per test run by a real first start of `kiln web`. Each suite wants a fresh instance, not a
+ * fresh initdb: on a loaded 2-core machine, initdb and the migrations of a first start cost tens of
+ * seconds, and the end-to-end suites make dozens of instances. Only the database is copied: the
+ * instance's secret key and directories are its own. Without the run's temporary directory (a
+ * single test file run outside vitest's global setup) or when the template cannot be made, the
+ * server starts from nothing as before.
+ */
+async function seedPglite(dataDir: string): Promise<void> {
+  const root = process.env.KILN_E2E_TMP;
+  if (!root || existsSync(dataDir)) return;
+  const template = join(root, "pglite-template");
+  if (!existsSync(template)) {
+    let maker = false;
+    try {
+      mkdirSync(`${template}.lock`);
+      maker = true;
+    } catch {
+      // another test worker makes it
+    }
+    if (maker) {
+      const work = tempWorkPath();
+      try {
+        const first = await spawnServer(work, {}, []);
+        first.signal("SIGTERM");
+        if ((await first.exited) === 0) renameSync(join(work, "data", "pglite"), template);
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+        if (!existsSync(template)) mkdirSync(`${template}.failed`, { recursive: true });
+      }
+    } else {
+      const deadline = Date.now() + 150_000;
+      while (!existsSync(template) && !existsSync(`${template}.failed`) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+  if (existsSync(template)) cpSync(template, dataDir, { recursive: true });
+}
+
+async function spawnServer(
+  workPath: string,
+  env: Readonly<Record<string, string>>,
+  extraArgs: readonly string[],
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(
@@ -211,8 +266,21 @@ export async function api(
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-/** The databases the end-to-end suites run `kiln web` on. */
-export const E2E_DATABASES = ["pglite", "postgres"] as const;
+const DATABASE_KINDS = ["pglite", "postgres"] as const;
+
+/**
+ * The databases the end-to-end suites run `kiln web` on: both, unless `KILN_E2E_DATABASES` names a
+ * subset (comma-separated). CI's second run on another Node version takes the embedded PGlite
+ * alone: the Node-sensitive parts are PGlite's WebAssembly and the server itself, and the
+ * PostgreSQL client is plain JavaScript already run on both versions by the suites that use it.
+ */
+export const E2E_DATABASES: readonly (typeof DATABASE_KINDS)[number][] = ((chosen) => {
+  if (!chosen) return DATABASE_KINDS;
+  const kinds = chosen.split(",").map((k) => k.trim());
+  const unknown = kinds.filter((k) => !(DATABASE_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw new Error(`KILN_E2E_DATABASES: unknown database kind ${unknown.join(", ")}`);
+  return DATABASE_KINDS.filter((k) => kinds.includes(k));
+})(process.env.KILN_E2E_DATABASES);
 
 /**
  * The environment that points `kiln web` and the CLI at a database: nothing for the embedded
