@@ -1,19 +1,17 @@
-import { KILN_VERSION } from "@kiln/http";
-import { setCrashPoint } from "@kiln/service";
+import { KILN_VERSION } from "@kiln/domain";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { CommandIO } from "./commands/command-context.js";
-import { EXIT_DRIFT } from "./commands/doctor-quota.js";
-import { type InstanceCommandName, runInstanceCommand } from "./commands/instance-commands.js";
+import { EXIT_DRIFT } from "./commands/exit-codes.js";
+import type { InstanceCommandName } from "./commands/instance-commands.js";
 import { progressRenderer } from "./commands/progress.js";
 import { ConfigError } from "./config/load-settings.js";
 import { type GlobalFlags, resolveConfig } from "./config/resolve.js";
 import { readEnvironment } from "./env.js";
-import { openInstance } from "./instance/instance.js";
-import { callInternalApi } from "./instance/internal-api.js";
 import { DataLock, isAlive, LockedByOtherError, readLock } from "./instance/lock.js";
 import { createLogger } from "./logger.js";
-import { runWeb } from "./web/run-web.js";
 
+// The server, the services and the database load only for the command that needs them: `--help`,
+// a bad argument or a command handed to the running server starts in a fraction of the time.
 const stdio: CommandIO = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
@@ -63,6 +61,10 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option("-p, --port <port>", "listen on this port (overrides [server] HTTP_PORT)", parsePort)
     .action(async (opts: { port?: number }, cmd: Command) => {
       const env = readEnvironment();
+      const [{ setCrashPoint }, { runWeb }] = await Promise.all([
+        import("@kiln/service"),
+        import("./web/run-web.js"),
+      ]);
       setCrashPoint(env.testCrashAt);
       const config = resolveConfig(
         { ...globals(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) },
@@ -164,8 +166,10 @@ async function runCommand(name: InstanceCommandName, args: object, flags: Global
   for (let attempt = 0; attempt < 50; attempt++) {
     const holder = readLock(settings.server.appDataPath);
     if (holder?.role === "web" && isAlive(holder.pid)) {
-      if (holder.socket && holder.token)
+      if (holder.socket && holder.token) {
+        const { callInternalApi } = await import("./instance/internal-api.js");
         return callInternalApi(holder.socket, holder.token, name, args, stdio);
+      }
       await new Promise((r) => setTimeout(r, 100)); // the server is starting: wait for its socket
       continue;
     }
@@ -180,6 +184,10 @@ async function runCommand(name: InstanceCommandName, args: object, flags: Global
       throw err;
     }
     try {
+      const [{ openInstance }, { runInstanceCommand }] = await Promise.all([
+        import("./instance/instance.js"),
+        import("./commands/instance-commands.js"),
+      ]);
       const opened = await openInstance(settings, logger);
       try {
         return await runInstanceCommand({ ...opened, io: stdio, migrated: opened.migrated }, name, args);

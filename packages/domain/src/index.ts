@@ -26,3 +26,4 @@ export * from "./model/tracked-time.js";
 export * from "./model/user.js";
 export * from "./model/webhook.js";
 export * from "./settings.js";
+export { KILN_VERSION } from "./version.js";

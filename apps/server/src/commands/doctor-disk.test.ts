@@ -9,7 +9,7 @@ import { createServices, type Services, silentLogger } from "@kiln/service";
 import { lfsObjects, quotaUsage, repositories } from "@kiln/storage";
 import { openTestDatabase, type TestDatabase } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_DRIFT } from "./doctor-quota.js";
+import { EXIT_DRIFT } from "./exit-codes.js";
 import { runInstanceCommand } from "./instance-commands.js";
 import type { ProgressUpdate } from "./progress.js";
 

@@ -5,7 +5,7 @@ import { defaultSettings } from "@kiln/domain";
 import { createServices, type Services, silentLogger } from "@kiln/service";
 import { openTestDatabase, type TestDatabase } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_DRIFT } from "./doctor-quota.js";
+import { EXIT_DRIFT } from "./exit-codes.js";
 import { runInstanceCommand } from "./instance-commands.js";
 
 async function* bytes(text: string): AsyncIterable<Uint8Array> {

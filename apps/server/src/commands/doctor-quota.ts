@@ -1,12 +1,7 @@
 import { countUnreferenced, SWEEP_GRACE_MS, type UsageDrift } from "@kiln/service";
 import type { CommandContext } from "./command-context.js";
 import { doctorDisk } from "./doctor-disk.js";
-
-/**
- * Exit code of `kiln doctor quota` when it found drift and did not repair it (without `--fix`):
- * distinct from 1 (the command failed) and 2 (bad arguments), so scripts can tell them apart.
- */
-export const EXIT_DRIFT = 3;
+import { EXIT_DRIFT } from "./exit-codes.js";
 
 const LABEL = "Recounting quota usage";
 

@@ -4,7 +4,6 @@ import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandContext } from "../commands/command-context.js";
-import { runInstanceCommand } from "../commands/instance-commands.js";
 import type { ProgressUpdate } from "../commands/progress.js";
 
 /**
@@ -47,6 +46,8 @@ export async function startInternalApi(
     let code: number;
     try {
       const { command, args } = JSON.parse(body) as { command: string; args: unknown };
+      // Loaded here, not at the top: the CLI imports this module for callInternalApi alone.
+      const { runInstanceCommand } = await import("../commands/instance-commands.js");
       code = await runInstanceCommand(
         context({
           out: (t) => send({ out: t }),

@@ -1,10 +1,9 @@
-import { api } from "@kiln/domain";
+import { api, KILN_VERSION } from "@kiln/domain";
 import { route } from "../../route.js";
 
 /** Forgejo's routers/api/v1/misc/version.go. */
 
-/** Kiln's own version. */
-export const KILN_VERSION = "0.1.0";
+export { KILN_VERSION };
 
 /**
  * What `GET /version` reports: the Forgejo API level Kiln implements, with Kiln's version as
