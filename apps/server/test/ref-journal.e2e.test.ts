@@ -30,8 +30,9 @@ function findGitdir(root: string, name: string): string | undefined {
 /**
  * Issue 27 item 8: `kiln web` killed (SIGKILL, through the test-only `KILN_TEST_CRASH_AT`) after
  * git moved a ref and before the database recorded it — a merge, a push with the real git client,
- * a file written through the API, a branch deleted through the API — finishes the operation when it starts again: the pull request
- * is merged, and each operation's feed entry exists exactly once.
+ * a file written through the API, a branch deleted or renamed through the API, a head branch
+ * deleted after its merge — finishes the operation when it starts again: the pull request is
+ * merged, the rows follow a renamed branch, and each operation's feed entry exists exactly once.
  */
 describe.each(E2E_DATABASES)("ref moves interrupted by a crash (%s)", (database) => {
   const { env, dispose } = databaseEnv(database, { NODE_ENV: "test" });
@@ -200,6 +201,80 @@ describe.each(E2E_DATABASES)("ref moves interrupted by a crash (%s)", (database)
       );
       expect(await remoteTip("crash-gone")).toBeFalsy();
       expect(await deletions("crash-gone")).toBe(uninterrupted);
+    },
+    SLOW,
+  );
+
+  /** The feed's entries of `op` on `branch` (a server writes one per user it notifies). */
+  const entriesOf = async (op: string, branch: string) =>
+    (await feed()).filter((e) => e.op_type === op && e.ref_name === `refs/heads/${branch}`).length;
+
+  // The journal's SQL is the same for every database, and each crash costs two starts: the cases
+  // below run on one database only.
+  it.runIf(database === E2E_DATABASES[0])(
+    "a branch renamed through the API and killed after git renamed it is recorded, its pull requests follow",
+    async () => {
+      await gitOk(clone, ["pull", "-q", "origin", "main"]);
+      for (const branch of ["plain-old", "crash-old"])
+        await gitOk(clone, ["push", "-q", "origin", `main:refs/heads/${branch}`]);
+      const rename = (from: string, to: string) =>
+        api(server.url, "PATCH", `/repos/alice/project/branches/${from}`, { token, body: { name: to } });
+      expect((await rename("plain-old", "plain-new")).status).toBe(204);
+      const uninterrupted = {
+        deleted: await entriesOf("delete_branch", "plain-old"),
+        created: await entriesOf("commit_repo", "plain-new"),
+      };
+      expect(uninterrupted.deleted).toBeGreaterThan(0);
+      expect(uninterrupted.created).toBeGreaterThan(0);
+      // A pull request into the branch, which must follow it to its new name.
+      await gitOk(clone, ["checkout", "-qb", "into-renamed", "main"]);
+      await commit("into-renamed.txt", "into\n", "Into the renamed branch");
+      await gitOk(clone, ["push", "-q", "origin", "into-renamed"]);
+      await gitOk(clone, ["checkout", "-q", "main"]);
+      const opened = await api(server.url, "POST", "/repos/alice/project/pulls", {
+        token,
+        body: { head: "into-renamed", base: "crash-old", title: "Into the renamed branch" },
+      });
+      expect(opened.status).toBe(201);
+      await crashing("rename-after-move", () => rename("crash-old", "crash-new"));
+      expect(await remoteTip("crash-old")).toBeFalsy();
+      expect(await remoteTip("crash-new")).toBeTruthy();
+      const pull = await api(server.url, "GET", `/repos/alice/project/pulls/${opened.json.number}`, {
+        token,
+      });
+      expect(pull.json.base.ref).toBe("crash-new");
+      expect(await entriesOf("delete_branch", "crash-old")).toBe(uninterrupted.deleted);
+      expect(await entriesOf("commit_repo", "crash-new")).toBe(uninterrupted.created);
+    },
+    SLOW,
+  );
+
+  it.runIf(database === E2E_DATABASES[0])(
+    "a head branch deleted after its merge and killed after git deleted it is recorded, once",
+    async () => {
+      const mergeAndDelete = (index: number) =>
+        api(server.url, "POST", `/repos/alice/project/pulls/${index}/merge`, {
+          token,
+          body: { Do: "merge", delete_branch_after_merge: true },
+        });
+      const deletedOnTimeline = async (index: number) =>
+        (
+          (await api(server.url, "GET", `/repos/alice/project/issues/${index}/timeline`, { token })).json as {
+            type: string;
+          }[]
+        ).filter((c) => c.type === "delete_branch").length;
+      const plain = await openPull("plain-head", "Plain head");
+      expect((await mergeAndDelete(plain)).status).toBe(200);
+      const uninterrupted = await entriesOf("delete_branch", "plain-head");
+      expect(uninterrupted).toBeGreaterThan(0);
+      expect(await deletedOnTimeline(plain)).toBe(1);
+      const index = await openPull("crash-head", "Crash head");
+      await crashing("merged-head-after-move", () => mergeAndDelete(index));
+      expect(await remoteTip("crash-head")).toBeFalsy();
+      const pull = (await api(server.url, "GET", `/repos/alice/project/pulls/${index}`, { token })).json;
+      expect(pull.merged).toBe(true);
+      expect(await entriesOf("delete_branch", "crash-head")).toBe(uninterrupted);
+      expect(await deletedOnTimeline(index)).toBe(1);
     },
     SLOW,
   );

@@ -6,9 +6,10 @@ import type { ServiceContext } from "../context.js";
 
 /**
  * What a journalled ref move is for: it names how a move a crash interrupted is finished (`ref`:
- * a branch or tag created or deleted through the API).
+ * a branch or tag created or deleted through the API; `rename`: a branch renamed through the
+ * API; `merged-head`: a pull request's head branch deleted after its merge).
  */
-export type RefMoveKind = "merge" | "push" | "contents" | "ref";
+export type RefMoveKind = "merge" | "push" | "contents" | "ref" | "rename" | "merged-head";
 
 /** Extra facts a kind needs to finish a move (a merge's pull request and style). */
 export interface RefMoveFacts {
@@ -84,6 +85,11 @@ export class RefJournal {
     return (await refUpdates.claimOperation(trx, operation)) > 0;
   }
 
+  /** Deletes an operation's rows, recording nothing (a move that did not happen, or cannot be finished). */
+  async drop(operation: string): Promise<void> {
+    await this.ctx.db.transaction().execute((trx) => this.claim(trx, operation));
+  }
+
   /**
    * Settles one operation now, against git (after its operation failed: a move that did not
    * happen is dropped, one that did is finished). Never throws; failures are logged.
@@ -128,7 +134,7 @@ export class RefJournal {
     const [first] = intents;
     if (!first) return;
     const repo = await repositories.findRepositoryById(this.ctx.db, first.repoId);
-    const drop = () => this.ctx.db.transaction().execute((trx) => this.claim(trx, first.operation));
+    const drop = () => this.drop(first.operation);
     if (!repo) return void (await drop());
     const git = await this.gitOf(repo);
     const landed: RefIntent[] = [];
