@@ -1,7 +1,7 @@
 import type { Repository } from "@kiln/domain";
 import type { RefUpdate } from "@kiln/git";
 import type { Db } from "@kiln/storage";
-import type { RefMoveFacts, RefMoveKind } from "./ref-journal.js";
+import type { RefJournal, RefMoveFacts, RefMoveKind } from "./ref-journal.js";
 import type { RepoService } from "./repo-service.js";
 
 /**
@@ -10,15 +10,68 @@ import type { RepoService } from "./repo-service.js";
  */
 export type JournalHook = (updates: RefUpdate | readonly RefUpdate[]) => Promise<void>;
 
-/** How one ref move is journalled and recorded ({@link journalledRefMove}). */
-export interface JournalledMove<T> {
+/** How one ref move is journalled ({@link journalledMove}). */
+export interface JournalledMoveSpec<T> {
+  /** How a crash finishes the move (its finisher is registered with the journal). */
+  readonly kind: RefMoveKind;
+  readonly facts?: RefMoveFacts;
   /** Makes the move, passing `beforeMove` to git. */
   readonly move: (beforeMove: JournalHook) => Promise<T>;
   /** The moves made, when git did not announce them (it always does); empty when nothing moved. */
   readonly updatesOf: (result: T) => readonly RefUpdate[];
-  /** How a crash finishes the move (registered with the journal); `ref` by default. */
+  /**
+   * Records the moves' consequences, claiming `operation` (when there is one) in the same
+   * transaction, as the kind's finisher does after a crash.
+   */
+  readonly record: (result: T, updates: readonly RefUpdate[], operation: string | undefined) => Promise<void>;
+}
+
+/**
+ * The one way the service layer journals a ref move (docs/architecture.md, "The git window"):
+ * `move` gets the hook that announces the updates before git makes them, then `record` writes
+ * their consequences and claims the announcement, so a crash in between is finished at start-up
+ * by the kind's finisher, its events recorded once. A move that failed, did not happen, or whose
+ * record failed is settled against git at once.
+ */
+export async function journalledMove<T>(
+  journal: RefJournal,
+  repoId: number,
+  doerId: number,
+  spec: JournalledMoveSpec<T>,
+): Promise<T> {
+  let operation: string | undefined;
+  let announced: readonly RefUpdate[] | undefined;
+  const settle = async () => {
+    if (operation) await journal.settle(operation);
+  };
+  let result: T;
+  try {
+    result = await spec.move(async (updates) => {
+      announced = Array.isArray(updates) ? updates : [updates as RefUpdate];
+      operation = await journal.announce(repoId, spec.kind, doerId, announced, spec.facts);
+    });
+  } catch (error) {
+    await settle();
+    throw error;
+  }
+  const moved = spec.updatesOf(result);
+  if (moved.length === 0) {
+    await settle();
+    return result;
+  }
+  try {
+    await spec.record(result, announced ?? moved, operation);
+  } catch (error) {
+    await settle();
+    throw error;
+  }
+  return result;
+}
+
+/** A repository ref move ({@link journalledRefMove}): recorded as the doer's push. */
+export interface JournalledRefMove<T> extends Omit<JournalledMoveSpec<T>, "kind" | "record"> {
+  /** `ref` (a branch or tag created or deleted through the API) by default. */
   readonly kind?: RefMoveKind;
-  readonly facts?: RefMoveFacts;
   /** The rows the move changes besides its events, written in the transaction that claims it. */
   readonly record?: (trx: Db) => Promise<void>;
   /** The repository as it is after the move (a renamed default branch), for the record. */
@@ -26,42 +79,27 @@ export interface JournalledMove<T> {
 }
 
 /**
- * A ref move made by the service layer (a branch or tag created, deleted or renamed through the
- * API, a head branch deleted after its merge), journalled like pushes and file writes
- * (docs/architecture.md, "The git window"): `move` gets the hook that announces the updates
- * before git makes them; they are then recorded as the doer's push (with `record`'s rows),
- * claiming the announcement, so a crash in between is finished at start-up by the kind's
- * finisher with its events recorded once. A move that failed or did not happen is settled
- * against git at once.
+ * A move of a repository's refs made by the service layer (a branch or tag created, deleted or
+ * renamed through the API, a head branch deleted after its merge), journalled by
+ * {@link journalledMove} and recorded as the doer's push (`RepoService.afterPush`) with the
+ * move's own rows, as the kind's finisher records it after a crash.
  */
-export async function journalledRefMove<T>(
+export function journalledRefMove<T>(
   repos: RepoService,
   repo: Repository,
   doerId: number,
-  spec: JournalledMove<T>,
+  spec: JournalledRefMove<T>,
 ): Promise<T> {
   const kind = spec.kind ?? "ref";
-  let operation: string | undefined;
-  let announced: readonly RefUpdate[] | undefined;
-  let result: T;
-  try {
-    result = await spec.move(async (updates) => {
-      announced = Array.isArray(updates) ? updates : [updates as RefUpdate];
-      operation = await repos.journal.announce(repo.id, kind, doerId, announced, spec.facts);
-    });
-  } catch (error) {
-    if (operation) await repos.journal.settle(operation);
-    throw error;
-  }
-  const moved = spec.updatesOf(result);
-  if (moved.length === 0) {
-    if (operation) await repos.journal.settle(operation);
-    return result;
-  }
-  await repos.afterPush(spec.repoAfter ? spec.repoAfter(result) : repo, announced ?? moved, doerId, {
+  return journalledMove(repos.journal, repo.id, doerId, {
+    ...spec,
     kind,
-    ...(operation ? { operation } : {}),
-    ...(spec.record ? { record: spec.record } : {}),
+    record: async (result, updates, operation) => {
+      await repos.afterPush(spec.repoAfter ? spec.repoAfter(result) : repo, updates, doerId, {
+        kind,
+        ...(operation ? { operation } : {}),
+        ...(spec.record ? { record: spec.record } : {}),
+      });
+    },
   });
-  return result;
 }

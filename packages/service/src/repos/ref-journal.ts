@@ -7,9 +7,19 @@ import type { ServiceContext } from "../context.js";
 /**
  * What a journalled ref move is for: it names how a move a crash interrupted is finished (`ref`:
  * a branch or tag created or deleted through the API; `rename`: a branch renamed through the
- * API; `merged-head`: a pull request's head branch deleted after its merge).
+ * API; `merged-head`: a pull request's head branch deleted after its merge; `wiki`: a wiki page
+ * written through the API, whose ref is in the wiki's git; `fork-sync`: a fork's branch
+ * fast-forwarded to its parent's).
  */
-export type RefMoveKind = "merge" | "push" | "contents" | "ref" | "rename" | "merged-head";
+export type RefMoveKind =
+  | "merge"
+  | "push"
+  | "contents"
+  | "ref"
+  | "rename"
+  | "merged-head"
+  | "wiki"
+  | "fork-sync";
 
 /** Extra facts a kind needs to finish a move (a merge's pull request and style). */
 export interface RefMoveFacts {
@@ -40,15 +50,24 @@ export type RefMoveFinisher = (
  */
 export class RefJournal {
   readonly #finishers = new Map<string, RefMoveFinisher>();
+  readonly #gits = new Map<string, (repo: Repository) => Promise<GitRepository | undefined>>();
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly gitOf: (repo: Repository) => Promise<GitRepository>,
   ) {}
 
-  /** Sets how moves of `kind` are finished after a crash. */
-  register(kind: RefMoveKind, finisher: RefMoveFinisher): void {
+  /**
+   * Sets how moves of `kind` are finished after a crash, and (`gitOf`) where their refs live
+   * when it is not the repository's own git (a wiki's; undefined when it is gone).
+   */
+  register(
+    kind: RefMoveKind,
+    finisher: RefMoveFinisher,
+    gitOf?: (repo: Repository) => Promise<GitRepository | undefined>,
+  ): void {
     this.#finishers.set(kind, finisher);
+    if (gitOf) this.#gits.set(kind, gitOf);
   }
 
   /** Journals the moves of one operation (committed on return) and returns the operation's id. */
@@ -136,7 +155,8 @@ export class RefJournal {
     const repo = await repositories.findRepositoryById(this.ctx.db, first.repoId);
     const drop = () => this.drop(first.operation);
     if (!repo) return void (await drop());
-    const git = await this.gitOf(repo);
+    const git = await (this.#gits.get(first.kind) ?? this.gitOf)(repo);
+    if (!git) return void (await drop());
     const landed: RefIntent[] = [];
     for (const intent of intents) {
       await removeStaleRefLocks(git, intent.ref, locksBefore);

@@ -101,9 +101,9 @@ export class RepoService {
     this.store = new RepoStore({ root: ctx.settings.repository.root });
     this.moves = new RepoMoves(ctx, this.store);
     this.journal = new RefJournal(ctx, (repo) => this.git(repo));
-    // A push, an API file write or an API branch or tag change a crash interrupted is recorded as
-    // the push it was.
-    for (const kind of ["push", "contents", "ref"] as const)
+    // A push, an API file write, an API branch or tag change or a fork sync a crash interrupted
+    // is recorded as the push it was.
+    for (const kind of ["push", "contents", "ref", "fork-sync"] as const)
       this.journal.register(kind, (repo, _git, intents, landed) =>
         this.afterPush(repo, landed, intents[0]?.doerId, {
           operation: intents[0]?.operation ?? "",
