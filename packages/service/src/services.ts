@@ -374,7 +374,7 @@ export function createServices(init: ServiceContextInit): Services {
     branchProtections: protections,
     tags: tagService,
     tagProtections,
-    branchRenames: new BranchRenameService(ctx, repos, protections),
+    branchRenames: new BranchRenameService(repos, protections),
     gitHooks: new GitHookService(),
     notes: new NoteService(ctx, repos, new CommitService(repos, users, commitVerifier)),
     annotatedTags: new AnnotatedTagService(repos, commitVerifier),

@@ -72,14 +72,16 @@ export async function startWeb(
   // before any request can see the repositories; removals first, so a move finds its target free.
   await services.repositories.moves.drainRemovals();
   await services.repositories.moves.drain();
-  // Ref moves a crash left journalled: no operation is in flight yet (the data lock is ours), so
-  // each is finished or dropped now, and the ref lock files its killed writer left go with it.
-  const settled = await services.repositories.journal.reconcile(new Date());
-  if (settled > 0) logger.warn({ operations: settled }, "journalled ref moves reconciled at start-up");
   if (!settings.security.installLock) {
     logger.warn("[security] INSTALL_LOCK is false, but Kiln has no web installer: it runs as installed");
   }
   const app = createSiteApp({ services, settings, logger, requestLog: requestLogOf(logger) });
+  // Ref moves a crash left journalled: no operation is in flight yet (the data lock is ours), so
+  // each is finished or dropped now, and the ref lock files its killed writer left go with it.
+  // After the app is built, as it gives the webhook queue its payloads: before, the finished
+  // moves' events would queue no deliveries. Still before the server listens.
+  const settled = await services.repositories.journal.reconcile(new Date());
+  if (settled > 0) logger.warn({ operations: settled }, "journalled ref moves reconciled at start-up");
   // @hono/node-server's listener on Node's server (what its `createAdaptorServer` builds), behind
   // the connection tracking.
   const server = createServer();

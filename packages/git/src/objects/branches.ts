@@ -60,6 +60,9 @@ export interface CreateBranchOptions {
 /** Told a ref move before git makes it: the intent a journal records so a crash cannot lose it. */
 export type BeforeRefMove = (update: RefUpdate) => Promise<void>;
 
+/** Told the moves of one operation (a rename's two) before git makes any of them. */
+export type BeforeRefMoves = (updates: readonly RefUpdate[]) => Promise<void>;
+
 /**
  * Creates a branch at the commit `from` names. Throws invalid-argument for a name git would
  * refuse ({@link isValidBranchName}: `HEAD`, `-x`, `a..b`, …), empty-repository on an empty
@@ -148,9 +151,15 @@ export interface RenamedBranch {
  * Renames a branch, keeping its commit (Forgejo's `git branch -m`): the new name is written, HEAD
  * follows when it pointed at the old name, then the old name goes, so a crash in between leaves
  * both names rather than neither. Not-found for a missing branch, already-exists when the new name
- * is taken, invalid-argument for a name `git branch` refuses.
+ * is taken, invalid-argument for a name `git branch` refuses. `beforeMove` is told both moves (the
+ * old name deleted, the new one created) under the lock, before the first.
  */
-export async function renameBranch(repo: GitRepository, from: string, to: string): Promise<RenamedBranch> {
+export async function renameBranch(
+  repo: GitRepository,
+  from: string,
+  to: string,
+  beforeMove?: BeforeRefMoves,
+): Promise<RenamedBranch> {
   if (!isValidBranchName(to)) throw new GitInvalidArgumentError(`invalid branch name: ${to}`);
   return repo.withWriteLock(async () => {
     const ctx = isoContext(repo);
@@ -159,6 +168,10 @@ export async function renameBranch(repo: GitRepository, from: string, to: string
     if (await readRef(ctx, `refs/heads/${to}`))
       throw new GitAlreadyExistsError(`branch ${to} already exists`);
     const wasDefault = (await headBranch(ctx)) === from;
+    await beforeMove?.([
+      { ref: `refs/heads/${from}`, oldSha: sha, newSha: ZERO_SHA },
+      { ref: `refs/heads/${to}`, oldSha: ZERO_SHA, newSha: sha },
+    ]);
     await compareAndSetRef(ctx, `refs/heads/${to}`, undefined, sha);
     try {
       if (wasDefault) {

@@ -1,5 +1,7 @@
 import { commitsInBatch, firstUnsignedInBatch } from "../hooks/git-facts.js";
+import { ZERO_SHA } from "../hooks/push-policy.js";
 import type { PushedCommit } from "../hooks/verify-channel.js";
+import type { BeforeRefMove } from "../objects/branches.js";
 import { isoContext } from "../objects/iso.js";
 import { refsChanged } from "../objects/repo-state.js";
 import { readRef } from "../objects/resolve.js";
@@ -37,9 +39,18 @@ export async function setPullHead(repo: Repo, index: number, sha: string): Promi
   }
 }
 
-/** Deletes a branch if it still points at `expected`; false when it moved or is gone. */
-export async function deleteBranchAt(repo: Repo, branch: string, expected: string): Promise<boolean> {
+/**
+ * Deletes a branch if it still points at `expected`; false when it moved or is gone. `beforeMove`
+ * is told the deletion before git makes it (a journal's hook).
+ */
+export async function deleteBranchAt(
+  repo: Repo,
+  branch: string,
+  expected: string,
+  beforeMove?: BeforeRefMove,
+): Promise<boolean> {
   if (!isValidBranchName(branch)) return false;
+  await beforeMove?.({ ref: `refs/heads/${branch}`, oldSha: expected, newSha: ZERO_SHA });
   try {
     const result = await gitIn(repo, ["update-ref", "-d", `refs/heads/${branch}`, expected]);
     return result.code === 0;

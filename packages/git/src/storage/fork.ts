@@ -9,6 +9,7 @@ export class GitPushRefusedError extends Error {
   }
 }
 
+import type { BeforeRefMove } from "../objects/branches.js";
 import { gitIn, gitOk } from "../pulls/git-cli.js";
 import { runGitOk } from "../util/run-git.js";
 import type { GitRepository } from "./git-repository.js";
@@ -84,8 +85,9 @@ export async function forkBranchState(
  * Fast-forwards the fork's branch to the parent's tip `baseCommit`: fetches the parent's branch
  * into the fork (objects only) and moves the ref only if it still points at `forkCommit`, under the
  * fork's write lock. `check` judges the update as the fork's pre-receive hook would (it throws
- * GitPushRefusedError with its message). Resolves with the ref update, or undefined when the ref
- * moved meanwhile.
+ * GitPushRefusedError with its message); `beforeMove` is told the update it allowed, before the
+ * ref moves (a journal's hook). Resolves with the ref update, or undefined when the ref moved
+ * meanwhile.
  */
 export async function fastForwardFork(
   parent: Pick<GitRepository, "gitdir">,
@@ -94,6 +96,7 @@ export async function fastForwardFork(
   forkCommit: string,
   baseCommit: string,
   check?: (update: { ref: string; oldSha: string; newSha: string }) => Promise<string | undefined>,
+  beforeMove?: BeforeRefMove,
 ): Promise<{ ref: string; oldSha: string; newSha: string } | undefined> {
   return fork.withWriteLock(async () => {
     const ref = `refs/heads/${branch}`;
@@ -101,6 +104,7 @@ export async function fastForwardFork(
     // The push policy of the fork's branch, with the new objects in place (as a pre-receive hook).
     const refusal = await check?.({ ref, oldSha: forkCommit, newSha: baseCommit });
     if (refusal !== undefined) throw new GitPushRefusedError(refusal);
+    await beforeMove?.({ ref, oldSha: forkCommit, newSha: baseCommit });
     const moved = await gitIn(fork, ["update-ref", ref, baseCommit, forkCommit]);
     if (moved.code !== 0) return undefined;
     return { ref, oldSha: forkCommit, newSha: baseCommit };

@@ -1,17 +1,20 @@
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, type User } from "@kiln/domain";
 import {
+  deleteBranchAt,
   findBranchRule,
   isPlainRuleName,
   isValidBranchName,
   listRefs,
+  type RefUpdate,
   renameBranch,
   ZERO_SHA,
 } from "@kiln/git";
 import { branchRename } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { isRepoAdmin } from "../access/repo-permission.js";
-import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "../repos/git-errors.js";
+import { journalledRefMove } from "../repos/journalled-ref-move.js";
+import type { RefMoveFinisher } from "../repos/ref-journal.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
 
@@ -23,14 +26,16 @@ const FROM_MISSING = "Branch doesn't exist.";
  * RenameBranch): the default branch and a branch with a rule of its own name need a repository or
  * site admin; a branch a glob rule covers cannot be renamed. The rule named like the branch, the
  * default branch and open pull requests into it follow the new name, and the rename is recorded as
- * a push would be: the old name deleted, the new one created.
+ * a push would be: the old name deleted, the new one created. The rename is journalled
+ * (docs/architecture.md, "The git window"): the rows follow in the transaction that claims it.
  */
 export class BranchRenameService {
   constructor(
-    private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
     private readonly protections: BranchProtectionService,
-  ) {}
+  ) {
+    repos.journal.register("rename", renameFinisher(repos));
+  }
 
   /** Renames `from` to `to` for `doer`, as `access` (the request's repository and permission) resolved it. */
   async rename(access: RepoAccess, doer: User, from: string, to: string): Promise<void> {
@@ -75,21 +80,48 @@ export class BranchRenameService {
     if (ownRule && rules.some((r) => r.ruleName === to))
       throw new InvalidArgumentError("A branch protection rule with the new name already exists.");
 
-    const { sha, wasDefault } = await withGitErrors(() => renameBranch(git, from, to), {
-      not_found: () => new NotFoundError(FROM_MISSING),
-      already_exists: () => new InvalidArgumentError(TARGET_EXISTS),
-      conflict: () => new InvalidArgumentError("The branch with the same name already exists."),
+    await journalledRefMove(this.repos, repo, doer.id, {
+      kind: "rename",
+      move: (beforeMove) =>
+        withGitErrors(() => renameBranch(git, from, to, beforeMove), {
+          not_found: () => new NotFoundError(FROM_MISSING),
+          already_exists: () => new InvalidArgumentError(TARGET_EXISTS),
+          conflict: () => new InvalidArgumentError("The branch with the same name already exists."),
+        }),
+      updatesOf: ({ sha }) => renameUpdates(from, to, sha),
+      record: (trx) => branchRename.renameBranchRows(trx, repo.id, from, to, repo.defaultBranch === from),
+      repoAfter: ({ wasDefault }) => (wasDefault ? { ...repo, defaultBranch: to } : repo),
     });
-    await this.ctx.db
-      .transaction()
-      .execute((trx) => branchRename.renameBranchRows(trx, repo.id, from, to, wasDefault));
-    await this.repos.afterPush(
-      wasDefault ? { ...repo, defaultBranch: to } : repo,
-      [
-        { ref: `refs/heads/${from}`, oldSha: sha, newSha: ZERO_SHA },
-        { ref: `refs/heads/${to}`, oldSha: ZERO_SHA, newSha: sha },
-      ],
-      doer.id,
-    );
   }
+}
+
+/** A rename as git's moves: the old name deleted, then the new one created (Forgejo's push order). */
+function renameUpdates(from: string, to: string, sha: string): RefUpdate[] {
+  return [
+    { ref: `refs/heads/${from}`, oldSha: sha, newSha: ZERO_SHA },
+    { ref: `refs/heads/${to}`, oldSha: ZERO_SHA, newSha: sha },
+  ];
+}
+
+/**
+ * Finishes a rename a crash interrupted once the new name exists: the old name is removed if git
+ * had not yet (while it still holds the commit), then the rows follow the new name and the
+ * deletion and creation are recorded, as an uninterrupted rename does.
+ */
+function renameFinisher(repos: RepoService): RefMoveFinisher {
+  return async (repo, git, intents, landed) => {
+    const removed = intents.find((i) => i.newSha === ZERO_SHA);
+    const created = landed.find((i) => i.oldSha === ZERO_SHA);
+    const operation = intents[0]?.operation;
+    if (!operation) return;
+    if (!removed || !created) return void (await repos.journal.drop(operation));
+    const from = removed.ref.slice("refs/heads/".length);
+    const to = created.ref.slice("refs/heads/".length);
+    if (!landed.includes(removed)) await deleteBranchAt(git, from, removed.oldSha);
+    await repos.afterPush(repo, renameUpdates(from, to, created.newSha), created.doerId, {
+      operation,
+      kind: "rename",
+      record: (trx) => branchRename.renameBranchRows(trx, repo.id, from, to, repo.defaultBranch === from),
+    });
+  };
 }

@@ -149,19 +149,16 @@ export class BranchService {
       });
     }
     await this.checkName(repo, input.name);
-    const branch = await journalledRefMove(
-      this.repos,
-      repo,
-      doer.id,
-      (beforeMove) =>
+    const branch = await journalledRefMove(this.repos, repo, doer.id, {
+      move: (beforeMove) =>
         withGitErrors(() => createBranch(git, { name: input.name, from, beforeMove }), {
           not_found: () => new NotFoundError("The old branch does not exist"),
           empty_repository: emptyRepository,
           already_exists: () => new AlreadyExistsError("The branch already exists."),
           conflict: () => new AlreadyExistsError("The branch already exists."),
         }),
-      (made) => ({ ref: `refs/heads/${input.name}`, oldSha: ZERO_SHA, newSha: made.commit.sha }),
-    );
+      updatesOf: (made) => [{ ref: `refs/heads/${input.name}`, oldSha: ZERO_SHA, newSha: made.commit.sha }],
+    });
     const [view] = await this.views({ repo, viewer: doer }, [branch]);
     return view as BranchView;
   }
@@ -182,16 +179,13 @@ export class BranchService {
     if (name === repo.defaultBranch) throw new PermissionDeniedError("can not delete default branch");
     if (await this.protections.ruleFor(repo, name)) throw new PermissionDeniedError("branch protected");
     const git = await this.repos.git(repo);
-    await journalledRefMove(
-      this.repos,
-      repo,
-      doer.id,
-      (beforeMove) =>
+    await journalledRefMove(this.repos, repo, doer.id, {
+      move: (beforeMove) =>
         withGitErrors(() => deleteBranch(git, name, beforeMove), {
           default_branch: () => new PermissionDeniedError("can not delete default branch"),
         }),
-      (sha) => ({ ref: `refs/heads/${name}`, oldSha: sha, newSha: ZERO_SHA }),
-    );
+      updatesOf: (sha) => [{ ref: `refs/heads/${name}`, oldSha: sha, newSha: ZERO_SHA }],
+    });
   }
 
   /** Forgejo's checkBranchName: the name must not be a branch or tag, nor nest with a branch. */

@@ -94,11 +94,8 @@ export class TagService {
       "user not allowed to create protected tag",
     );
     const git = await this.repos.git(repo);
-    const tag = await journalledRefMove(
-      this.repos,
-      repo,
-      doer.id,
-      (beforeMove) =>
+    const tag = await journalledRefMove(this.repos, repo, doer.id, {
+      move: (beforeMove) =>
         withGitErrors(
           () =>
             createTag(git, {
@@ -114,8 +111,8 @@ export class TagService {
             empty_repository: () => new NotFoundError("target not found"),
           },
         ),
-      (made) => ({ ref: `refs/tags/${made.name}`, oldSha: ZERO_SHA, newSha: made.sha }),
-    );
+      updatesOf: (made) => [{ ref: `refs/tags/${made.name}`, oldSha: ZERO_SHA, newSha: made.sha }],
+    });
     return tag;
   }
 
@@ -134,12 +131,9 @@ export class TagService {
       throw new ConflictError("a tag attached to a release cannot be deleted directly");
     await this.protections?.assertMayControl(repo, doer, name, "user not allowed to delete protected tag");
     const git = await this.repos.git(repo);
-    await journalledRefMove(
-      this.repos,
-      repo,
-      doer.id,
-      (beforeMove) => withGitErrors(() => deleteTag(git, name, beforeMove)),
-      (sha) => ({ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }),
-    );
+    await journalledRefMove(this.repos, repo, doer.id, {
+      move: (beforeMove) => withGitErrors(() => deleteTag(git, name, beforeMove)),
+      updatesOf: (sha) => [{ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }],
+    });
   }
 }

@@ -15,7 +15,6 @@ import {
   branchTip,
   changedPaths,
   commitObjectsBetween,
-  deleteBranchAt,
   firstUnsignedCommit,
   GitConflictError,
   GitMergeConflictError,
@@ -26,7 +25,6 @@ import {
   KeyedMutex,
   mergeIntoBranch,
   parseFilePatterns,
-  ZERO_SHA,
 } from "@kiln/git";
 import { comments, issueRelations, pulls, repositories, reviews, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
@@ -34,8 +32,7 @@ import { actorFor } from "../access/actor.js";
 import { canWrite, isRepoAdmin } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
-import { inRepo } from "../events/event-base.js";
-import { describePushes, recordRefUpdates } from "../events/ref-events.js";
+import { describePushes } from "../events/ref-events.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
 import { mayMerge } from "../git/protection-rules.js";
@@ -44,6 +41,7 @@ import { crashPoint } from "../repos/crash-point.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { mergeFinisher, recordMerged } from "./merge-record.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
+import { closeOrphans, deleteMergedHead, mergedHeadFinisher } from "./merged-head.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
 import { statusChecksOf } from "./status-checks.js";
@@ -85,6 +83,7 @@ export class MergeService {
     private readonly verifier?: Pick<CommitVerifier, "firstUnverified">,
   ) {
     repos.journal.register("merge", mergeFinisher(ctx, repos));
+    repos.journal.register("merged-head", mergedHeadFinisher(ctx, repos, checker));
   }
 
   /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
@@ -427,26 +426,9 @@ export class MergeService {
           );
         }
       });
-      if (!(await deleteBranchAt(git, pull.headBranch, pull.headCommitId))) return;
-      await this.ctx.db.transaction().execute(async (trx) => {
-        await comments.insertComment(
-          trx,
-          {
-            issueId: pull.issueId,
-            type: CommentType.deleteBranch,
-            posterId: doer.id,
-            oldRef: pull.headBranch,
-          },
-          now,
-        );
-        await recordRefUpdates(this.ctx.events, trx, inRepo(ctx.repo, doer.id, now), [
-          { ref: `refs/heads/${pull.headBranch}`, oldSha: pull.headCommitId, newSha: ZERO_SHA },
-        ]);
-      });
+      if (!(await deleteMergedHead(this.repos, ctx.repo, git, doer.id, pull))) return;
       // Those left on the deleted branch are closed now, credited to the doer.
-      for (const child of await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch)) {
-        await this.checker.current(ctx.repo, child, false);
-      }
+      await closeOrphans(this.ctx, this.checker, ctx.repo, pull.headBranch);
     } finally {
       closed();
     }

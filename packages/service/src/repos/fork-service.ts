@@ -27,6 +27,7 @@ import { inRepo } from "../events/event-base.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { withGitErrors } from "./git-errors.js";
+import { journalledRefMove } from "./journalled-ref-move.js";
 import type { PushPolicyService } from "./push-policy-service.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
@@ -163,14 +164,19 @@ export class ForkService {
       const verdict = await evaluateRefUpdate(policy, update, gitRefUpdateFacts(forkGit.gitdir));
       return verdict.allowed ? undefined : verdict.message;
     };
-    const update = await withGitErrors(() =>
-      fastForwardFork(parentGit, forkGit, branch, state.forkCommit, state.baseCommit, check),
-    ).catch((err: unknown) => {
-      if (err instanceof GitPushRefusedError) throw new BadRequestError(err.message);
-      throw err;
+    // Journalled (kind `fork-sync`): a crash after the ref moved still records the push.
+    const update = await journalledRefMove(this.repos, fork.repo, doer.id, {
+      kind: "fork-sync",
+      move: (beforeMove) =>
+        withGitErrors(() =>
+          fastForwardFork(parentGit, forkGit, branch, state.forkCommit, state.baseCommit, check, beforeMove),
+        ).catch((err: unknown) => {
+          if (err instanceof GitPushRefusedError) throw new BadRequestError(err.message);
+          throw err;
+        }),
+      updatesOf: (moved) => (moved ? [moved] : []),
     });
     if (!update) throw new BadRequestError("You can't sync this branch");
-    await this.repos.afterPush(fork.repo, [update], doer.id);
   }
 
   /** Where `branch` of the fork stands, and the parent it was compared with (none when hidden from the actor). */

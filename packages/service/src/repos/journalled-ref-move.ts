@@ -1,38 +1,105 @@
 import type { Repository } from "@kiln/domain";
-import type { BeforeRefMove, RefUpdate } from "@kiln/git";
+import type { RefUpdate } from "@kiln/git";
+import type { Db } from "@kiln/storage";
+import type { RefJournal, RefMoveFacts, RefMoveKind } from "./ref-journal.js";
 import type { RepoService } from "./repo-service.js";
 
 /**
- * A ref move made through the API (a branch or tag created or deleted), journalled like pushes
- * and file writes (docs/architecture.md, "The git window"): `move` gets the hook that announces
- * the update before git makes it; the update is then recorded as the doer's push, claiming the
- * announcement, so a crash in between is finished at start-up with its events recorded once. A
- * move that failed is settled against git at once.
+ * The hook a journalled move hands to git: told the move (or an operation's moves) under git's
+ * lock, before git makes it. It fits both `BeforeRefMove` and `BeforeRefMoves` of `@kiln/git`.
  */
-export async function journalledRefMove<T>(
+export type JournalHook = (updates: RefUpdate | readonly RefUpdate[]) => Promise<void>;
+
+/** How one ref move is journalled ({@link journalledMove}). */
+export interface JournalledMoveSpec<T> {
+  /** How a crash finishes the move (its finisher is registered with the journal). */
+  readonly kind: RefMoveKind;
+  readonly facts?: RefMoveFacts;
+  /** Makes the move, passing `beforeMove` to git. */
+  readonly move: (beforeMove: JournalHook) => Promise<T>;
+  /** The moves made, when git did not announce them (it always does); empty when nothing moved. */
+  readonly updatesOf: (result: T) => readonly RefUpdate[];
+  /**
+   * Records the moves' consequences, claiming `operation` (when there is one) in the same
+   * transaction, as the kind's finisher does after a crash.
+   */
+  readonly record: (result: T, updates: readonly RefUpdate[], operation: string | undefined) => Promise<void>;
+}
+
+/**
+ * The one way the service layer journals a ref move (docs/architecture.md, "The git window"):
+ * `move` gets the hook that announces the updates before git makes them, then `record` writes
+ * their consequences and claims the announcement, so a crash in between is finished at start-up
+ * by the kind's finisher, its events recorded once. A move that failed, did not happen, or whose
+ * record failed is settled against git at once.
+ */
+export async function journalledMove<T>(
+  journal: RefJournal,
+  repoId: number,
+  doerId: number,
+  spec: JournalledMoveSpec<T>,
+): Promise<T> {
+  let operation: string | undefined;
+  let announced: readonly RefUpdate[] | undefined;
+  const settle = async () => {
+    if (operation) await journal.settle(operation);
+  };
+  let result: T;
+  try {
+    result = await spec.move(async (updates) => {
+      announced = Array.isArray(updates) ? updates : [updates as RefUpdate];
+      operation = await journal.announce(repoId, spec.kind, doerId, announced, spec.facts);
+    });
+  } catch (error) {
+    await settle();
+    throw error;
+  }
+  const moved = spec.updatesOf(result);
+  if (moved.length === 0) {
+    await settle();
+    return result;
+  }
+  try {
+    await spec.record(result, announced ?? moved, operation);
+  } catch (error) {
+    await settle();
+    throw error;
+  }
+  return result;
+}
+
+/** A repository ref move ({@link journalledRefMove}): recorded as the doer's push. */
+export interface JournalledRefMove<T> extends Omit<JournalledMoveSpec<T>, "kind" | "record"> {
+  /** `ref` (a branch or tag created or deleted through the API) by default. */
+  readonly kind?: RefMoveKind;
+  /** The rows the move changes besides its events, written in the transaction that claims it. */
+  readonly record?: (trx: Db) => Promise<void>;
+  /** The repository as it is after the move (a renamed default branch), for the record. */
+  readonly repoAfter?: (result: T) => Repository;
+}
+
+/**
+ * A move of a repository's refs made by the service layer (a branch or tag created, deleted or
+ * renamed through the API, a head branch deleted after its merge), journalled by
+ * {@link journalledMove} and recorded as the doer's push (`RepoService.afterPush`) with the
+ * move's own rows, as the kind's finisher records it after a crash.
+ */
+export function journalledRefMove<T>(
   repos: RepoService,
   repo: Repository,
   doerId: number,
-  move: (beforeMove: BeforeRefMove) => Promise<T>,
-  updateOf: (result: T) => RefUpdate,
+  spec: JournalledRefMove<T>,
 ): Promise<T> {
-  let operation: string | undefined;
-  let announced: RefUpdate | undefined;
-  let result: T;
-  try {
-    result = await move(async (update) => {
-      announced = update;
-      operation = await repos.journal.announce(repo.id, "ref", doerId, [update]);
-    });
-  } catch (error) {
-    if (operation) await repos.journal.settle(operation);
-    throw error;
-  }
-  await repos.afterPush(
-    repo,
-    [announced ?? updateOf(result)],
-    doerId,
-    operation ? { operation, kind: "ref" } : undefined,
-  );
-  return result;
+  const kind = spec.kind ?? "ref";
+  return journalledMove(repos.journal, repo.id, doerId, {
+    ...spec,
+    kind,
+    record: async (result, updates, operation) => {
+      await repos.afterPush(spec.repoAfter ? spec.repoAfter(result) : repo, updates, doerId, {
+        kind,
+        ...(operation ? { operation } : {}),
+        ...(spec.record ? { record: spec.record } : {}),
+      });
+    },
+  });
 }

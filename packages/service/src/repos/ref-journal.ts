@@ -6,9 +6,20 @@ import type { ServiceContext } from "../context.js";
 
 /**
  * What a journalled ref move is for: it names how a move a crash interrupted is finished (`ref`:
- * a branch or tag created or deleted through the API).
+ * a branch or tag created or deleted through the API; `rename`: a branch renamed through the
+ * API; `merged-head`: a pull request's head branch deleted after its merge; `wiki`: a wiki page
+ * written through the API, whose ref is in the wiki's git; `fork-sync`: a fork's branch
+ * fast-forwarded to its parent's).
  */
-export type RefMoveKind = "merge" | "push" | "contents" | "ref";
+export type RefMoveKind =
+  | "merge"
+  | "push"
+  | "contents"
+  | "ref"
+  | "rename"
+  | "merged-head"
+  | "wiki"
+  | "fork-sync";
 
 /** Extra facts a kind needs to finish a move (a merge's pull request and style). */
 export interface RefMoveFacts {
@@ -39,15 +50,24 @@ export type RefMoveFinisher = (
  */
 export class RefJournal {
   readonly #finishers = new Map<string, RefMoveFinisher>();
+  readonly #gits = new Map<string, (repo: Repository) => Promise<GitRepository | undefined>>();
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly gitOf: (repo: Repository) => Promise<GitRepository>,
   ) {}
 
-  /** Sets how moves of `kind` are finished after a crash. */
-  register(kind: RefMoveKind, finisher: RefMoveFinisher): void {
+  /**
+   * Sets how moves of `kind` are finished after a crash, and (`gitOf`) where their refs live
+   * when it is not the repository's own git (a wiki's; undefined when it is gone).
+   */
+  register(
+    kind: RefMoveKind,
+    finisher: RefMoveFinisher,
+    gitOf?: (repo: Repository) => Promise<GitRepository | undefined>,
+  ): void {
     this.#finishers.set(kind, finisher);
+    if (gitOf) this.#gits.set(kind, gitOf);
   }
 
   /** Journals the moves of one operation (committed on return) and returns the operation's id. */
@@ -82,6 +102,11 @@ export class RefJournal {
    */
   async claim(trx: Db, operation: string): Promise<boolean> {
     return (await refUpdates.claimOperation(trx, operation)) > 0;
+  }
+
+  /** Deletes an operation's rows, recording nothing (a move that did not happen, or cannot be finished). */
+  async drop(operation: string): Promise<void> {
+    await this.ctx.db.transaction().execute((trx) => this.claim(trx, operation));
   }
 
   /**
@@ -128,9 +153,10 @@ export class RefJournal {
     const [first] = intents;
     if (!first) return;
     const repo = await repositories.findRepositoryById(this.ctx.db, first.repoId);
-    const drop = () => this.ctx.db.transaction().execute((trx) => this.claim(trx, first.operation));
+    const drop = () => this.drop(first.operation);
     if (!repo) return void (await drop());
-    const git = await this.gitOf(repo);
+    const git = await (this.#gits.get(first.kind) ?? this.gitOf)(repo);
+    if (!git) return void (await drop());
     const landed: RefIntent[] = [];
     for (const intent of intents) {
       await removeStaleRefLocks(git, intent.ref, locksBefore);

@@ -58,6 +58,17 @@ export interface EditRepoInput {
   readonly pulls?: Partial<PullsConfig>;
 }
 
+/**
+ * How {@link RepoService.afterPush} records a journalled move: the operation that announced it
+ * (claimed in the recording transaction), its kind (naming its crash point) and the rows it
+ * changes besides its events, written in that transaction unless a reconciliation claimed it.
+ */
+export interface JournalledRecord {
+  readonly operation?: string;
+  readonly kind: RefMoveKind;
+  readonly record?: (trx: Db) => Promise<void>;
+}
+
 /** A viewer that sees every repository, for housekeeping. */
 const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
 
@@ -90,9 +101,9 @@ export class RepoService {
     this.store = new RepoStore({ root: ctx.settings.repository.root });
     this.moves = new RepoMoves(ctx, this.store);
     this.journal = new RefJournal(ctx, (repo) => this.git(repo));
-    // A push, an API file write or an API branch or tag change a crash interrupted is recorded as
-    // the push it was.
-    for (const kind of ["push", "contents", "ref"] as const)
+    // A push, an API file write, an API branch or tag change or a fork sync a crash interrupted
+    // is recorded as the push it was.
+    for (const kind of ["push", "contents", "ref", "fork-sync"] as const)
       this.journal.register(kind, (repo, _git, intents, landed) =>
         this.afterPush(repo, landed, intents[0]?.doerId, {
           operation: intents[0]?.operation ?? "",
@@ -164,7 +175,7 @@ export class RepoService {
     repo: Repository,
     updates: readonly RefUpdate[],
     pusherId?: number | null,
-    journal?: { readonly operation: string; readonly kind: RefMoveKind },
+    journal?: JournalledRecord,
   ): Promise<Repository> {
     if (journal) crashPoint(`${journal.kind}-after-move`);
     const git = await this.git(repo);
@@ -184,7 +195,8 @@ export class RepoService {
         if (nextDefault !== undefined) {
           await repositories.updateRepository(trx, repo.id, { defaultBranch: nextDefault });
         }
-        const mine = journal ? await this.journal.claim(trx, journal.operation) : true;
+        const mine = journal?.operation ? await this.journal.claim(trx, journal.operation) : true;
+        if (mine) await journal?.record?.(trx);
         if (recording && mine)
           await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates, pushed);
       });

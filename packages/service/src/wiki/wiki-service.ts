@@ -18,13 +18,16 @@ import {
   lastCommitsOf,
   listCommits,
   wikiRepoName,
+  ZERO_SHA,
 } from "@kiln/git";
 import { type Db, repositories, wikis } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { userSignature } from "../git/commit-identity.js";
 import type { QuotaLedger } from "../quota/ledger.js";
+import { crashPoint } from "../repos/crash-point.js";
 import { withGitErrors } from "../repos/git-errors.js";
+import { journalledMove } from "../repos/journalled-ref-move.js";
 import type { RepoService } from "../repos/repo-service.js";
 import {
   FOOTER,
@@ -36,6 +39,13 @@ import {
   webPathToGitPath,
   webPathToTitle,
 } from "./wiki-path.js";
+
+/** What a page write records in its `wiki` event (and journals, to record it after a crash). */
+interface WikiChange {
+  readonly action: "created" | "edited" | "deleted";
+  readonly page: string;
+  readonly comment: string;
+}
 
 /** A wiki with more files than this is not searched for a page listed under another name. */
 const MAX_LISTED_SCAN = 1000;
@@ -85,6 +95,17 @@ export class WikiService {
   ) {
     // The wiki's usage moves with a transferred repository and goes with a deleted one.
     ledger.registerRepositoryAssets(async (db, repoId) => ({ wiki: await wikis.wikiSize(db, repoId) }));
+    // A page write a crash interrupted after its branch moved is recorded as it would have been.
+    repos.journal.register(
+      "wiki",
+      async (repo, _git, intents) => {
+        const [intent] = intents;
+        if (!intent) return;
+        const change = JSON.parse(intent.detail) as WikiChange;
+        await this.recordChange(repo, intent.doerId, change, intent.operation, intent.createdAt);
+      },
+      (repo) => this.open(repo),
+    );
   }
 
   /** The wiki repository, or undefined when the repository has none yet. */
@@ -366,17 +387,39 @@ export class WikiService {
     },
   ): Promise<void> {
     const author = { ...userSignature(doer, this.ctx.settings), date: new Date() };
-    await withGitErrors(() => changeFiles(git, { files, message: options.message, author }), {
-      already_exists: (m) => new BadRequestError(options.alreadyExists ?? m),
+    const change: WikiChange = { ...options.event, comment: options.comment ?? options.message };
+    // Journalled (kind `wiki`): a crash after the branch moved still records the page's event.
+    await journalledMove(this.repos.journal, repo.id, doer.id, {
+      kind: "wiki",
+      facts: { detail: { ...change } },
+      move: (beforeMove) =>
+        withGitErrors(() => changeFiles(git, { files, message: options.message, author, beforeMove }), {
+          already_exists: (m) => new BadRequestError(options.alreadyExists ?? m),
+        }),
+      updatesOf: (made) => [{ ref: `refs/heads/${made.branch}`, oldSha: ZERO_SHA, newSha: made.commit.sha }],
+      record: (_made, _updates, operation) => {
+        crashPoint("wiki-after-move");
+        return this.recordChange(repo, doer.id, change, operation);
+      },
     });
+  }
+
+  /**
+   * Records a page's change (its event, the wiki's size) once its branch moved, claiming the
+   * journalled `operation` in the same transaction; the event is left out when a reconciliation
+   * recorded it already.
+   */
+  private async recordChange(
+    repo: Repository,
+    doerId: number | null,
+    change: WikiChange,
+    operation: string | undefined,
+    at = new Date(),
+  ): Promise<void> {
     await this.recordSize(repo, async (trx) => {
-      await this.ctx.events.record(trx, {
-        ...inRepo(repo, doer.id),
-        type: "wiki",
-        action: options.event.action,
-        page: options.event.page,
-        comment: options.comment ?? options.message,
-      });
+      if (operation && !(await this.repos.journal.claim(trx, operation))) return;
+      if (doerId === null) return;
+      await this.ctx.events.record(trx, { ...inRepo(repo, doerId, at), type: "wiki", ...change });
     });
   }
 
