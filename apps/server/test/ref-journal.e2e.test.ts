@@ -39,7 +39,11 @@ function findGitdir(root: string, name: string): string | undefined {
 // both databases in the storage suite (ref-updates.test.ts). PGlite is the one that dies with the
 // server, so its recovery is the one a kill -9 tests.
 describe.each(E2E_DATABASES.slice(0, 1))("ref moves interrupted by a crash (%s)", (database) => {
-  const { env, dispose } = databaseEnv(database, { NODE_ENV: "test" });
+  // Local networks allowed: a pull mirror below mirrors a repository of this very server.
+  const { env, dispose } = databaseEnv(database, {
+    NODE_ENV: "test",
+    KILN__MIGRATIONS__ALLOW_LOCALNETWORKS: "true",
+  });
   const work = tempWorkPath();
   const dir = scratch("kiln-journal-");
   const clone = join(dir, "clone");
@@ -352,6 +356,39 @@ describe.each(E2E_DATABASES.slice(0, 1))("ref moves interrupted by a crash (%s)"
       await crashing("fork-sync-after-move", sync);
       expect(await forkTip()).toBe(crashed);
       expect(await forkPushes(crashed)).toBe(uninterrupted);
+    },
+    SLOW,
+  );
+
+  it(
+    "a pull mirror's sync killed after its refs moved is recorded at start-up, its events once",
+    async () => {
+      // The migration's clone is no sync: the one sync below is the only mirror_sync_push.
+      const mirrorPushes = async () =>
+        (
+          (await api(server.url, "GET", "/repos/alice/copy/activities/feeds?limit=50", { token })).json as {
+            op_type: string;
+            ref_name: string;
+          }[]
+        ).filter((e) => e.op_type === "mirror_sync_push" && e.ref_name === "refs/heads/main").length;
+      const mirrorTip = async () =>
+        (await api(server.url, "GET", "/repos/alice/copy/branches/main", { token })).json.commit.id as string;
+      const sync = () => api(server.url, "POST", "/repos/alice/copy/mirror-sync", { token });
+      await gitOk(clone, ["pull", "-q", "origin", "main"]);
+      await crashing("mirror-sync-after-move", async () => {
+        // The mirror follows this server's own repository, at the port this start listens on.
+        const made = await api(server.url, "POST", "/repos/migrate", {
+          token,
+          body: { clone_addr: `${server.url}/alice/project.git`, repo_name: "copy", mirror: true },
+        });
+        expect(made.status).toBe(201);
+        await commit("mirror.txt", "mirrored\n", "Mirrored by the crashed sync");
+        await gitOk(clone, ["push", "-q", "origin", "main"]);
+        return sync();
+      });
+      const crashed = (await gitOk(clone, ["rev-parse", "HEAD"])).trim();
+      expect(await mirrorTip()).toBe(crashed);
+      expect(await mirrorPushes()).toBe(1);
     },
     SLOW,
   );

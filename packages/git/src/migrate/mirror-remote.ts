@@ -7,6 +7,7 @@ import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
+import { STAGING_REFS } from "../util/staging-refs.js";
 import { CheckedRemote } from "./checked-remote.js";
 import { pinnedGitConfig } from "./pinned-config.js";
 
@@ -31,6 +32,14 @@ export class MirrorSyncError extends Error {
 
 /** The refspecs a mirror moves, as Forgejo's push mirrors: every branch and every tag, forced. */
 const MIRROR_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"];
+
+/**
+ * Where a pull mirror's sync puts the remote's branches and tags before they replace the mirror's:
+ * the fetch moves no visible ref, so the sync can tell the journal what will move before it does.
+ * Hidden from clients ({@link STAGING_REFS}).
+ */
+export const MIRROR_STAGING = `${STAGING_REFS}mirror/`;
+const STAGING_REFSPECS = [`+refs/heads/*:${MIRROR_STAGING}heads/*`, `+refs/tags/*:${MIRROR_STAGING}tags/*`];
 
 /** The environment of a git process talking to a mirror remote: pinned, no machine configuration, credentials as a header. */
 async function remoteEnv(options: MirrorRemoteOptions, extra: NodeJS.ProcessEnv = {}) {
@@ -82,14 +91,11 @@ async function runRemoteGit(
   }
 }
 
-/** Every branch and tag of a repository and where it points. */
-async function headsAndTags(repo: GitRepository): Promise<Map<string, string>> {
-  const result = await runGit(
-    ["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags"],
-    {
-      cwd: repo.gitdir,
-    },
-  );
+/** The refs under `prefixes` and where they point. */
+async function refsUnder(repo: GitRepository, ...prefixes: string[]): Promise<Map<string, string>> {
+  const result = await runGit(["for-each-ref", "--format=%(objectname) %(refname)", ...prefixes], {
+    cwd: repo.gitdir,
+  });
   if (result.code !== 0) throw new MirrorSyncError(result.stderr.trim() || "git for-each-ref failed");
   const refs = new Map<string, string>();
   for (const line of result.stdout.toString("utf8").split("\n")) {
@@ -97,6 +103,25 @@ async function headsAndTags(repo: GitRepository): Promise<Map<string, string>> {
     if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
   }
   return refs;
+}
+
+/** Applies ref updates in one git transaction: all of them, or none when one fails. */
+async function updateRefs(repo: GitRepository, lines: readonly string[]): Promise<void> {
+  if (lines.length === 0) return;
+  const result = await runGit(["update-ref", "--stdin"], {
+    cwd: repo.gitdir,
+    input: `${lines.join("\n")}\n`,
+  });
+  if (result.code !== 0) throw new MirrorSyncError(result.stderr.trim() || "git update-ref failed");
+}
+
+/** Removes the staging refs a sync leaves (or a killed sync left). */
+async function clearStaging(repo: GitRepository): Promise<void> {
+  const staged = await refsUnder(repo, MIRROR_STAGING);
+  await updateRefs(
+    repo,
+    [...staged.keys()].map((ref) => `delete ${ref}`),
+  );
 }
 
 /** What changed between two ref maps, as ref updates (40 zeros for a missing side). */
@@ -128,12 +153,17 @@ async function spokeSmartHttp(trace: string): Promise<boolean> {
  * Brings a pull mirror up to date (Forgejo's runSync): the remote's branches and tags replace the
  * mirror's, with `prune` removing those the remote no longer has. The remote must first answer
  * as a smart HTTP git server (a web page or a dumb server would look like an empty repository and
- * prune everything); the fetch is atomic, so a failure or a kill leaves every ref as it was.
- * Holds the repository's write lock. Resolves with the refs that changed.
+ * prune everything). The fetch writes only staging refs ({@link MIRROR_STAGING}); `beforeMove` is
+ * then told every ref that will change, and they change in one git transaction, so a failure or a
+ * kill leaves every branch and tag as it was or all of them moved. Holds the repository's write
+ * lock. Resolves with the refs that changed.
  */
 export async function fetchMirror(
   repo: GitRepository,
-  options: MirrorRemoteOptions & { readonly prune: boolean },
+  options: MirrorRemoteOptions & {
+    readonly prune: boolean;
+    readonly beforeMove?: (updates: readonly RefUpdate[]) => Promise<void>;
+  },
 ): Promise<RefUpdate[]> {
   const temp = await mkdtemp(join(tmpdir(), "kiln-mirror-"));
   try {
@@ -150,28 +180,44 @@ export async function fetchMirror(
     }
     const env = await remoteEnv(options);
     return await repo.withWriteLock(async () => {
-      const before = await headsAndTags(repo);
       try {
+        await clearStaging(repo);
+        // --no-tags: tags arrive through their refspec only, never auto-followed into refs/tags.
         await runRemoteGit(
           [
             "fetch",
             "--atomic",
             "--force",
+            "--no-tags",
             "--no-write-fetch-head",
             "--quiet",
-            ...(options.prune ? ["--prune"] : []),
             "--",
             url,
-            ...MIRROR_REFSPECS,
+            ...STAGING_REFSPECS,
           ],
           repo.gitdir,
           env,
           options,
         );
+        const before = await refsUnder(repo, "refs/heads", "refs/tags");
+        const staged = new Map<string, string>();
+        for (const [ref, sha] of await refsUnder(repo, MIRROR_STAGING)) {
+          staged.set(`refs/${ref.slice(MIRROR_STAGING.length)}`, sha);
+        }
+        const updates = diffRefs(before, options.prune ? staged : new Map([...before, ...staged]));
+        if (updates.length === 0) return updates;
+        await options.beforeMove?.(updates);
+        await updateRefs(
+          repo,
+          updates.map((u) =>
+            /^0+$/.test(u.newSha) ? `delete ${u.ref} ${u.oldSha}` : `update ${u.ref} ${u.newSha} ${u.oldSha}`,
+          ),
+        );
+        return updates;
       } finally {
+        await clearStaging(repo).catch(() => undefined);
         refsChanged(repo.gitdir);
       }
-      return diffRefs(before, await headsAndTags(repo));
     });
   } finally {
     await rm(temp, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
+import { STAGING_REFS } from "../util/staging-refs.js";
 import { feedStdin, type GitProcess, spawnGitInSlot, stdoutStream } from "./git-process.js";
 import { classifyGitRequest, type GitService, gitProtocolOf, noCacheHeaders } from "./git-request.js";
 import { FLUSH_PKT, pktLine } from "./pkt-line.js";
@@ -65,7 +66,11 @@ function plain(status: number, message: string): Response {
 }
 
 function serviceArgs(service: GitService, repo: GitRepository, advertise: boolean): string[] {
-  const config = service === "git-upload-pack" ? ["-c", "uploadpack.allowFilter=true"] : [];
+  const config = [
+    "-c",
+    `transfer.hideRefs=${STAGING_REFS}`,
+    ...(service === "git-upload-pack" ? ["-c", "uploadpack.allowFilter=true"] : []),
+  ];
   const verb = service.slice("git-".length);
   return [...config, verb, "--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), repo.gitdir];
 }

@@ -5,8 +5,8 @@ import {
   PermissionDeniedError,
   type Repository,
 } from "@kiln/domain";
-import { fetchMirror } from "@kiln/git";
-import { type MirrorRow, mirrors, type NewMirror, repositories } from "@kiln/storage";
+import { fetchMirror, type RefUpdate } from "@kiln/git";
+import { type Db, type MirrorRow, mirrors, type NewMirror, repositories } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes } from "../events/ref-events.js";
@@ -63,7 +63,36 @@ export class PullMirrorService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
-  ) {}
+  ) {
+    // A sync a crash interrupted after its refs moved is recorded as the sync it was.
+    repos.journal.register("mirror-sync", async (repo, git, intents, landed) => {
+      const row = await mirrors.findMirror(this.ctx.db, repo.id);
+      const pushed = await describePushes(git, landed);
+      await this.repos.afterPush(repo, landed, null, {
+        operation: intents[0]?.operation ?? "",
+        kind: "mirror-sync",
+        record: (trx) => this.recordSync(trx, repo, row, landed, pushed),
+      });
+    });
+  }
+
+  /** The mirror's times and the sync's events, in the transaction that records the sync. */
+  private async recordSync(
+    trx: Db,
+    repo: Repository,
+    row: MirrorRow | undefined,
+    updates: readonly RefUpdate[],
+    pushed: Awaited<ReturnType<typeof describePushes>>,
+  ): Promise<void> {
+    if (row) {
+      await mirrors.updateMirror(trx, repo.id, {
+        updatedAt: new Date(),
+        nextUpdateAt: this.nextUpdate(row.intervalMs),
+        lastError: "",
+      });
+    }
+    await recordMirrorSync(this.ctx.events, trx, inRepo(repo, repo.ownerId), updates, pushed);
+  }
 
   /** Whether new pull mirrors may be made (`[repository] DISABLE_MIRRORS`, `[mirror] ENABLED`/`DISABLE_NEW_PULL`). */
   checkMayCreate(): void {
@@ -188,23 +217,33 @@ export class PullMirrorService {
       const remote = await checkMirrorAddress(this.ctx.settings, row.remoteAddress);
       const git = await this.repos.git(repo);
       const auth = openCredentials(this.ctx.settings, row.credentials);
-      const updates = await fetchMirror(git, {
-        remote,
-        prune: row.enablePrune,
-        ...(auth ? { auth } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      // Default branch, history index, size and usage, push mirrors that sync on commit: as a push.
-      const after = await this.repos.afterPush(repo, updates, null);
-      const pushed = updates.length > 0 ? await describePushes(git, updates) : new Map();
-      await this.ctx.db.transaction().execute(async (trx) => {
-        await mirrors.updateMirror(trx, repoId, {
-          updatedAt: new Date(),
-          nextUpdateAt: this.nextUpdate(row.intervalMs),
-          lastError: "",
+      // The refs that will move are journalled first (kind mirror-sync): a kill after they moved
+      // is recorded at start-up, with the sync's events, instead of losing them.
+      let operation: string | undefined;
+      let updates: RefUpdate[];
+      try {
+        updates = await fetchMirror(git, {
+          remote,
+          prune: row.enablePrune,
+          ...(auth ? { auth } : {}),
+          ...(signal ? { signal } : {}),
+          beforeMove: async (moves) => {
+            operation = await this.repos.journal.announce(repo.id, "mirror-sync", null, moves);
+          },
         });
-        await recordMirrorSync(this.ctx.events, trx, inRepo(after, after.ownerId), updates, pushed);
-      });
+      } catch (error) {
+        if (operation) await this.repos.journal.settle(operation);
+        throw error;
+      }
+      const pushed = updates.length > 0 ? await describePushes(git, updates) : new Map();
+      const record = (trx: Db) => this.recordSync(trx, repo, row, updates, pushed);
+      // Default branch, history index, size and usage, push mirrors that sync on commit: as a push.
+      if (operation) {
+        await this.repos.afterPush(repo, updates, null, { operation, kind: "mirror-sync", record });
+      } else {
+        await this.repos.afterPush(repo, updates, null);
+        await this.ctx.db.transaction().execute(record);
+      }
       return { ok: true, error: "", refs: updates.length };
     } catch (error) {
       const message = describeFailure(error);

@@ -9,7 +9,8 @@ import type { ServiceContext } from "../context.js";
  * a branch or tag created or deleted through the API; `rename`: a branch renamed through the
  * API; `merged-head`: a pull request's head branch deleted after its merge; `wiki`: a wiki page
  * written through the API, whose ref is in the wiki's git; `fork-sync`: a fork's branch
- * fast-forwarded to its parent's).
+ * fast-forwarded to its parent's; `mirror-sync`: a pull mirror's branches and tags replaced by
+ * its remote's).
  */
 export type RefMoveKind =
   | "merge"
@@ -19,7 +20,8 @@ export type RefMoveKind =
   | "rename"
   | "merged-head"
   | "wiki"
-  | "fork-sync";
+  | "fork-sync"
+  | "mirror-sync";
 
 /** Extra facts a kind needs to finish a move (a merge's pull request and style). */
 export interface RefMoveFacts {
