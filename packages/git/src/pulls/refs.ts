@@ -1,5 +1,4 @@
-import { commitsInBatch, firstUnsignedInBatch } from "../hooks/git-facts.js";
-import type { PushedCommit } from "../hooks/verify-channel.js";
+import { commitsInBatch, firstUnsignedInBatch, type PushedCommit } from "../hooks/git-facts.js";
 import { isoContext } from "../objects/iso.js";
 import { refsChanged } from "../objects/repo-state.js";
 import { readRef } from "../objects/resolve.js";
