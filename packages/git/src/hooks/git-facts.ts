@@ -70,10 +70,16 @@ export function gitRefUpdateFacts(cwd: string, options: GitFactsOptions = {}): R
       if (update.oldSha === ZERO_SHA) {
         // A new branch: diff from where its new commits fork off existing history (the empty
         // tree for unrelated history), one tree diff however many commits are new.
-        const [oldest] = await git(["rev-list", "--reverse", "--topo-order", ...newCommitsArgs(update)]);
+        // One walk gives the oldest new commit with its parents (`<oldest> <parent>…`).
+        const [oldest] = await git([
+          "rev-list",
+          "--reverse",
+          "--topo-order",
+          "--parents",
+          ...newCommitsArgs(update),
+        ]);
         if (!oldest) return [];
-        const [line = ""] = await git(["rev-list", "--parents", "-n", "1", oldest]);
-        const fork = line.split(" ")[1];
+        const fork = oldest.split(" ")[1];
         return git([...base, fork ?? EMPTY_TREE, update.newSha]);
       }
       // The branch's tree before against after (Forgejo's GetFilesChangedBetween), not what the
