@@ -3,13 +3,16 @@ export * from "./glob/glob.js";
 export * from "./hooks/branch-rules.js";
 export * from "./hooks/evaluate-push.js";
 export * from "./hooks/file-patterns.js";
-export { gitRefUpdateFacts } from "./hooks/git-facts.js";
-export { openIntentChannel, PUSH_INTENT_ENV } from "./hooks/intent-channel.js";
+export {
+  type CommitSignatureCheck,
+  type GitFactsOptions,
+  gitRefUpdateFacts,
+  type PushedCommit,
+} from "./hooks/git-facts.js";
 export { parsePushPolicy, parseRefUpdateLines } from "./hooks/parse-push.js";
 export type { PushLimits } from "./hooks/push-policy.js";
 export * from "./hooks/push-policy.js";
 export * from "./hooks/tag-rules.js";
-export * from "./hooks/verify-channel.js";
 export * from "./lfs/lfs-batch.js";
 export * from "./lfs/lfs-http.js";
 export * from "./lfs/lfs-oid.js";

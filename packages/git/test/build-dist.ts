@@ -16,11 +16,11 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Builds dist/ when any source file is newer than the compiled hook entry point. */
+/** Builds dist/ when any source file is newer than its compiled entry point. */
 export default function setup(): void {
   let built = 0;
   try {
-    built = statSync(join(root, "dist/hooks/pre-receive-main.js")).mtimeMs;
+    built = statSync(join(root, "dist/index.js")).mtimeMs;
   } catch {}
   if (built < newest(join(root, "src"))) {
     execFileSync(

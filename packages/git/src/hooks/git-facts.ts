@@ -2,7 +2,26 @@ import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import type { RefUpdateFacts } from "./evaluate-push.js";
 import { type RefUpdate, ZERO_SHA } from "./push-policy.js";
-import { askUnverified, PUSH_VERIFY_ENV, type PushedCommit } from "./verify-channel.js";
+
+/** A pushed commit as read from the quarantine: its id and raw object. */
+export interface PushedCommit {
+  readonly sha: string;
+  readonly object: Buffer;
+}
+
+/** Answers, for commits in order, the first whose signature the server cannot verify. */
+export type CommitSignatureCheck = (commits: readonly PushedCommit[]) => Promise<string | undefined>;
+
+/** Options of {@link gitRefUpdateFacts}. */
+export interface GitFactsOptions {
+  /** git's environment; the server's without the machine configuration when absent. */
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Verifies the signatures of signed new commits; without it a commit only needs to carry one.
+   * A check that fails verifies nothing: the first commit is then the unverified one.
+   */
+  readonly verifyCommits?: CommitSignatureCheck;
+}
 
 /** The id of git's empty tree, the "before" of a history with no parent. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -15,13 +34,13 @@ function splitOutput(output: Buffer, nul: boolean): string[] {
     .filter((part) => part.length > 0);
 }
 
-async function gitLines(cwd: string, args: string[]): Promise<string[] | undefined> {
-  const result = await runGit(args, { cwd, env: withoutMachineConfig() });
+async function gitLines(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<string[] | undefined> {
+  const result = await runGit(args, { cwd, env });
   return result.code === 0 ? splitOutput(result.stdout, args.includes("-z")) : undefined;
 }
 
-async function mustLines(cwd: string, args: string[]): Promise<string[]> {
-  const lines = await gitLines(cwd, args);
+async function mustLines(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<string[]> {
+  const lines = await gitLines(cwd, env, args);
   if (!lines) throw new Error(`git ${args.join(" ")} failed`);
   return lines;
 }
@@ -33,14 +52,16 @@ function newCommitsArgs(update: RefUpdate): string[] {
 }
 
 /**
- * Computes ref update facts with the system git in the repository `cwd`. Inside a pre-receive
- * hook git's quarantine environment is inherited, so the pushed objects are visible.
+ * Computes ref update facts with the system git in the repository `cwd`. For a push being
+ * received, `env` carries git's quarantine variables, so the pushed objects are visible.
  */
-export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
+export function gitRefUpdateFacts(cwd: string, options: GitFactsOptions = {}): RefUpdateFacts {
+  const env = options.env ?? withoutMachineConfig();
+  const git = (args: string[]) => mustLines(cwd, env, args);
   return {
     async isForcePush(update) {
       if (update.oldSha === ZERO_SHA || update.newSha === ZERO_SHA) return false;
-      const lines = await mustLines(cwd, ["rev-list", "--max-count=1", update.oldSha, `^${update.newSha}`]);
+      const lines = await git(["rev-list", "--max-count=1", update.oldSha, `^${update.newSha}`]);
       return lines.length > 0;
     },
     async changedFiles(update) {
@@ -49,37 +70,40 @@ export function gitRefUpdateFacts(cwd: string): RefUpdateFacts {
       if (update.oldSha === ZERO_SHA) {
         // A new branch: diff from where its new commits fork off existing history (the empty
         // tree for unrelated history), one tree diff however many commits are new.
-        const [oldest] = await mustLines(cwd, [
+        // One walk gives the oldest new commit with its parents (`<oldest> <parent>…`).
+        const [oldest] = await git([
           "rev-list",
           "--reverse",
           "--topo-order",
+          "--parents",
           ...newCommitsArgs(update),
         ]);
         if (!oldest) return [];
-        const [line = ""] = await mustLines(cwd, ["rev-list", "--parents", "-n", "1", oldest]);
-        const fork = line.split(" ")[1];
-        return mustLines(cwd, [...base, fork ?? EMPTY_TREE, update.newSha]);
+        const fork = oldest.split(" ")[1];
+        return git([...base, fork ?? EMPTY_TREE, update.newSha]);
       }
       // The branch's tree before against after (Forgejo's GetFilesChangedBetween), not what the
       // new commits change since the merge base: a force push that drops someone's commits
       // changes the files those commits changed.
-      return mustLines(cwd, [...base, update.oldSha, update.newSha]);
+      return git([...base, update.oldSha, update.newSha]);
     },
     async firstUnsignedCommit(update) {
       if (update.newSha === ZERO_SHA) return undefined;
-      const shas = await mustLines(cwd, ["rev-list", "--reverse", ...newCommitsArgs(update)]);
+      const shas = await git(["rev-list", "--reverse", ...newCommitsArgs(update)]);
       if (shas.length === 0) return undefined;
       const batch = await runGit(["cat-file", "--batch"], {
         cwd,
-        env: withoutMachineConfig(),
+        env,
         input: `${shas.join("\n")}\n`,
       });
       if (batch.code !== 0) throw new Error(`git cat-file failed: ${batch.stderr}`);
       const unsigned = firstUnsignedInBatch(batch.stdout);
       if (unsigned) return unsigned;
       // Every commit is signed; the server, which holds the keys, says whether each signature verifies.
-      const channel = process.env[PUSH_VERIFY_ENV];
-      return channel ? askUnverified(channel, commitsInBatch(batch.stdout)) : undefined;
+      const verify = options.verifyCommits;
+      if (!verify) return undefined;
+      const commits = commitsInBatch(batch.stdout);
+      return verify(commits).catch(() => commits[0]?.sha);
     },
   };
 }

@@ -51,9 +51,14 @@ export async function pushLimitRefusals(
   return messages;
 }
 
-/** {@link PushSizeFacts} from the system git in the repository `cwd` (the hook's quarantine included). */
-export function gitPushSizeFacts(cwd: string): PushSizeFacts {
-  const env = withoutMachineConfig();
+/**
+ * {@link PushSizeFacts} from the system git in the repository `cwd`; for a push being received,
+ * `env` carries git's quarantine variables.
+ */
+export function gitPushSizeFacts(
+  cwd: string,
+  env: NodeJS.ProcessEnv = withoutMachineConfig(),
+): PushSizeFacts {
   return {
     async refCount() {
       const result = await runGit(["for-each-ref", "--format=x"], { cwd, env });

@@ -27,7 +27,7 @@ export interface BranchRulePolicy {
   readonly canChangeProtectedFiles: boolean;
 }
 
-/** The push rules of one pusher on one repository, passed to the pre-receive hook as JSON. */
+/** The push rules of one pusher on one repository, against which the server judges a push. */
 export interface PushPolicy {
   /** Branch protection rules of the repository, in any order. */
   readonly branchRules: readonly BranchRulePolicy[];
@@ -70,9 +70,6 @@ export interface RefUpdate {
   readonly newSha: string;
   readonly ref: string;
 }
-
-/** The environment variable through which the transport hands the policy to the hook. */
-export const PUSH_POLICY_ENV = "KILN_PUSH_POLICY";
 
 /** The environment variable naming the file the post-receive hook writes the applied ref updates to. */
 export const PUSH_REPORT_ENV = "KILN_PUSH_REPORT";

@@ -4,8 +4,10 @@ import { dirname, join } from "node:path";
 import git from "isomorphic-git";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
+import { scratch } from "../../test/helpers.js";
+import { startTestServer } from "../../test/test-server.js";
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
-import { PUSH_POLICY_ENV } from "../hooks/push-policy.js";
+import { LfsStore } from "../lfs/lfs-store.js";
 import type { GitRepository } from "../storage/git-repository.js";
 import { createBranch, deleteBranch, getBranch, setDefaultBranch } from "./branches.js";
 import { isoContext } from "./iso.js";
@@ -101,25 +103,33 @@ describe("refs resolve only inside the repository's own namespace", () => {
         bob.gitdir,
       ),
     ).toBe("");
-    // A push through Kiln (which always hands the hook a policy) creates none of them either:
-    // plain git's receive-pack would take `refs/heads/HEAD`, the pre-receive hook refuses it.
-    const policy = { [PUSH_POLICY_ENV]: JSON.stringify({ branchRules: [] }) };
-    for (const ref of ["refs/heads/HEAD", "refs/heads/-x", "refs/heads/@", "refs/tags/HEAD"]) {
-      const pushed = await fx.cli.run(["push", bob.gitdir, `${bobMain}:${ref}`], fx.repo.gitdir, policy);
-      expect(pushed.code, ref).not.toBe(0);
-      expect(pushed.stderr, ref).toContain("git refuses this");
+    // A push through Kiln (which always judges a push against a policy) creates none of them
+    // either: plain git's receive-pack would take `refs/heads/HEAD`, the policy refuses it.
+    const lfs = await scratch();
+    const server = await startTestServer(fx.store, new LfsStore(lfs.dir));
+    server.hooks.pushPolicy = { branchRules: [] };
+    const bobUrl = `${server.url}/bob/public.git`;
+    try {
+      for (const ref of ["refs/heads/HEAD", "refs/heads/-x", "refs/heads/@", "refs/tags/HEAD"]) {
+        const pushed = await fx.cli.run(["push", bobUrl, `${bobMain}:${ref}`], fx.repo.gitdir);
+        expect(pushed.code, ref).not.toBe(0);
+        expect(pushed.stderr, ref).toContain("git refuses this");
+      }
+      expect(
+        await fx.cli.ok(["for-each-ref", "--format=%(refname)", "refs/heads/", "refs/tags/HEAD"], bob.gitdir),
+      ).not.toMatch(/refs\/heads\/(HEAD|-x|@)$|refs\/tags\/HEAD/m);
+      // One left from before the rule (or written by other tools) is a branch like any other to
+      // read and delete, by the API and by a push.
+      await fx.cli.ok(["update-ref", "refs/heads/HEAD", bobMain], bob.gitdir);
+      expect((await getBranch(bob, "HEAD")).commit.sha).toBe(bobMain);
+      expect(await deleteBranch(bob, "HEAD")).toBe(bobMain);
+      expect(await readRef(isoContext(bob), "refs/heads/HEAD")).toBeUndefined();
+      await fx.cli.ok(["update-ref", "refs/tags/HEAD", bobMain], bob.gitdir);
+      await fx.cli.ok(["push", "--quiet", bobUrl, ":refs/tags/HEAD"], fx.repo.gitdir);
+    } finally {
+      await server.close();
+      await lfs.cleanup();
     }
-    expect(
-      await fx.cli.ok(["for-each-ref", "--format=%(refname)", "refs/heads/", "refs/tags/HEAD"], bob.gitdir),
-    ).not.toMatch(/refs\/heads\/(HEAD|-x|@)$|refs\/tags\/HEAD/m);
-    // One left from before the rule (or written by other tools) is a branch like any other to
-    // read and delete, by the API and by a push.
-    await fx.cli.ok(["update-ref", "refs/heads/HEAD", bobMain], bob.gitdir);
-    expect((await getBranch(bob, "HEAD")).commit.sha).toBe(bobMain);
-    expect(await deleteBranch(bob, "HEAD")).toBe(bobMain);
-    expect(await readRef(isoContext(bob), "refs/heads/HEAD")).toBeUndefined();
-    await fx.cli.ok(["update-ref", "refs/tags/HEAD", bobMain], bob.gitdir);
-    await fx.cli.ok(["push", "--quiet", bob.gitdir, ":refs/tags/HEAD"], fx.repo.gitdir, policy);
     expect(await readRef(isoContext(bob), "refs/tags/HEAD")).toBeUndefined();
   });
 

@@ -1,6 +1,5 @@
-import { commitsInBatch, firstUnsignedInBatch } from "../hooks/git-facts.js";
+import { commitsInBatch, firstUnsignedInBatch, type PushedCommit } from "../hooks/git-facts.js";
 import { ZERO_SHA } from "../hooks/push-policy.js";
-import type { PushedCommit } from "../hooks/verify-channel.js";
 import type { BeforeRefMove } from "../objects/branches.js";
 import { isoContext } from "../objects/iso.js";
 import { refsChanged } from "../objects/repo-state.js";

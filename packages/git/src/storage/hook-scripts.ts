@@ -1,33 +1,32 @@
-import { sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { PUSH_POLICY_ENV, PUSH_REPORT_ENV } from "../hooks/push-policy.js";
-
-/** Where the compiled pre-receive entry point lives; from sources (tests) it maps to the package's dist/. */
-export function preReceiveEntryPath(): string {
-  const here = fileURLToPath(import.meta.url);
-  const path = fileURLToPath(new URL("../hooks/pre-receive-main.js", import.meta.url));
-  if (!here.endsWith(".ts")) return path;
-  const marker = `${sep}src${sep}`;
-  const at = path.lastIndexOf(marker);
-  return `${path.slice(0, at)}${sep}dist${sep}${path.slice(at + marker.length)}`;
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
+import { PUSH_HOOK_ENV } from "../hooks/hook-channel.js";
+import { PUSH_REPORT_ENV } from "../hooks/push-policy.js";
 
 /**
- * The hook files Kiln installs in a repository, by name. pre-receive starts Node only when the
- * server passed a push policy (pushes from other tools are not Kiln's to police); post-receive
- * records the applied ref updates where the transport asked.
+ * The hook files Kiln installs in a repository, by name, both plain `sh` (a push starts no
+ * interpreter). pre-receive has the server judge the push only when the server asked for it
+ * (pushes from other tools are not Kiln's to police): it hands its quarantine variables and ref
+ * updates to the server through the FIFOs of `KILN_PUSH_HOOK` (see hook-channel.ts), prints the
+ * messages of the verdict (git shows them as `remote: …`) and accepts only on `ok`.
+ * post-receive records the applied ref updates where the transport asked.
  */
-export function hookScripts(nodePath: string, entryPath = preReceiveEntryPath()): Record<string, string> {
+export function hookScripts(): Record<string, string> {
+  const dir = `"$${PUSH_HOOK_ENV}"`;
   return {
     "pre-receive": [
       "#!/bin/sh",
-      "# Installed by Kiln: enforces the push policy the server passes for this push.",
-      `if [ -z "$${PUSH_POLICY_ENV}" ]; then cat >/dev/null; exit 0; fi`,
-      `exec ${shellQuote(nodePath)} ${shellQuote(entryPath)}`,
+      "# Installed by Kiln: has the server judge this push against its push policy.",
+      `if [ -z "$${PUSH_HOOK_ENV}" ]; then cat >/dev/null; exit 0; fi`,
+      `exec 3<${dir}/verdict || exit 1`,
+      "{",
+      `  printf '%s\\0%s\\0%s\\0' "$GIT_OBJECT_DIRECTORY" "$GIT_ALTERNATE_OBJECT_DIRECTORIES" "$GIT_QUARANTINE_PATH"`,
+      "  cat",
+      `  printf '\\0'`,
+      `} >${dir}/request || exit 1`,
+      "IFS= read -r verdict <&3",
+      "cat <&3 >&2",
+      `[ "$verdict" = ok ] && exit 0`,
+      `[ -n "$verdict" ] || echo "push refused: the server did not answer the pre-receive hook" >&2`,
+      "exit 1",
       "",
     ].join("\n"),
     "post-receive": [

@@ -7,11 +7,11 @@ import { hookScripts } from "./hook-scripts.js";
  * Writes Kiln's hooks into a bare repository unless they are there already with the same
  * content; each file is replaced atomically. Resolves with whether anything changed.
  */
-export async function installHooks(gitdir: string, nodePath: string): Promise<boolean> {
+export async function installHooks(gitdir: string): Promise<boolean> {
   const dir = join(gitdir, "hooks");
   await mkdir(dir, { recursive: true });
   let changed = false;
-  for (const [name, content] of Object.entries(hookScripts(nodePath))) {
+  for (const [name, content] of Object.entries(hookScripts())) {
     const path = join(dir, name);
     const current = await readFile(path, "utf8").catch(() => undefined);
     if (current === content) continue;

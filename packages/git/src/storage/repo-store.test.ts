@@ -173,7 +173,7 @@ describe("RepoStore", () => {
     expect(await store.ensureHooks("alice", "hooked")).toBe(false);
     await writeFile(join(repo.gitdir, "hooks", "pre-receive"), "#!/bin/sh\nexit 0\n");
     expect(await store.ensureHooks("alice", "hooked")).toBe(true);
-    expect(await readFile(join(repo.gitdir, "hooks", "pre-receive"), "utf8")).toContain("KILN_PUSH_POLICY");
+    expect(await readFile(join(repo.gitdir, "hooks", "pre-receive"), "utf8")).toContain("KILN_PUSH_HOOK");
   });
 
   it("serializes concurrent API writes so none is lost", async () => {

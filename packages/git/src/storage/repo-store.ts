@@ -30,8 +30,6 @@ function isHistoryIndex(relative: readonly string[]): boolean {
 export interface RepoStoreOptions {
   /** The directory holding `<owner>/<name>.git` (Kiln: `<work-path>/data/repositories`). */
   readonly root: string;
-  /** The Node binary the pre-receive hook runs with; defaults to the running one. */
-  readonly nodePath?: string;
 }
 
 /** Options of {@link RepoStore.create}. */
@@ -76,14 +74,12 @@ export function wikiRepoName(name: string): string {
 
 export class RepoStore {
   readonly root: string;
-  readonly #nodePath: string;
   readonly #locks = new KeyedMutex();
   /** Repositories {@link open} found, until {@link delete} or {@link move} takes them away. */
   readonly #opened = new Set<string>();
 
   constructor(options: RepoStoreOptions) {
     this.root = options.root;
-    this.#nodePath = options.nodePath ?? process.execPath;
   }
 
   /** The directory of a repository, whether or not it exists. Throws invalid-argument for bad names. */
@@ -145,7 +141,7 @@ export class RepoStore {
       try {
         await runGitOk(["init", "--bare", "--quiet", "--template=", `--initial-branch=${branch}`, temp]);
         await writeFile(join(temp, "HEAD"), `ref: refs/heads/${branch}\n`);
-        await installHooks(temp, this.#nodePath);
+        await installHooks(temp);
         if (options.autoInit) {
           const init = options.autoInit;
           const readme = init.readme ?? `# ${name}\n${init.description ? `\n${init.description}\n` : ""}`;
@@ -185,7 +181,7 @@ export class RepoStore {
       if (await this.exists(owner, name))
         throw new GitAlreadyExistsError(`repository ${owner}/${name} already exists`);
       await this.#discard(this.#handle(owner, wikiRepoName(name)).gitdir);
-      await installHooks(dir, this.#nodePath);
+      await installHooks(dir);
       await mkdir(dirname(handle.gitdir), { recursive: true });
       await rename(dir, handle.gitdir);
       forgetRepositoryState(handle.gitdir);
@@ -258,8 +254,8 @@ export class RepoStore {
         forgetRepositoryState(source.gitdir);
         forgetRepositoryState(target.gitdir);
       }
-      await installHooks(target.gitdir, this.#nodePath);
-      if (hasWiki) await installHooks(targetWiki.gitdir, this.#nodePath);
+      await installHooks(target.gitdir);
+      if (hasWiki) await installHooks(targetWiki.gitdir);
       return target;
     });
   }
@@ -293,7 +289,7 @@ export class RepoStore {
   /** (Re)writes Kiln's hooks in an existing repository; resolves with whether anything changed. */
   async ensureHooks(owner: string, name: string): Promise<boolean> {
     const repo = await this.open(owner, name);
-    return repo.withWriteLock(() => installHooks(repo.gitdir, this.#nodePath));
+    return repo.withWriteLock(() => installHooks(repo.gitdir));
   }
 
   /** A fresh empty directory on the store's file system for building or discarding repositories. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -186,7 +186,7 @@ describe("smart HTTP transport with the real git client", () => {
 
   it("refuses a push changing a file another user holds a Git LFS lock on, however many locks there are", async () => {
     const { name, work } = await cloned();
-    // Far more than one environment string can hold (128 KiB): the policy travels in a file.
+    // Far more than one environment string can hold (128 KiB): the policy stays in the server.
     const others = Array.from({ length: 4000 }, (_, i) => ({
       path: `assets/level-${i}/${"x".repeat(40)}.bin`,
       owner: "bob",
@@ -209,8 +209,8 @@ describe("smart HTTP transport with the real git client", () => {
 
   it("takes pushes when other users' locks name multi-byte paths longer than one environment string", async () => {
     const { work } = await cloned();
-    // 40 paths of 1,300 three-byte characters: under 64 Ki characters of JSON, but about 156 KiB
-    // of bytes, past Linux's 128 KiB limit on one environment string.
+    // 40 paths of 1,300 three-byte characters: about 156 KiB of bytes, past Linux's 128 KiB
+    // limit on one environment string (which a policy handed to the hook would have to fit).
     const others = Array.from({ length: 40 }, (_, i) => ({
       path: `${i}/${"資".repeat(1300)}`,
       owner: "bob",
@@ -247,6 +247,54 @@ describe("smart HTTP transport with the real git client", () => {
     const result = await cli.run(["push", "origin", ":main"], work);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("remote: branch main is the default branch and cannot be deleted");
+  });
+
+  it("gives a repository with an outdated pre-receive hook the current one before a push", async () => {
+    const { name, work } = await cloned();
+    const repo = await store.open("alice", name);
+    // An older hook that lets every push through (as one speaking another protocol would).
+    const hookPath = join(repo.gitdir, "hooks", "pre-receive");
+    await writeFile(hookPath, "#!/bin/sh\ncat >/dev/null\nexit 0\n", { mode: 0o755 });
+    server.hooks.pushPolicy = { branchRules: [mainRule({ canPush: false })] };
+    await commitFile(work, "x.txt", "x\n");
+    const refused = await cli.run(["push", "origin", "main"], work);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("remote: Not allowed to push to protected branch main");
+    expect(await readFile(hookPath, "utf8")).toContain("KILN_PUSH_HOOK");
+  });
+
+  it("leaves no hook channel behind, whether or not git ran the hook", async () => {
+    const tmp = join(root.dir, "tmp");
+    await mkdir(tmp);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const channels = async () => (await readdir(tmp)).filter((entry) => entry.startsWith("kiln-hook-"));
+    try {
+      const { name, work } = await cloned();
+      server.hooks.pushPolicy = { branchRules: [mainRule({ canPush: false })] };
+      await commitFile(work, "x.txt", "x\n");
+      expect((await cli.run(["push", "origin", "main"], work)).code).not.toBe(0);
+      expect(await channels()).toEqual([]);
+
+      // A receive-pack request with no commands (git's probe before a large push): git never runs the hook.
+      const repo = await store.open("alice", name);
+      const probe = await handleGitHttp(
+        repo,
+        "git-receive-pack",
+        new Request(`${server.url}/alice/${name}.git/git-receive-pack`, {
+          method: "POST",
+          headers: { "content-type": "application/x-git-receive-pack-request" },
+          body: "0000",
+        }),
+        { pushPolicy: { branchRules: [] } },
+      );
+      expect(probe.status).toBe(200);
+      await probe.arrayBuffer();
+      expect(await channels()).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it("pushes an LFS object and clones it back with git-lfs", async () => {

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openIntentChannel, PUSH_INTENT_ENV } from "../hooks/intent-channel.js";
+import type { CommitSignatureCheck } from "../hooks/git-facts.js";
+import { openHookChannel, PUSH_HOOK_ENV } from "../hooks/hook-channel.js";
+import { judgePush } from "../hooks/judge-push.js";
 import { parseRefUpdateLines } from "../hooks/parse-push.js";
-import { policyEnvValue } from "../hooks/policy-env.js";
-import { PUSH_POLICY_ENV, PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
-import { type CommitSignatureCheck, openVerifyChannel, PUSH_VERIFY_ENV } from "../hooks/verify-channel.js";
+import { PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
 import { refsChanged } from "../objects/repo-state.js";
 import type { GitRepository } from "../storage/git-repository.js";
+import { installHooks } from "../storage/install-hooks.js";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { STAGING_REFS } from "../util/staging-refs.js";
@@ -20,7 +21,10 @@ import { FLUSH_PKT, pktLine } from "./pkt-line.js";
 export interface GitHttpOptions {
   /** Extra environment for the git process (e.g. identifiers the caller's own hooks read). */
   readonly env?: Readonly<Record<string, string>>;
-  /** The pusher's push policy; enforced by the pre-receive hook. Without it no branch rule applies. */
+  /**
+   * The pusher's push policy; the server judges each push against it when the pre-receive hook
+   * asks. Without it no branch rule applies.
+   */
   readonly pushPolicy?: PushPolicy;
   /**
    * Called after a receive-pack with the ref updates git applied (none when nothing changed),
@@ -28,8 +32,8 @@ export interface GitHttpOptions {
    */
   readonly onPushed?: (updates: readonly RefUpdate[]) => void | Promise<void>;
   /**
-   * Called from the pre-receive hook (which needs `pushPolicy`) with the updates it accepted,
-   * before git applies them; a throw refuses the push. The caller journals them here.
+   * Called for the pre-receive hook (which needs `pushPolicy`) with the updates the policy
+   * accepted, before git applies them; a throw refuses the push. The caller journals them here.
    */
   readonly beforeUpdate?: (updates: readonly RefUpdate[]) => Promise<void>;
   /** Told about git failures and callback errors that can no longer change the response. */
@@ -38,23 +42,21 @@ export interface GitHttpOptions {
   readonly gitPath?: string;
   /**
    * Verifies the signatures of pushed commits for branches whose rule requires signed commits:
-   * the pre-receive hook asks it through a socket for the first commit it cannot verify. Without
-   * it, the hook only checks that every new commit carries a signature.
+   * it answers the first commit it cannot verify. Without it, a new commit on such a branch only
+   * needs to carry a signature.
    */
   readonly verifyCommits?: CommitSignatureCheck;
 }
 
 /**
  * The server's environment (receive-pack's hooks need it) without the machine's git configuration,
- * plus the caller's extra variables, the client's protocol, and no push policy or report path
+ * plus the caller's extra variables, the client's protocol, and no hook channel or report path
  * but this request's.
  */
 function baseEnv(request: Request, options: GitHttpOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...withoutMachineConfig(), ...options.env };
-  delete env[PUSH_POLICY_ENV];
+  delete env[PUSH_HOOK_ENV];
   delete env[PUSH_REPORT_ENV];
-  delete env[PUSH_VERIFY_ENV];
-  delete env[PUSH_INTENT_ENV];
   const protocol = gitProtocolOf(request.headers);
   if (protocol) env.GIT_PROTOCOL = protocol;
   else delete env.GIT_PROTOCOL;
@@ -149,16 +151,16 @@ export async function handleServiceRpc(
 
   const reportPath = join(tmpdir(), `kiln-push-${randomUUID()}`);
   env[PUSH_REPORT_ENV] = reportPath;
-  if (options.pushPolicy)
-    env[PUSH_POLICY_ENV] = await policyEnvValue(options.pushPolicy, `${reportPath}.policy`);
-  const needsVerification =
-    options.pushPolicy?.branchRules.some((rule) => rule.requireSignedCommits) ?? false;
-  const channel =
-    needsVerification && options.verifyCommits ? await openVerifyChannel(options.verifyCommits) : undefined;
-  if (channel) env[PUSH_VERIFY_ENV] = channel.path;
-  const intents =
-    options.pushPolicy && options.beforeUpdate ? await openIntentChannel(options.beforeUpdate) : undefined;
-  if (intents) env[PUSH_INTENT_ENV] = intents.path;
+  const policy = options.pushPolicy;
+  const hook = policy
+    ? await openHookChannel((request) =>
+        judgePush(repo.gitdir, policy, request, {
+          ...(options.verifyCommits ? { verifyCommits: options.verifyCommits } : {}),
+          ...(options.beforeUpdate ? { beforeUpdate: options.beforeUpdate } : {}),
+        }),
+      )
+    : undefined;
+  if (hook) env[PUSH_HOOK_ENV] = hook.dir;
   return new Promise<Response>((resolve, reject) => {
     let finish: () => void = () => {};
     const finished = new Promise<void>((done) => {
@@ -166,6 +168,9 @@ export async function handleServiceRpc(
     });
     repo
       .withWriteLock(async () => {
+        // A repository from before the current hooks gets them now: an older pre-receive would
+        // not speak to this channel, and must not let the push through unjudged.
+        await installHooks(repo.gitdir);
         const proc = await spawnGitInSlot(repo.gitdir, args, env, options.gitPath);
         feedStdin(proc, request.body, gzip);
         resolve(
@@ -190,9 +195,7 @@ export async function handleServiceRpc(
         reject(error);
       })
       .finally(() => {
-        channel?.close();
-        intents?.close();
-        void rm(`${reportPath}.policy`, { force: true });
+        void hook?.close();
         finish();
       });
   });

@@ -45,7 +45,12 @@ describe("git processes ignore the machine's git configuration", () => {
   });
 
   it("withoutMachineConfig keeps the rest of the environment; isolatedEnv keeps only PATH", () => {
-    const base = { PATH: "/bin", HOME: "/home/x", GIT_QUARANTINE_PATH: "/q", KILN_PUSH_POLICY: "{}" };
+    const base = {
+      PATH: "/bin",
+      HOME: "/home/x",
+      GIT_QUARANTINE_PATH: "/q",
+      KILN_PUSH_HOOK: "/tmp/kiln-hook-x",
+    };
     expect(withoutMachineConfig(base)).toEqual({
       ...base,
       GIT_CONFIG_NOSYSTEM: "1",

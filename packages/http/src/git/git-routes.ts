@@ -39,15 +39,15 @@ export function mountGit(mount: Mount): void {
       policy && access.onlyBranches ? { ...policy, onlyBranches: access.onlyBranches } : policy;
     // A pull request whose head this push moves is credited to the pusher, whoever reads it first.
     const endPush = pushPolicy && user ? services.pullChecks.pushes.begin(repo.id, user.id) : undefined;
-    // The pre-receive hook announces the updates it accepted; they are journalled before git
-    // applies them, so a crash after leaves the journal to record the push.
+    // The updates the push policy accepted (judged for the pre-receive hook) are journalled before
+    // git applies them, so a crash after leaves the journal to record the push.
     let operation: string | undefined;
     return handleGitHttp(git, subpath, c.req.raw, {
       ...(pushPolicy ? { pushPolicy } : {}),
       beforeUpdate: async (updates) => {
         operation = await services.repositories.journal.announce(repo.id, "push", user?.id ?? null, updates);
       },
-      // Branches requiring signed commits: the hook asks which pushed commit does not verify.
+      // Branches requiring signed commits: which pushed commit does not verify.
       verifyCommits: (commits) => services.commitVerifier.firstUnverified(commits),
       onPushed: async (updates) => {
         // git's probe before a large push (and a push of nothing) changes no ref: nothing to record.

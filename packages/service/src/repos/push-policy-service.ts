@@ -7,15 +7,15 @@ import type { QuotaService } from "../quota/quota-service.js";
 import type { LfsLockService } from "./lfs-lock-service.js";
 
 /**
- * What a pusher may do to a repository's branches, as the git transport's pre-receive hook
- * enforces it: the default branch can never be deleted by a push, and every branch protection
+ * What a pusher may do to a repository's branches, as the git transport enforces it when its
+ * pre-receive hook asks: the default branch can never be deleted by a push, and every branch protection
  * rule is turned into what it allows this pusher (push per the whitelist or write access; never
  * force-push, delete or change protected files; signed commits when required), and every tag
  * protection rule into whether it allows this pusher (Forgejo's preReceiveTag). With
  * `[quota] ENFORCE`, a repository whose owner is over quota (`size:repos:all`, as Forgejo's
  * pre-receive checks) takes no update but deletions; the verdict reads the owner's ledger row.
  * Files other users hold Git LFS locks on may not be changed by the push.
- * Every push, a wiki's too, carries `[repository] MAX_REFS` and `MAX_FILES` to the hook.
+ * Every push, a wiki's too, is held to `[repository] MAX_REFS` and `MAX_FILES`.
  */
 export class PushPolicyService {
   constructor(
