@@ -102,7 +102,7 @@ export async function buildFromTemplate(
           `refs/heads/${options.templateBranch}^{commit}`,
         ])
       : undefined;
-    if (!tip || tip.code !== 0) return temp;
+    if (tip?.code !== 0) return temp;
     const commit = tip.stdout.toString("utf8").trim();
     await template.withWriteLock(() =>
       gitOk(target, [

@@ -13,7 +13,6 @@ import {
 } from "@kiln/git";
 import { actorOf, type Credentials, viewerOf } from "@kiln/service";
 import { parseAuthorization } from "../auth.js";
-import { readBoundedText } from "../bounded-body.js";
 import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
 import { readLfsJson } from "./lfs-json.js";

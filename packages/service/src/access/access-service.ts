@@ -3,7 +3,6 @@ import {
   type Db,
   orgs,
   type RepoAccessRow,
-  type RepoViewer,
   redirects,
   repoAccess,
   repositories,

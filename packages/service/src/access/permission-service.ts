@@ -1,5 +1,5 @@
 import type { Repository, Team, User } from "@kiln/domain";
-import { orgs, teams } from "@kiln/storage";
+import { teams } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import type { AccessService } from "./access-service.js";
 import { actorFor } from "./actor.js";

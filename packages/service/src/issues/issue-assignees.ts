@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Repository, type User } from "@kiln/domain";
-import { type Db, issues, users } from "@kiln/storage";
+import { type Db, users } from "@kiln/storage";
 import type { PermissionService } from "../access/permission-service.js";
 import { canRead, canWrite, isRepoAdmin } from "../access/repo-permission.js";
 

@@ -1,5 +1,5 @@
 import { CommentType, type Issue, type Label, type Milestone, type User } from "@kiln/domain";
-import { comments, type Db, issues, labels, notifications } from "@kiln/storage";
+import { comments, type Db, issues, notifications } from "@kiln/storage";
 import { recountIssueCounters } from "./issue-counters.js";
 import { limitTitle } from "./issue-rules.js";
 

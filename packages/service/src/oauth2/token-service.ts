@@ -174,7 +174,7 @@ export class OAuth2TokenService {
   /** A grant's user must still be allowed to sign in (active, not prohibited) to get tokens. */
   private async requireSignInAllowed(userId: number): Promise<void> {
     const user = await users.findUserById(this.ctx.db, userId);
-    if (!user || !user.isActive || user.prohibitLogin) {
+    if (!user?.isActive || user.prohibitLogin) {
       throw new OAuth2Error("invalid_grant", "user is prohibited from signing in");
     }
   }

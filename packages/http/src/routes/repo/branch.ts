@@ -9,7 +9,6 @@ import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import {
-  conflict,
   empty,
   forbidden,
   notFound,

@@ -44,7 +44,7 @@ async function forkOrganization(c: AppContext, name: string): Promise<User> {
       if (isKilnError(err) && err.kind === "not_found") return undefined;
       throw err;
     });
-  if (!account || account.type !== "organization") {
+  if (account?.type !== "organization") {
     throw new InvalidArgumentError(`org does not exist [id: 0, name: ${name}]`);
   }
   return account;
