@@ -138,8 +138,7 @@ export class TagProtectionService {
     const ids: number[] = [];
     for (const name of names) {
       const user = await users.findUserByName(this.ctx.db, name);
-      if (user?.type !== "individual")
-        throw new InvalidArgumentError(`user does not exist [name: ${name}]`);
+      if (user?.type !== "individual") throw new InvalidArgumentError(`user does not exist [name: ${name}]`);
       if (!ids.includes(user.id)) ids.push(user.id);
     }
     return ids;

@@ -8,14 +8,7 @@ import { repoLinks } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import {
-  empty,
-  forbidden,
-  notFound,
-  quotaExceeded,
-  repoArchived,
-  validationError,
-} from "../responses.js";
+import { empty, forbidden, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
 import { type RepoContext, repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
