@@ -29,7 +29,10 @@ const CONNECTIONS = Number(arg("--connections", 16));
 const LOG_LEVEL = arg("--log-level", "warn");
 const POSTGRES = process.argv.includes("--postgres");
 
-/** The pages and the API call whose data each shows, as [label, page path, API path, signed in]. */
+/**
+ * The pages and the API call whose data each shows, as [label, page path, API path, signed in];
+ * the repository pages the issue names are added once their repository is seeded.
+ */
 const PAIRS = [
   ["explore (anonymous)", "/explore/repos", "/api/v1/repos/search?limit=20", false],
   ["explore (signed in)", "/explore/repos", "/api/v1/repos/search?limit=20", true],
@@ -100,6 +103,66 @@ async function weight(url, path, headers) {
   };
 }
 
+/** A JSON API call as the bench user; its answer's JSON. */
+async function call(kiln, method, path, body) {
+  const res = await fetch(`${kiln.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `token ${kiln.token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`seeding ${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * The repository the issue's four page ratios are measured on: a 2,000-line TypeScript file, a
+ * commit of 50 changed files, and an issue with 100 comments. Returns their pairs.
+ */
+async function seedRepository(kiln) {
+  await call(kiln, "POST", "/user/repos", { name: "code", description: "Pages of code", auto_init: true });
+  const lines = Array.from(
+    { length: 2000 },
+    (_, i) => `export const value${i} = { index: ${i}, name: "line ${i}", double: ${i * 2} };`,
+  );
+  const b64 = (text) => Buffer.from(text).toString("base64");
+  await call(kiln, "POST", "/repos/bench/code/contents/src/big.ts", {
+    content: b64(`${lines.join("\n")}\n`),
+    message: "A 2,000-line file",
+  });
+  const files = Array.from({ length: 50 }, (_, i) => ({
+    operation: "create",
+    path: `modules/module-${i}.ts`,
+    content: b64(lines.slice(i * 20, i * 20 + 20).join("\n")),
+  }));
+  const commit = await call(kiln, "POST", "/repos/bench/code/contents", { files, message: "50 modules" });
+  const sha = commit.commit.sha;
+  await call(kiln, "POST", "/repos/bench/code/issues", {
+    title: "A long discussion",
+    body: "Where to begin?",
+  });
+  for (let i = 1; i <= 100; i++) {
+    await call(kiln, "POST", "/repos/bench/code/issues/1/comments", {
+      body: `Comment ${i}: **bold** text, \`code\` and a [link](https://example.com/${i}).`,
+    });
+  }
+  return [
+    ["repository home", "/bench/code", "/api/v1/repos/bench/code", false],
+    [
+      "2,000-line file",
+      "/bench/code/src/branch/main/src/big.ts",
+      "/api/v1/repos/bench/code/contents/src/big.ts",
+      false,
+    ],
+    [
+      "50-file commit diff",
+      `/bench/code/commit/${sha}`,
+      `/api/v1/repos/bench/code/git/commits/${sha}`,
+      false,
+    ],
+    ["issue with 100 comments", "/bench/code/issues/1", "/api/v1/repos/bench/code/issues/1/comments", false],
+  ];
+}
+
 const schema = `kiln_bench_web_${randomBytes(4).toString("hex")}`;
 const pgUrl = testPostgresUrl();
 const kiln = await startKiln({
@@ -116,6 +179,7 @@ try {
     });
     if (res.status !== 201) throw new Error(`seeding: ${res.status}`);
   }
+  PAIRS.push(...(await seedRepository(kiln)));
   const cookie = await signIn(kiln.url, "bench", "password1");
   const headersOf = (kind, signedIn) =>
     !signedIn ? {} : kind === "page" ? { cookie } : { Authorization: `token ${kiln.token}` };
@@ -165,6 +229,7 @@ try {
     ["dashboard", "/", true],
     ["explore", "/explore/repos", false],
     ["user page", "/bench", true],
+    ["repository home (README excluded: it is one line)", "/bench/code", false],
     ["sign-in", "/user/login", false],
   ]) {
     const w = await weight(kiln.url, path, signedIn ? { cookie } : {});

@@ -68,6 +68,7 @@ try {
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status}`);
+    return res.json().catch(() => undefined);
   };
   await call("ada", "PATCH", "/user/settings", {
     full_name: "Ada Lovelace",
@@ -99,7 +100,35 @@ try {
   });
   await call("grace", "PUT", "/user/following/ada");
   await call("grace", "PUT", "/user/starred/ada/analytical-engine");
-  await call("grace", "POST", "/repos/ada/analytical-engine/issues", { title: "The loop in note G" });
+  await call("grace", "POST", "/repos/ada/analytical-engine/issues", {
+    title: "The loop in note G",
+    body: "Should the **loop** in note G run backwards?",
+  });
+  await call("ada", "POST", "/repos/ada/analytical-engine/issues/1/comments", {
+    body: "No: the variables are read in order, see `V7`.",
+  });
+  const program = [
+    "// Note G: the Bernoulli numbers, one operation per line.",
+    "export function bernoulli(n: number): number[] {",
+    "  const b: number[] = [1];",
+    "  for (let m = 1; m <= n; m++) {",
+    "    let sum = 0;",
+    "    for (let k = 0; k < m; k++) sum += binomial(m + 1, k) * b[k];",
+    "    b.push(-sum / (m + 1));",
+    "  }",
+    "  return b;",
+    "}",
+    "",
+    "function binomial(n: number, k: number): number {",
+    "  let r = 1;",
+    "  for (let i = 1; i <= k; i++) r = (r * (n - i + 1)) / i;",
+    "  return r;",
+    "}",
+  ].join("\n");
+  const added = await call("ada", "POST", "/repos/ada/analytical-engine/contents/note-g.ts", {
+    content: Buffer.from(`${program}\n`).toString("base64"),
+    message: "Note G as a program",
+  });
 
   mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
@@ -126,6 +155,10 @@ try {
   await shoot({ name: "org-dark", path: "/difference", dark: true });
   await shoot({ name: "repo-narrow", path: "/ada/analytical-engine", width: 360, height: 640, dark: true });
   await shoot({ name: "sign-in", path: "/user/login", width: 480, height: 520 });
+  await shoot({ name: "repo-home", path: "/ada/analytical-engine", height: 800 });
+  await shoot({ name: "file", path: "/ada/analytical-engine/src/branch/main/note-g.ts#L4-L7", height: 720 });
+  await shoot({ name: "commit", path: `/ada/analytical-engine/commit/${added.commit.sha}`, height: 720 });
+  await shoot({ name: "issue-dark", path: "/ada/analytical-engine/issues/1", dark: true, height: 720 });
   await browser.close();
   console.log(`screenshots in ${OUT}`);
 } finally {

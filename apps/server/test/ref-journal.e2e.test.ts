@@ -28,8 +28,9 @@ function findGitdir(root: string, name: string): string | undefined {
 }
 
 /**
- * Issue 27 item 8: `kiln web` killed (SIGKILL, through the test-only `KILN_TEST_CRASH_AT`) after
- * git moved a ref and before the database recorded it — a merge, a push with the real git client,
+ * The ref journal makes a crash between git and the database harmless: `kiln web` killed (SIGKILL,
+ * through the test-only `KILN_TEST_CRASH_AT`) after git moved a ref and before the database
+ * recorded it — a merge, a push with the real git client,
  * a file written through the API, a branch deleted or renamed through the API, a head branch
  * deleted after its merge, a wiki page written through the API, a fork synced with its parent —
  * finishes the operation when it starts again: the pull request is merged, the rows follow a

@@ -59,7 +59,7 @@ describe("kiln web stops without losing a request and in bounded time", { timeou
   it("answers on SIGTERM every request whose bytes had arrived, then exits cleanly and releases the work path", async () => {
     const work = tempWorkPath();
     const server = await start(work);
-    const { basic, token } = await createAdmin(server, work, "drainer");
+    const { basic } = await createAdmin(server, work, "drainer");
 
     // Whole requests, each on its own connection, sent before the signal.
     const whole = Array.from({ length: 8 }, (_, i) => tokenRequest(server.url, basic, `whole-${i}`));

@@ -14,6 +14,8 @@ describe("the web interface in Chromium", () => {
   let server: ServerProcess;
   let browser: Browser;
   let alice: { token: string };
+  /** The commit that added notes.txt to alice/glazes (private). */
+  let notesCommit = "";
 
   beforeAll(async () => {
     server = await startServer(work);
@@ -27,6 +29,26 @@ describe("the web interface in Chromium", () => {
       auto_init: true,
     });
     await call(alice.token, "POST", "/user/repos", { name: "glazes", private: true, auto_init: true });
+    // In the private repository: a five-line file, an issue (#1) with a comment, and a pull
+    // request (#2) from a branch that adds a recipe.
+    const lines = Buffer.from("one\ntwo\nthree\nfour\nfive\n").toString("base64");
+    const notes = await call(alice.token, "POST", "/repos/alice/glazes/contents/notes.txt", {
+      content: lines,
+      message: "Add firing notes",
+    });
+    notesCommit = notes.json.commit.sha;
+    await call(alice.token, "POST", "/repos/alice/glazes/issues", { title: "Crawling glaze" });
+    await call(alice.token, "POST", "/repos/alice/glazes/issues/1/comments", { body: "Try **less** clay." });
+    await call(alice.token, "POST", "/repos/alice/glazes/contents/celadon.md", {
+      content: Buffer.from("# Celadon\n\nIron oxide 1%\n").toString("base64"),
+      message: "Add the celadon recipe",
+      new_branch: "celadon",
+    });
+    await call(alice.token, "POST", "/repos/alice/glazes/pulls", {
+      head: "celadon",
+      base: "main",
+      title: "Celadon recipe",
+    });
     await call(alice.token, "POST", "/orgs", {
       username: "pottery",
       full_name: "The Pottery",
@@ -154,8 +176,53 @@ describe("the web interface in Chromium", () => {
     });
     await checkPage(page, errors, "repository");
 
+    await step(page, "code pages: a file, its source, the ref selector and a line anchor", async () => {
+      await page.goto("/alice/glazes/src/branch/main/README.md");
+      expect(await page.locator(".file-markup h1").textContent()).toContain("glazes");
+      await page.locator(".ref-selector summary").click();
+      expect(await page.locator(".ref-menu").textContent()).toContain("main");
+      await page.keyboard.press("Escape");
+      await page.goto("/alice/glazes/src/branch/main/README.md?display=source#L1");
+      expect(await page.locator("tr#L1.line-selected").count()).toBe(1);
+    });
+    await checkPage(page, errors, "code file");
+
+    await step(page, "a line range", async () => {
+      await page.goto("/alice/glazes/src/branch/main/notes.txt#L2-L4");
+      expect(await page.locator("tr.line-selected").count()).toBe(3);
+      expect(await page.locator("tr#L3.line-selected").textContent()).toContain("three");
+    });
+    await checkPage(page, errors, "line range");
+
+    await step(page, "a commit", async () => {
+      await page.goto(`/alice/glazes/commit/${notesCommit}`);
+      expect(await page.locator("main").textContent()).toContain("Add firing notes");
+      expect(await page.locator(".diff-file-name").allTextContents()).toEqual([
+        expect.stringContaining("notes.txt"),
+      ]);
+    });
+    await checkPage(page, errors, "commit");
+
+    await step(page, "an issue", async () => {
+      await page.goto("/alice/glazes/issues/1");
+      expect(await page.locator(".issue-title").textContent()).toContain("Crawling glaze");
+      expect(await page.locator("main strong", { hasText: "less" }).count()).toBe(1);
+    });
+    await checkPage(page, errors, "issue");
+
+    await step(page, "a pull request's files", async () => {
+      await page.goto("/alice/glazes/pulls/2");
+      await page.getByRole("link", { name: /Files changed/ }).click();
+      await page.waitForURL(/\/pulls\/2\/files$/);
+      expect(await page.locator(".diff-file-name").allTextContents()).toEqual([
+        expect.stringContaining("celadon.md"),
+      ]);
+      expect(await page.locator("main").textContent()).toContain("Iron oxide 1%");
+    });
+    await checkPage(page, errors, "pull request files");
+
     await step(page, "sign out through the account menu", async () => {
-      await page.locator("details.menu summary").click();
+      await page.locator("header details.menu summary").click();
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.waitForURL(`${server.url}/`);
       expect(await page.getByRole("link", { name: "Sign in" }).isVisible()).toBe(true);
@@ -204,6 +271,9 @@ describe("the web interface in Chromium", () => {
       "/alice",
       "/pottery",
       "/alice/kiln-notes",
+      "/alice/kiln-notes/src/branch/main/README.md?display=source",
+      "/alice/glazes/issues/1",
+      "/alice/glazes/pulls/2/files",
       "/user/login?x=1",
     ]) {
       await step(page, `narrow dark ${path}`, async () => {

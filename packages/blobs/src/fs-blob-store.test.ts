@@ -82,12 +82,17 @@ describe("FsBlobStore", () => {
     const secondMayRecord = new Promise<void>((r) => {
       recordSecond = r;
     });
+    let secondStored!: () => void;
+    const secondHasStored = new Promise<void>((r) => {
+      secondStored = r;
+    });
     const second = withStoredBlob(store, chunks("twice"), { maxBytes: 10, referenced }, async (b) => {
+      secondStored();
       await secondMayRecord;
       recorded.add(b.key);
       return b;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await secondHasStored;
     await expect(
       withStoredBlob(store, chunks("twice"), { maxBytes: 10, referenced }, async () => {
         throw new Error("refused");

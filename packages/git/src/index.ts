@@ -1,3 +1,9 @@
+export * from "./disk/fork.js";
+export type { GitRepository } from "./disk/git-repository.js";
+export * from "./disk/leftovers.js";
+export * from "./disk/repo-store.js";
+export * from "./disk/template-content.js";
+export * from "./disk/template-expansion.js";
 export * from "./errors/git-error.js";
 export * from "./glob/glob.js";
 export * from "./hooks/branch-rules.js";
@@ -9,7 +15,7 @@ export {
   gitRefUpdateFacts,
   type PushedCommit,
 } from "./hooks/git-facts.js";
-export { parsePushPolicy, parseRefUpdateLines } from "./hooks/parse-push.js";
+export { parseRefUpdateLines } from "./hooks/parse-push.js";
 export type { PushLimits } from "./hooks/push-policy.js";
 export * from "./hooks/push-policy.js";
 export * from "./hooks/tag-rules.js";
@@ -23,6 +29,7 @@ export * from "./migrate/mirror-remote.js";
 export * from "./objects/annotated-tags.js";
 export * from "./objects/apply-patch.js";
 export * from "./objects/archive.js";
+export * from "./objects/blame.js";
 export * from "./objects/blobs.js";
 export * from "./objects/branches.js";
 export * from "./objects/change-files.js";
@@ -46,12 +53,6 @@ export * from "./objects/stale-locks.js";
 export * from "./objects/tags.js";
 export * from "./objects/trees.js";
 export * from "./pulls/index.js";
-export * from "./storage/fork.js";
-export type { GitRepository } from "./storage/git-repository.js";
-export * from "./storage/leftovers.js";
-export * from "./storage/repo-store.js";
-export * from "./storage/template-content.js";
-export * from "./storage/template-expansion.js";
 export * from "./transport/git-request.js";
 export * from "./transport/smart-http.js";
 export { KeyedMutex } from "./util/keyed-mutex.js";
@@ -60,5 +61,4 @@ export {
   configureWorkLimits,
   DEFAULT_WORK_LIMITS,
   type WorkLimits,
-  workInProgress,
 } from "./util/work-limits.js";

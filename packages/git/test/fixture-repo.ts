@@ -1,7 +1,7 @@
 import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { GitRepository } from "../src/storage/git-repository.js";
-import { RepoStore } from "../src/storage/repo-store.js";
+import type { GitRepository } from "../src/disk/git-repository.js";
+import { RepoStore } from "../src/disk/repo-store.js";
 import { GitCli, scratch } from "./helpers.js";
 
 /** A repository built with the git CLI: three commits on main, a branch and two tags. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import type { RepoStore } from "../src/disk/repo-store.js";
 import type { PushPolicy, RefUpdate } from "../src/hooks/push-policy.js";
 import { type LfsBatchRequest, parseLfsBatchRequest } from "../src/lfs/lfs-batch.js";
 import {
@@ -13,7 +14,6 @@ import {
   lfsError,
 } from "../src/lfs/lfs-http.js";
 import type { LfsStore } from "../src/lfs/lfs-store.js";
-import type { RepoStore } from "../src/storage/repo-store.js";
 import { handleGitHttp } from "../src/transport/smart-http.js";
 
 /** What a test can steer and observe on the server. */

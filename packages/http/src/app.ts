@@ -15,7 +15,6 @@ import { API_VERSION } from "./routes/misc/version.js";
 import { buildSwagger } from "./swagger/build.js";
 import { mountSwaggerPage } from "./swagger/page.js";
 import { mountWeb } from "./web/mount-web.js";
-import { ApiWebhookPayloads } from "./webhooks/api-payloads.js";
 
 /** What the HTTP app needs from the process that hosts it. */
 export interface AppOptions {
@@ -54,8 +53,6 @@ export function enabledRoutes(settings: Settings, extra: readonly AnyRoute[] = [
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const { settings, logger } = options;
   const routes = enabledRoutes(settings, options.routes);
-  // The webhook queue renders its payloads with the API's converters: it starts consuming events now.
-  options.services.webhooks.usePayloads(new ApiWebhookPayloads(settings));
   const app = new Hono<AppEnv>({ router: new KilnRouter() });
   const enter = enterer(options);
   const mount: Mount = (method, path, handler) =>

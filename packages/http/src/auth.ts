@@ -5,7 +5,7 @@ import {
   requiredScopeNames,
   UnauthorizedError,
 } from "@kiln/domain";
-import { actorOf, type Credentials, type Principal } from "@kiln/service";
+import { actorOf, type Credentials, maySudo, type Principal, requireSiteAdmin } from "@kiln/service";
 import type { AppContext } from "./env.js";
 import { requestHeader, requestTarget } from "./request-header.js";
 import type { AnyRoute } from "./route.js";
@@ -33,7 +33,8 @@ async function signIn(
   const services = c.get("services");
   let principal: Principal | null = credentials ? await services.auth.authenticate(credentials) : null;
   if (sudo) {
-    if (!principal?.user.isAdmin) throw new PermissionDeniedError("Only administrators allowed to sudo.");
+    if (!principal || !maySudo(principal.user))
+      throw new PermissionDeniedError("Only administrators allowed to sudo.");
     const target = await services.users.findByName(sudo);
     if (!target) throw new NotFoundError(`user does not exist [name: ${sudo}]`);
     principal = { ...principal, user: target };
@@ -85,9 +86,7 @@ export function checkAccess(route: AnyRoute, c: AppContext): void {
   }
   if (route.access === "public") return;
   if (!principal) throw new UnauthorizedError("token is required");
-  if (route.access === "site-admin" && !principal.user.isAdmin) {
-    throw new PermissionDeniedError("user should be the site admin");
-  }
+  if (route.access === "site-admin") requireSiteAdmin(principal.user);
   if (route.access === "password" && principal.method !== "password") {
     throw new UnauthorizedError("auth method not allowed");
   }

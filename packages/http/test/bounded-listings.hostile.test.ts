@@ -1,5 +1,5 @@
 import { DIALECTS } from "@kiln/storage/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   commitManyFiles,
   git,
@@ -20,6 +20,10 @@ import { openTestApp, type TestApp, type TestUser } from "./support.js";
  * scaled down from the reproduction (200,000 files, 20,000 branches) so CI stays fast; the limits
  * are lowered to match.
  */
+// Each case pushes hundreds of refs or thousands of files through the server: on a loaded 2-core
+// CI machine that outlasts the default 60 s. The limit only stops a hung run; it measures nothing.
+vi.setConfig({ testTimeout: 240_000 });
+
 describe.each(DIALECTS)("bounded listings and pushes on %s", (dialect) => {
   let t: TestApp;
   let url: string;

@@ -12,11 +12,14 @@ export { RECOVERY_CODE_COUNT, TwoFactorService } from "./auth/two-factor-service
 export { type SessionData, type WebSession, WebSessionService } from "./auth/web-session-service.js";
 export * from "./avatars/index.js";
 export { type Logger, type ServiceContext, type ServiceContextInit, silentLogger } from "./context.js";
+export * from "./convert/index.js";
 export * from "./cron/index.js";
 export * from "./events/index.js";
 export { type FeedEntry, type FeedQuery, FeedService } from "./feed/feed-service.js";
 export { AnnotatedTagService, type AnnotatedTagView } from "./git/annotated-tag-service.js";
+export { archiveHeaders, attachmentDisposition } from "./git/archive-headers.js";
 export { type ArchiveDownload, ArchiveService } from "./git/archive-service.js";
+export { branchDivergence, type Divergence } from "./git/branch-divergence.js";
 export {
   assertNotArchived,
   type BranchProtectionInput,
@@ -54,10 +57,20 @@ export {
   type RawFile,
 } from "./git/content-service.js";
 export {
+  DEFAULT_DIFF_LIMITS,
+  type DiffFile,
+  type DiffHunk,
+  type DiffLimits,
+  type DiffLine,
+  type ParsedDiff,
+  parseDiff,
+} from "./git/diff-parse.js";
+export {
   type EditorconfigDefinition,
   EditorconfigService,
   MAX_EDITORCONFIG_SIZE,
 } from "./git/editorconfig-service.js";
+export { type FileKind, type FileType, fileTypeOf } from "./git/file-kind.js";
 export {
   type FileCommitInput,
   type FileCommitResult,
@@ -70,14 +83,12 @@ export { GitObjectService } from "./git/object-service.js";
 export { PatchService } from "./git/patch-service.js";
 export {
   type BranchProtectionOptions,
-  mayMerge,
-  mayPush,
-  type PusherFacts,
   settingsForCreate,
   settingsForEdit,
   toBranchRulePolicy,
 } from "./git/protection-rules.js";
 export type { RefKind } from "./git/ref-kind.js";
+export { type LfsPointerView, type RefPath, SourceService } from "./git/source-service.js";
 export {
   type TagProtectionInput,
   TagProtectionService,
@@ -91,15 +102,21 @@ export {
   MAX_DEPENDENCIES,
 } from "./issues/issue-dependency-service.js";
 export { IssueEditService } from "./issues/issue-edit-service.js";
-export { type IssueListQuery, parseTime, stateOf } from "./issues/issue-filters.js";
+export { ISSUE_SORTS, type IssueListQuery, issueSort, parseTime, stateOf } from "./issues/issue-filters.js";
 export { IssueLabelService } from "./issues/issue-label-service.js";
+export {
+  ISSUE_LIST_TYPES,
+  type IssueListChoice,
+  type IssueListForm,
+  type IssueListResult,
+  type IssueListType,
+  readIssueListForm,
+} from "./issues/issue-list-form.js";
 export { type IssueSearchQuery, IssueSearchService } from "./issues/issue-search-service.js";
 export {
   type CreateIssueInput,
-  canReadIssues,
   type EditIssueInput,
   IssueService,
-  isIssueWriter,
 } from "./issues/issue-service.js";
 export { IssueStateService, LOCK_REASONS } from "./issues/issue-state-service.js";
 export { type IssueConfigResult, IssueTemplateService } from "./issues/issue-template-service.js";

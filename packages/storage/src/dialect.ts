@@ -5,6 +5,7 @@ import { type DatabaseSettings, DEFAULT_PGLITE_SHARED_BUFFERS } from "@kiln/doma
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { isConnectionLoss, unavailableOr } from "./connection-errors.js";
+import { HeapTrimmer, loadMallocTrim } from "./heap-trim.js";
 import { initPGliteDataDir } from "./pglite-initdb.js";
 
 const INT8_OID = 20;
@@ -162,14 +163,21 @@ export async function openPGlitePool(
       "maintenance_work_mem=16MB",
     ],
   });
-  return new PGlitePool(db);
+  // What V8's compiler threads freed while PGlite started (and after each burst of queries, once
+  // it goes quiet) goes back to the system.
+  const trim = await loadMallocTrim();
+  trim?.();
+  return new PGlitePool(db, trim ? new HeapTrimmer(trim) : undefined);
 }
 
 class PGlitePool implements PostgresPool {
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(readonly pglite: PGlite) {}
+  constructor(
+    readonly pglite: PGlite,
+    private readonly trimmer?: HeapTrimmer,
+  ) {}
 
   async connect(): Promise<PostgresPoolClient> {
     if (this.closed) throw new Error("the database is closed");
@@ -191,9 +199,11 @@ class PGlitePool implements PostgresPool {
     await previous;
     clearTimeout(warn);
     const db = this.pglite;
+    const trimmer = this.trimmer;
     let released = false;
     const client = {
       async query(sql: string, parameters: readonly unknown[]) {
+        trimmer?.touch();
         const result = await db.query(sql, parameters as unknown[]);
         return {
           command: commandOf(sql),
@@ -214,6 +224,7 @@ class PGlitePool implements PostgresPool {
   async end(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.trimmer?.close();
     await this.queue;
     await this.pglite.close();
   }

@@ -4,7 +4,7 @@ import type { PageRoute } from "../src/page-route.js";
 import { enabledPages } from "../src/routes/index.js";
 import type { Browser, Page } from "./browser.js";
 import { openWebTestApp, type WebTestApp } from "./support.js";
-import { buildWorld, VISITORS, type Visitor, type World } from "./world.js";
+import { buildWorld, VISITORS, type Visitor, WORLD_RELEASE, type World } from "./world.js";
 
 /**
  * Walks every page of the route table (`enabledPages`, with each page's declared variants) as an
@@ -18,10 +18,64 @@ import { buildWorld, VISITORS, type Visitor, type World } from "./world.js";
  * carries every scope of its user (as a password does).
  */
 
+/** Puts `value` for the parameter `:name` of a path, with its pattern (`:sha{[0-9a-f]{4,64}}`). */
+function fillParam(path: string, name: string, value: string): string {
+  const at = path.indexOf(`:${name}`);
+  if (at < 0) return path;
+  let end = at + name.length + 1;
+  if (path[end] === "{") {
+    for (let depth = 0; end < path.length; end++) {
+      if (path[end] === "{") depth++;
+      else if (path[end] === "}" && --depth === 0) break;
+    }
+    end++;
+  }
+  return path.slice(0, at) + value + path.slice(end);
+}
+
+/**
+ * The parameters of a repository's pages, for one repository: a ref path (`main`) of kind
+ * `branch` (for `/src`, the root and the README.md every world repository starts with; for
+ * `/raw` and `/media`, the README), the head of `main`, the number of its issue "worldissue" (its
+ * pull request "worldpull" on `/pulls/` paths), its release, that release's asset and its wiki's
+ * Home page. A parameter with several values gives one request per value.
+ */
+function repoFilling(
+  world: World,
+  route: PageRoute,
+  r: { owner: string; name: string },
+  extra: readonly string[],
+) {
+  const key = `${r.owner}/${r.name}`;
+  const thread = world.threads.find((t) => t.owner === r.owner && t.name === r.name);
+  const index = route.path.includes("/pulls/") ? thread?.pull : thread?.issue;
+  const values: Record<string, readonly string[] | undefined> = {
+    kind: ["branch"],
+    refpath: ["main"],
+    rest: route.path.includes("/src/") ? ["main/README.md", "main"] : ["main/README.md"],
+    archive: ["main.zip"],
+    sha: [world.history.heads.get(key) ?? ""].filter(Boolean),
+    index: index === undefined ? undefined : [String(index)],
+    tag: [WORLD_RELEASE.tag],
+    name: [WORLD_RELEASE.asset],
+    page: [WORLD_RELEASE.wikiPage],
+  };
+  let paths = [route.path.replace(":username", r.owner).replace(":reponame", r.name)];
+  for (const name of extra) {
+    const options = values[name];
+    if (!options || options.length === 0) return [];
+    paths = paths.flatMap((path) => options.map((value) => fillParam(path, name, value)));
+  }
+  return paths.map((path) => ({ path, targets: [r.owner, r.name] }));
+}
+
 /** What a route parameter is filled with, by name. */
 function fillings(route: PageRoute, world: World): { path: string; targets: string[] }[] {
   const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1] ?? "");
   if (names.length === 0) return [{ path: route.path, targets: [] }];
+  if (names.length > 2 && names[0] === "username" && names[1] === "reponame") {
+    return world.repos.flatMap((r) => repoFilling(world, route, r, names.slice(2)));
+  }
   if (names.join(",") === "username,reponame") {
     return world.repos.map((r) => ({
       path: route.path.replace(":username", r.owner).replace(":reponame", r.name),

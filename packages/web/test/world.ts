@@ -27,6 +27,16 @@ export interface World {
   readonly orgs: readonly string[];
   readonly repos: readonly WorldRepo[];
   readonly secrets: readonly Secret[];
+  /** The issue and the pull request of each repository (see {@link addThreads}). */
+  readonly threads: readonly WorldThreads[];
+  /** History pages: each repository's head commit of `main`, by `owner/name`. */
+  readonly history: { readonly heads: ReadonlyMap<string, string> };
+}
+
+/** The numbers of a repository's issue "worldissue" and pull request "worldpull". */
+export interface WorldThreads extends WorldRepo {
+  readonly issue: number;
+  readonly pull: number;
 }
 
 const ALL: ReadonlySet<Visitor> = new Set(VISITORS);
@@ -100,22 +110,29 @@ export async function buildWorld(t: WebTestApp): Promise<World> {
     title: "zsecretissue",
   });
 
+  const repos: WorldRepo[] = [
+    { owner: "victim", name: "victim-pub" },
+    { owner: "victim", name: "zsecretrepo" },
+    { owner: "zhiddenuser", name: "zhiddenuserrepo" },
+    { owner: "zlimiteduser", name: "zlimiteduserrepo" },
+    { owner: "zhiddenorg", name: "zhiddenorgrepo" },
+    { owner: "zlimitedorg", name: "zlimitedorgrepo" },
+    { owner: "open-org", name: "open-org-pub" },
+    { owner: "open-org", name: "zopenorgsecret" },
+  ];
+  const threads = await addThreads(s, repos, { zhiddenuser: hiddenUser, zlimiteduser: limitedUser }, victim);
+  const history = await historyFixture(t, threads);
+  await releasesAndWikis(s, admin, repos);
+
   return {
+    history,
     admin,
     victim,
     visitors: { outsider, restricted },
     accounts: ["victim", "outsider", "zhiddenuser", "zlimiteduser", "zhiddenorg", "zlimitedorg", "open-org"],
     orgs: ["zhiddenorg", "zlimitedorg", "open-org"],
-    repos: [
-      { owner: "victim", name: "victim-pub" },
-      { owner: "victim", name: "zsecretrepo" },
-      { owner: "zhiddenuser", name: "zhiddenuserrepo" },
-      { owner: "zlimiteduser", name: "zlimiteduserrepo" },
-      { owner: "zhiddenorg", name: "zhiddenorgrepo" },
-      { owner: "zlimitedorg", name: "zlimitedorgrepo" },
-      { owner: "open-org", name: "open-org-pub" },
-      { owner: "open-org", name: "zopenorgsecret" },
-    ],
+    repos,
+    threads,
     secrets: [
       { name: "zsecretrepo", hiddenFrom: ALL },
       { name: "zsecretissue", hiddenFrom: ALL },
@@ -136,4 +153,77 @@ export async function buildWorld(t: WebTestApp): Promise<World> {
       { name: "zlimitedorgrepo", hiddenFrom: only("anonymous", "restricted") },
     ],
   };
+}
+
+/**
+ * Gives every repository an issue ("worldissue", with a comment) and a pull request ("worldpull",
+ * from a branch "worldtopic"), made by its owner (the victim for the organizations'), so the issue
+ * and pull request pages have something to show. The titles are no secret: a hidden repository's
+ * threads are hidden with it.
+ */
+async function addThreads(
+  s: Services,
+  repos: readonly WorldRepo[],
+  owners: Readonly<Record<string, User>>,
+  fallback: User,
+): Promise<WorldThreads[]> {
+  const out: WorldThreads[] = [];
+  for (const r of repos) {
+    const doer = owners[r.owner] ?? fallback;
+    const access = await s.access.repo(actorFor(doer), r.owner, r.name);
+    await s.files.changeFiles(
+      access.repo,
+      doer,
+      [{ operation: "create", path: "topic.txt", content: new TextEncoder().encode("topic\n") }],
+      { branch: "main", newBranch: "worldtopic", message: "worldtopic" },
+    );
+    const issue = await s.issues.create(access, { title: "worldissue", body: "The **world** issue." });
+    await s.comments.create(access, issue.index, "A comment on the world issue.");
+    const pull = await s.pulls.create(access, { head: "worldtopic", base: "main", title: "worldpull" });
+    out.push({ ...r, issue: issue.index, pull: pull.issue.index });
+  }
+  return out;
+}
+
+/**
+ * For the history pages: the head of `main` of every repository (whose pull request pages use
+ * the world's "worldpull", see {@link addThreads}).
+ */
+async function historyFixture(t: WebTestApp, threads: readonly WorldThreads[]): Promise<World["history"]> {
+  const s = t.services;
+  const adminActor = actorFor((await s.users.findByName("site-admin")) as User);
+  const heads = new Map<string, string>();
+  for (const { owner, name } of threads) {
+    const { repo } = await s.access.repo(adminActor, owner, name);
+    const [head] = (await s.commits.get(repo, "main", { files: false, stat: false })).commits;
+    if (head) heads.set(`${owner}/${name}`, head.sha);
+  }
+  return { heads };
+}
+
+/** The release every world repository has (with one asset), and its wiki's one page. */
+export const WORLD_RELEASE = { tag: "v1.0", asset: "asset.txt", wikiPage: "Home" } as const;
+
+/** Gives each repository a release tagged `v1.0` with an asset, and a wiki with a Home page. */
+async function releasesAndWikis(s: Services, admin: User, repos: readonly WorldRepo[]): Promise<void> {
+  for (const r of repos) {
+    const access = await s.access.repo(actorFor(admin), r.owner, r.name);
+    const release = await s.releases.create(access, admin, {
+      tagName: WORLD_RELEASE.tag,
+      note: "First **release**",
+    });
+    await s.attachments.upload(
+      access,
+      { releaseId: release.id },
+      {
+        name: WORLD_RELEASE.asset,
+        body: (async function* () {
+          yield new TextEncoder().encode("asset bytes");
+        })(),
+      },
+    );
+    await s.wikis.create(access.repo, admin, WORLD_RELEASE.wikiPage, {
+      content: new TextEncoder().encode("Welcome to the wiki of this repository."),
+    });
+  }
 }

@@ -78,8 +78,7 @@ export async function startWeb(
   const app = createSiteApp({ services, settings, logger, requestLog: requestLogOf(logger) });
   // Ref moves a crash left journalled: no operation is in flight yet (the data lock is ours), so
   // each is finished or dropped now, and the ref lock files its killed writer left go with it.
-  // After the app is built, as it gives the webhook queue its payloads: before, the finished
-  // moves' events would queue no deliveries. Still before the server listens.
+  // Before the server listens.
   const settled = await services.repositories.journal.reconcile(new Date());
   if (settled > 0) logger.warn({ operations: settled }, "journalled ref moves reconciled at start-up");
   // @hono/node-server's listener on Node's server (what its `createAdaptorServer` builds), behind

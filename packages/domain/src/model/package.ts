@@ -31,11 +31,6 @@ export const PACKAGE_TYPES = [
 
 export type PackageType = (typeof PACKAGE_TYPES)[number];
 
-/** Whether a string names a package type. */
-export function isPackageType(value: string): value is PackageType {
-  return (PACKAGE_TYPES as readonly string[]).includes(value);
-}
-
 /** Forgejo's display name of a type (`Type.Name()`), as the quota lists show it. */
 export function packageTypeName(type: string): string {
   const names: Readonly<Record<string, string>> = {

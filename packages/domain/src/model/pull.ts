@@ -98,22 +98,6 @@ export interface PullsConfig {
   readonly ignoreWhitespaceConflicts: boolean;
 }
 
-/** Forgejo's settings of a new repository's pull request unit (modules/repository/create.go). */
-export const DEFAULT_PULLS_CONFIG: PullsConfig = {
-  allowMergeCommits: true,
-  allowRebase: true,
-  allowRebaseExplicit: true,
-  allowSquashMerge: true,
-  allowFastForwardOnlyMerge: true,
-  allowManualMerge: false,
-  autodetectManualMerge: false,
-  allowRebaseUpdate: true,
-  defaultDeleteBranchAfterMerge: false,
-  defaultMergeStyle: "merge",
-  defaultAllowMaintainerEdit: false,
-  ignoreWhitespaceConflicts: false,
-};
-
 /** Whether a repository's settings allow a merge style (Forgejo's IsMergeStyleAllowed). */
 export function isMergeStyleAllowed(config: PullsConfig, style: MergeStyleName): boolean {
   switch (style) {

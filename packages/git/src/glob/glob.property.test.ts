@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseTemplateGlobs } from "../disk/template-content.js";
 import { ruleMatchesBranch } from "../hooks/branch-rules.js";
 import { parseFilePatterns } from "../hooks/file-patterns.js";
 import { tagPatternMatches } from "../hooks/tag-rules.js";
-import { parseTemplateGlobs } from "../storage/template-content.js";
 import { compileGlob, globSteps } from "./glob.js";
 
 /**

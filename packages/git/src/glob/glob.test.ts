@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, GlobSyntaxError, globSteps, isValidGlob, MAX_GLOB_LENGTH } from "./glob.js";
+import { compileGlob, GlobSyntaxError, globSteps, MAX_GLOB_LENGTH } from "./glob.js";
 
 const m = (pattern: string, subject: string, options = {}) => compileGlob(pattern, options).matches(subject);
 
@@ -28,7 +28,6 @@ describe("globs without separators (Forgejo's glob.Compile(pattern))", () => {
     expect(m("a]", "a]")).toBe(true);
     for (const bad of ["{a", "[ab", "a\\", "{a,{b}"]) {
       expect(() => compileGlob(bad)).toThrow(GlobSyntaxError);
-      expect(isValidGlob(bad)).toBe(false);
     }
     expect(() => compileGlob("a".repeat(MAX_GLOB_LENGTH + 1))).toThrow(GlobSyntaxError);
   });

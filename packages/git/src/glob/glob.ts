@@ -79,14 +79,3 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Glob {
   }
   return glob;
 }
-
-/** Whether `pattern` compiles under `options` (a syntax check for input validation). */
-export function isValidGlob(pattern: string, options: GlobOptions = {}): boolean {
-  try {
-    compileGlob(pattern, options);
-    return true;
-  } catch (error) {
-    if (error instanceof GlobSyntaxError) return false;
-    throw error;
-  }
-}

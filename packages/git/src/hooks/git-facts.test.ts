@@ -74,6 +74,13 @@ describe("gitRefUpdateFacts", () => {
     expect(await facts.changedFiles(branch)).toEqual(["a.txt"]);
     expect(await facts.changedFiles({ ...branch, newSha: shas.one! })).toEqual([]);
     await cli.ok(["update-ref", "-d", "refs/heads/main"], bare);
+    // A ref outside refs/heads and refs/tags is history too: three forks off one.
+    await cli.ok(["update-ref", "refs/pull/1/head", shas.one!], bare);
+    expect(await facts.changedFiles({ ...branch, newSha: shas.three! })).toEqual(["c.txt"]);
+    await cli.ok(["pack-refs", "--all"], bare);
+    expect(await facts.changedFiles({ ...branch, newSha: shas.three! })).toEqual(["c.txt"]);
+    // No ref at all (a first push): every file of the new history.
+    await cli.ok(["update-ref", "-d", "refs/pull/1/head"], bare);
     expect(await facts.changedFiles({ ...branch, newSha: shas.three! })).toEqual(["a.txt", "b.txt", "c.txt"]);
   });
 

@@ -1,3 +1,5 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import type { RefUpdateFacts } from "./evaluate-push.js";
@@ -45,6 +47,35 @@ async function mustLines(cwd: string, env: NodeJS.ProcessEnv, args: string[]): P
   return lines;
 }
 
+/** Whether `dir` holds a file anywhere below it (a loose ref, or a lock being written). */
+async function holdsAnyFile(dir: string): Promise<boolean> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) return true;
+    if (await holdsAnyFile(join(dir, entry.name))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the bare repository at `gitdir` has no ref at all, read from its files: no loose ref
+ * under `refs/`, no line in `packed-refs`. Any doubt (another layout, an unreadable file, a
+ * reftable repository, whose `refs/heads` is a file) answers false.
+ */
+async function holdsNoRefs(gitdir: string): Promise<boolean> {
+  try {
+    const packed = await readFile(join(gitdir, "packed-refs"), "utf8").catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return "";
+        throw error;
+      },
+    );
+    if (packed.split("\n").some((line) => line.length > 0 && !line.startsWith("#"))) return false;
+    return !(await holdsAnyFile(join(gitdir, "refs")));
+  } catch {
+    return false;
+  }
+}
+
 function newCommitsArgs(update: RefUpdate): string[] {
   return update.oldSha === ZERO_SHA
     ? [update.newSha, "--not", "--all"]
@@ -69,7 +100,9 @@ export function gitRefUpdateFacts(cwd: string, options: GitFactsOptions = {}): R
       const base = ["diff", "--name-only", "-z", "--no-renames"];
       if (update.oldSha === ZERO_SHA) {
         // A new branch: diff from where its new commits fork off existing history (the empty
-        // tree for unrelated history), one tree diff however many commits are new.
+        // tree for unrelated history), one tree diff however many commits are new. A repository
+        // without refs (a first push) has nothing to fork off: no walk over the whole history.
+        if (await holdsNoRefs(cwd)) return git([...base, EMPTY_TREE, update.newSha]);
         // One walk gives the oldest new commit with its parents (`<oldest> <parent>…`).
         const [oldest] = await git([
           "rev-list",

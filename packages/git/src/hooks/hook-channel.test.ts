@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hookScripts } from "../storage/hook-scripts.js";
-import { type HookRequest, openHookChannel, PUSH_HOOK_ENV } from "./hook-channel.js";
+import { hookScripts } from "../disk/hook-scripts.js";
+import { type HookRequest, openHookChannel, PUSH_HOOK_ENV, spareChannelDirs } from "./hook-channel.js";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);
@@ -129,6 +129,28 @@ describe("the pre-receive hook and its channel to the server", () => {
     await channel.close();
     expect(existsSync(channel.dir)).toBe(false);
     expect(openPipes()).toBe(before);
+  });
+
+  it("gives each channel a directory of its own, and skips a spare whose FIFOs were removed", async () => {
+    const first = await openHookChannel(async () => []);
+    const second = await openHookChannel(async () => []);
+    expect(second.dir).not.toBe(first.dir);
+    await Promise.all([first.close(), second.close()]);
+    // A temporary-files cleaner removed the FIFOs of every directory made ahead.
+    for (const spare of spareChannelDirs()) await rm(join(spare, "request"));
+    const seen: HookRequest[] = [];
+    const channel = await openHookChannel(async (request) => {
+      seen.push(request);
+      return [];
+    });
+    try {
+      expect(statSync(join(channel.dir, "request")).isFIFO()).toBe(true);
+      const result = await runHook(script, { [PUSH_HOOK_ENV]: channel.dir }, `${A} ${B} refs/heads/main\n`);
+      expect(result).toEqual({ code: 0, stderr: "" });
+      expect(seen.map((r) => r.updates)).toEqual([[{ oldSha: A, newSha: B, ref: "refs/heads/main" }]]);
+    } finally {
+      await channel.close();
+    }
   });
 
   it("refuses, rather than waits, when the server closes the channel before answering", async () => {

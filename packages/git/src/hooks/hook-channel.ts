@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { constants, openSync, rmSync } from "node:fs";
+import { constants, openSync, rmSync, statSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -49,6 +49,55 @@ function makeFifos(paths: readonly string[]): Promise<void> {
   });
 }
 
+/** How many channels' FIFOs one `mkfifo` makes ahead. */
+const FIFO_BATCH = 16;
+
+/** Channel directories with their FIFOs made and not yet used, each handed out once. */
+const spareDirs: string[] = [];
+
+let sparesRemovedAtExit = false;
+
+/** The channel directories made ahead and not used yet (for tests that look for leftovers). */
+export function spareChannelDirs(): readonly string[] {
+  return [...spareDirs];
+}
+
+function isFifo(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFIFO() ?? false;
+}
+
+/**
+ * A private directory (mode 0700) holding the FIFOs `request` and `verdict`, used by one channel.
+ * They are made {@link FIFO_BATCH} at a time with one `mkfifo`: starting a process from a large
+ * server blocks its event loop for tens of milliseconds (the fork copies its page tables), which
+ * each push would otherwise pay. Spares left at exit are removed.
+ */
+async function channelDir(): Promise<string> {
+  // A spare whose FIFOs went (a temporary-files cleaner) is skipped.
+  for (let spare = spareDirs.pop(); spare !== undefined; spare = spareDirs.pop()) {
+    if (isFifo(join(spare, "request")) && isFifo(join(spare, "verdict"))) return spare;
+    rmSync(spare, { recursive: true, force: true });
+  }
+  const dirs = await Promise.all(
+    Array.from({ length: FIFO_BATCH }, () => mkdtemp(join(tmpdir(), "kiln-hook-"))),
+  );
+  try {
+    await makeFifos(dirs.flatMap((dir) => [join(dir, "request"), join(dir, "verdict")]));
+  } catch (error) {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  if (!sparesRemovedAtExit) {
+    sparesRemovedAtExit = true;
+    process.once("exit", () => {
+      for (const dir of spareDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const [mine, ...rest] = dirs as [string, ...string[]];
+  spareDirs.push(...rest);
+  return mine;
+}
+
 function parseRequest(bytes: Buffer): HookRequest {
   const fields = bytes.toString("utf8").split("\0");
   const objectEnv: Record<string, string> = {};
@@ -75,8 +124,8 @@ function verdictText(messages: readonly string[]): string {
 }
 
 /**
- * Opens the channel of one push's pre-receive hook: a fresh private directory (mode 0700) with two
- * FIFOs. The hook (a `sh` script, so a push starts no interpreter) writes to `request` its
+ * Opens the channel of one push's pre-receive hook: an unused private directory (mode 0700) with
+ * two FIFOs. The hook (a `sh` script, so a push starts no interpreter) writes to `request` its
  * quarantine variables and ref update lines, and reads from `verdict` what `judge` answered.
  *
  * The server holds both FIFOs open read-write and non-blocking (Linux defines that for FIFOs,
@@ -86,7 +135,7 @@ function verdictText(messages: readonly string[]): string {
  * when both ends are closed; a hook still waiting then reads end-of-file and refuses.
  */
 export async function openHookChannel(judge: HookJudge): Promise<{ dir: string; close(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "kiln-hook-"));
+  const dir = await channelDir();
   let reader: Socket | undefined;
   let writer: Socket | undefined;
   let closing: Promise<void> | undefined;
@@ -102,7 +151,6 @@ export async function openHookChannel(judge: HookJudge): Promise<{ dir: string; 
   try {
     const requestPath = join(dir, "request");
     const verdictPath = join(dir, "verdict");
-    await makeFifos([requestPath, verdictPath]);
     const flags = constants.O_RDWR | constants.O_NONBLOCK;
     reader = new Socket({ fd: openSync(requestPath, flags), readable: true, writable: false });
     writer = new Socket({ fd: openSync(verdictPath, flags), readable: false, writable: true });

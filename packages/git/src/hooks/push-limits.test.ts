@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
-import { parsePushPolicy } from "./parse-push.js";
 import { gitPushSizeFacts, type PushSizeFacts, pushLimitRefusals } from "./push-limits.js";
 import { ZERO_SHA } from "./push-policy.js";
 
@@ -46,13 +45,6 @@ describe("push limits", () => {
     expect(big.counted).toEqual([`tree-of-${B}`]);
     expect(await pushLimitRefusals({ maxFiles: 100 }, updates, facts(3, {}))).toEqual([]);
     expect(await pushLimitRefusals(undefined, updates, big)).toEqual([]);
-  });
-
-  it("travel in the push policy", () => {
-    expect(
-      parsePushPolicy(JSON.stringify({ branchRules: [], limits: { maxRefs: 5, maxFiles: 7 } })).limits,
-    ).toEqual({ maxRefs: 5, maxFiles: 7 });
-    expect(parsePushPolicy(JSON.stringify({ branchRules: [] })).limits).toBeUndefined();
   });
 
   describe("counted by git", () => {

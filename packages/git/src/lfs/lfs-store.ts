@@ -3,8 +3,8 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
+import { type Leftover, leftoversIn } from "../disk/leftovers.js";
 import { GitInvalidArgumentError, GitNotFoundError, LfsVerifyError } from "../errors/git-error.js";
-import { type Leftover, leftoversIn } from "../storage/leftovers.js";
 import { isValidLfsOid, isValidLfsSize } from "./lfs-oid.js";
 import type { LfsReferences } from "./lfs-references.js";
 

@@ -1,8 +1,8 @@
 import { open, rm } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
+import type { GitRepository } from "../disk/git-repository.js";
+import type { RepoStore } from "../disk/repo-store.js";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitMigrationError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
-import type { RepoStore } from "../storage/repo-store.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { CheckedRemote, SOURCE_UNREADABLE_MESSAGE } from "./checked-remote.js";

@@ -1,10 +1,10 @@
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitInvalidArgumentError } from "../errors/git-error.js";
 import type { RefUpdate } from "../hooks/push-policy.js";
 import { refsChanged } from "../objects/repo-state.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { STAGING_REFS } from "../util/staging-refs.js";

@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";
 import { readTagCached } from "./object-cache.js";

@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { type RefUpdate, ZERO_SHA } from "../hooks/push-policy.js";
 import { gitIn, gitOk } from "../pulls/git-cli.js";
 import { writeCommit } from "../pulls/write.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";

@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
 import { scratch } from "../../test/helpers.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { archiveProcesses, openArchive, ProcessSlots, splitArchiveName } from "./archive.js";
 
 const exec = promisify(execFile);

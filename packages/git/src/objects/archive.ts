@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { gitOutputStream } from "../transport/git-process.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { isoContext } from "./iso.js";

@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isoContext } from "./iso.js";
 import { objectInfo, readBlobCached } from "./object-cache.js";
 

@@ -7,14 +7,7 @@ import {
   GitInvalidArgumentError,
   GitNotFoundError,
 } from "../errors/git-error.js";
-import {
-  createBranch,
-  deleteBranch,
-  getBranch,
-  getDefaultBranch,
-  listBranches,
-  setDefaultBranch,
-} from "./branches.js";
+import { createBranch, deleteBranch, getBranch, listBranches, setDefaultBranch } from "./branches.js";
 
 describe("branches", () => {
   let fx: FixtureRepo;
@@ -89,7 +82,6 @@ describe("branches", () => {
 
   it("changes the default branch to an existing branch", async () => {
     await setDefaultBranch(fx.repo, "feature");
-    expect(await getDefaultBranch(fx.repo)).toBe("feature");
     expect(await fx.cli.ok(["symbolic-ref", "HEAD"], fx.repo.gitdir)).toBe("refs/heads/feature");
     await expect(setDefaultBranch(fx.repo, "nope")).rejects.toBeInstanceOf(GitNotFoundError);
     await setDefaultBranch(fx.repo, "main");

@@ -1,4 +1,5 @@
 import git from "isomorphic-git";
+import type { GitRepository } from "../disk/git-repository.js";
 import {
   GitAlreadyExistsError,
   GitDefaultBranchError,
@@ -7,7 +8,6 @@ import {
   GitNotFoundError,
 } from "../errors/git-error.js";
 import { type RefUpdate, ZERO_SHA } from "../hooks/push-policy.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isReadableRef, isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";
@@ -106,11 +106,6 @@ export async function deleteBranch(
     }
     return sha;
   });
-}
-
-/** The default branch (where HEAD points), even in an empty repository. */
-export async function getDefaultBranch(repo: GitRepository): Promise<string> {
-  return headBranch(isoContext(repo));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { Readable, type Writable } from "node:stream";
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { gitStreams } from "../util/work-limits.js";
 

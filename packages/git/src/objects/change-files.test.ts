@@ -3,6 +3,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../../test/fixture-repo.js";
+import { RepoStore } from "../disk/repo-store.js";
 import {
   GitAlreadyExistsError,
   GitConflictError,
@@ -10,7 +11,6 @@ import {
   GitNotFoundError,
   GitShaMismatchError,
 } from "../errors/git-error.js";
-import { RepoStore } from "../storage/repo-store.js";
 import { changeFiles } from "./change-files.js";
 import { getCommit } from "./commits.js";
 import { getContents, openRawFile } from "./contents.js";

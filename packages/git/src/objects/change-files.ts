@@ -1,4 +1,5 @@
 import git from "isomorphic-git";
+import type { GitRepository } from "../disk/git-repository.js";
 import {
   GitAlreadyExistsError,
   GitInvalidArgumentError,
@@ -6,7 +7,6 @@ import {
   GitShaMismatchError,
 } from "../errors/git-error.js";
 import { type RefUpdate, ZERO_SHA } from "../hooks/push-policy.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isValidBranchName } from "../util/ref-names.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";
 import { isoContext } from "./iso.js";

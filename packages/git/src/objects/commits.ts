@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { runGitOk } from "../util/run-git.js";
 import { type CommitChanges, commitChanges } from "./commit-changes.js";
 import { type CommitInfo, readCommitInfo, toCommitInfo } from "./commit-info.js";

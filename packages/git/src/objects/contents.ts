@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { streamBlob } from "./cat-file.js";
 import { parseGitmodules } from "./gitmodules.js";
 import { type IsoContext, isoContext } from "./iso.js";

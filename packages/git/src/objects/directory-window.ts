@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isoContext } from "./iso.js";
 import { readCommitCached } from "./object-cache.js";
 import { headBranch, resolveCommit } from "./resolve.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { join } from "node:path";
 import { FileSystem } from "isomorphic-git/models";
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { openFiles } from "../util/work-limits.js";
 
 /** The arguments every isomorphic-git call takes for a bare repository, with its object cache. */

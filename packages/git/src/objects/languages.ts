@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { gitProcesses } from "../util/work-limits.js";
 import { type IsoContext, isoContext } from "./iso.js";

@@ -1,6 +1,6 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
 import { gitIn, gitOk, identityEnv } from "../pulls/git-cli.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { refsChanged } from "./repo-state.js";
 import type { SignatureInput } from "./signature.js";
 

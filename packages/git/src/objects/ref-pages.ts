@@ -1,4 +1,4 @@
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { isReadableRef } from "../util/ref-names.js";
 import { runGit } from "../util/run-git.js";
 

@@ -1,4 +1,4 @@
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { isoContext } from "./iso.js";
 import { lookupRef, refSnapshot } from "./repo-state.js";
 import { type ObjectType, objectType } from "./resolve.js";

@@ -133,10 +133,3 @@ export async function resolveCommit(ctx: IsoContext, name: string): Promise<stri
   if (await isEmptyRepository(ctx)) throw new GitEmptyRepositoryError();
   throw new GitNotFoundError(`commit ${name} does not exist`);
 }
-
-/** Resolves a branch name to its tip commit; throws not-found when the branch does not exist. */
-export async function resolveBranch(ctx: IsoContext, branch: string): Promise<string> {
-  const oid = await refValue(ctx, `refs/heads/${branch}`);
-  if (!oid) throw new GitNotFoundError(`branch ${branch} does not exist`);
-  return oid;
-}

@@ -1,6 +1,6 @@
 import { stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { isoContext } from "./iso.js";
 import { refsChanged } from "./repo-state.js";
 import { readRef } from "./resolve.js";

@@ -1,7 +1,7 @@
 import git from "isomorphic-git";
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitAlreadyExistsError, GitInvalidArgumentError, GitNotFoundError } from "../errors/git-error.js";
 import { ZERO_SHA } from "../hooks/push-policy.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isValidTagName } from "../util/ref-names.js";
 import type { BeforeRefMove } from "./branches.js";
 import { type CommitInfo, readCommitInfo } from "./commit-info.js";

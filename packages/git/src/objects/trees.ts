@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitNotFoundError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { type IsoContext, isoContext } from "./iso.js";
 import { objectInfos, readCommitCached } from "./object-cache.js";
 import { objectType, peel, resolveCommit } from "./resolve.js";

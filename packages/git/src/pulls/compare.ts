@@ -1,4 +1,4 @@
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { gitIn, gitOk } from "./git-cli.js";
 
 type Repo = Pick<GitRepository, "gitdir">;

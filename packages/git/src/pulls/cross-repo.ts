@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitMergeRefusedError } from "../errors/git-error.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { gitIn } from "./git-cli.js";
 import { type UpdateRequest, updatedHead } from "./merge.js";
 import { moveRef } from "./write.js";

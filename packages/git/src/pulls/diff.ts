@@ -1,7 +1,7 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import type { CommitInfo } from "../objects/commit-info.js";
 import { readCommitInfo } from "../objects/commit-info.js";
 import { isoContext } from "../objects/iso.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { gitOutputStream } from "../transport/git-process.js";
 import { gitOk, isolatedEnv } from "./git-cli.js";
 

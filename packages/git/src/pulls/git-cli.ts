@@ -1,5 +1,5 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import type { GitSignature, SignatureInput } from "../objects/signature.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isolatedEnv } from "../util/git-env.js";
 import { type GitRunResult, runGit } from "../util/run-git.js";
 

@@ -3,8 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitCli, scratch } from "../../test/helpers.js";
-import type { GitRepository } from "../storage/git-repository.js";
-import { RepoStore } from "../storage/repo-store.js";
+import type { GitRepository } from "../disk/git-repository.js";
+import { RepoStore } from "../disk/repo-store.js";
 import { hasCommit } from "./cross-repo.js";
 import { withJoinedObjects } from "./joined-objects.js";
 

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { GitRepository } from "../disk/git-repository.js";
 import { stopBatchProcesses } from "../objects/cat-file.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { runGitOk } from "../util/run-git.js";
 import { gitOk } from "./git-cli.js";
 

@@ -1,8 +1,8 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitMergeConflictError, GitMergeRefusedError } from "../errors/git-error.js";
 import { readCommitInfo } from "../objects/commit-info.js";
 import { isoContext } from "../objects/iso.js";
 import type { SignatureInput } from "../objects/signature.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { commitsToReplay, isAncestor } from "./compare.js";
 import { cherryPickTree, mergeTree } from "./merge-tree.js";
 import { moveRef, treeOf, writeCommit } from "./write.js";

@@ -1,4 +1,4 @@
-import type { GitRepository } from "../storage/git-repository.js";
+import type { GitRepository } from "../disk/git-repository.js";
 import { gitIn } from "./git-cli.js";
 
 /** A commit's id and full message. */

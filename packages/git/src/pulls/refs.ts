@@ -1,10 +1,10 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { commitsInBatch, firstUnsignedInBatch, type PushedCommit } from "../hooks/git-facts.js";
 import { ZERO_SHA } from "../hooks/push-policy.js";
 import type { BeforeRefMove } from "../objects/branches.js";
 import { isoContext } from "../objects/iso.js";
 import { refsChanged } from "../objects/repo-state.js";
 import { readRef } from "../objects/resolve.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isValidBranchName } from "../util/ref-names.js";
 import { gitIn, gitOk } from "./git-cli.js";
 

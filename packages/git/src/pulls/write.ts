@@ -1,7 +1,7 @@
+import type { GitRepository } from "../disk/git-repository.js";
 import { GitConflictError, GitInvalidArgumentError } from "../errors/git-error.js";
 import { refsChanged } from "../objects/repo-state.js";
 import type { GitSignature, SignatureInput } from "../objects/signature.js";
-import type { GitRepository } from "../storage/git-repository.js";
 import { isReadableRef } from "../util/ref-names.js";
 import { gitIn, gitOk, identityEnv } from "./git-cli.js";
 

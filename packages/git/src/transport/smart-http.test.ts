@@ -5,12 +5,13 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GitCli, scratch } from "../../test/helpers.js";
 import { startTestServer } from "../../test/test-server.js";
+import { RepoStore } from "../disk/repo-store.js";
+import { spareChannelDirs } from "../hooks/hook-channel.js";
 import type { BranchRulePolicy } from "../hooks/push-policy.js";
 import { ZERO_SHA } from "../hooks/push-policy.js";
 import { LfsStore } from "../lfs/lfs-store.js";
 import { getBranch } from "../objects/branches.js";
 import { getCommit } from "../objects/commits.js";
-import { RepoStore } from "../storage/repo-store.js";
 import { handleGitHttp } from "./smart-http.js";
 
 const author = { name: "Kiln", email: "kiln@example.com" };
@@ -268,7 +269,11 @@ describe("smart HTTP transport with the real git client", () => {
     await mkdir(tmp);
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
-    const channels = async () => (await readdir(tmp)).filter((entry) => entry.startsWith("kiln-hook-"));
+    // Directories made ahead for later pushes are no leftovers.
+    const channels = async () =>
+      (await readdir(tmp)).filter(
+        (entry) => entry.startsWith("kiln-hook-") && !spareChannelDirs().includes(join(tmp, entry)),
+      );
     try {
       const { name, work } = await cloned();
       server.hooks.pushPolicy = { branchRules: [mainRule({ canPush: false })] };
@@ -295,6 +300,42 @@ describe("smart HTTP transport with the real git client", () => {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
     }
+  });
+
+  it("answers git's probe before a large push at once, even while another push holds the repository", async () => {
+    const { name } = await cloned();
+    const repo = await store.open("alice", name);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const otherPush = repo.withWriteLock(() => {
+      locked();
+      return held;
+    });
+    await lockTaken;
+    const pushed: unknown[] = [];
+    const probe = await handleGitHttp(
+      repo,
+      "git-receive-pack",
+      new Request(`${server.url}/alice/${name}.git/git-receive-pack`, {
+        method: "POST",
+        headers: { "content-type": "application/x-git-receive-pack-request", "content-length": "4" },
+        body: "0000",
+      }),
+      // No git binary there: the probe must not need one.
+      { gitPath: join(root.dir, "no-git"), onPushed: (updates) => void pushed.push(updates) },
+    );
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get("content-type")).toBe("application/x-git-receive-pack-result");
+    expect((await probe.arrayBuffer()).byteLength).toBe(0);
+    expect(pushed).toEqual([[]]);
+    release();
+    await otherPush;
   });
 
   it("pushes an LFS object and clones it back with git-lfs", async () => {

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { GitRepository } from "../disk/git-repository.js";
+import { installHooks } from "../disk/install-hooks.js";
 import type { CommitSignatureCheck } from "../hooks/git-facts.js";
 import { openHookChannel, PUSH_HOOK_ENV } from "../hooks/hook-channel.js";
 import { judgePush } from "../hooks/judge-push.js";
 import { parseRefUpdateLines } from "../hooks/parse-push.js";
 import { PUSH_REPORT_ENV, type PushPolicy, type RefUpdate } from "../hooks/push-policy.js";
 import { refsChanged } from "../objects/repo-state.js";
-import type { GitRepository } from "../storage/git-repository.js";
-import { installHooks } from "../storage/install-hooks.js";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { STAGING_REFS } from "../util/staging-refs.js";
@@ -149,6 +149,24 @@ export async function handleServiceRpc(
     );
   }
 
+  // git's probe before a large push posts a lone flush packet, with which receive-pack reads no
+  // command and writes nothing: it is answered without git, the hook channel or the write lock,
+  // as a spawn from a large server process holds its event loop for tens of milliseconds.
+  let body = request.body;
+  if (!gzip && request.headers.get("content-length") === String(FLUSH_PKT.length)) {
+    const bytes = Buffer.from(await request.arrayBuffer());
+    if (bytes.equals(FLUSH_PKT)) {
+      try {
+        await options.onPushed?.([]);
+      } catch (error) {
+        options.onError?.(error);
+        throw error;
+      }
+      return new Response(null, { status: 200, headers });
+    }
+    body = new Blob([bytes]).stream();
+  }
+
   const reportPath = join(tmpdir(), `kiln-push-${randomUUID()}`);
   env[PUSH_REPORT_ENV] = reportPath;
   const policy = options.pushPolicy;
@@ -172,7 +190,7 @@ export async function handleServiceRpc(
         // not speak to this channel, and must not let the push through unjudged.
         await installHooks(repo.gitdir);
         const proc = await spawnGitInSlot(repo.gitdir, args, env, options.gitPath);
-        feedStdin(proc, request.body, gzip);
+        feedStdin(proc, body, gzip);
         resolve(
           new Response(
             stdoutStream(proc, () => finished),

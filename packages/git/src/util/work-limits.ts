@@ -75,18 +75,3 @@ export function configureWorkLimits(limits: Partial<WorkLimits>): void {
     ...(timeout !== undefined ? { timeout } : {}),
   });
 }
-
-/** What the caps hold and queue now (for tests and diagnostics). */
-export function workInProgress(): {
-  readonly processes: number;
-  readonly streams: number;
-  readonly openFiles: number;
-  readonly waiting: number;
-} {
-  return {
-    processes: gitProcesses.active,
-    streams: gitStreams.active,
-    openFiles: openFiles.active,
-    waiting: gitProcesses.waiting + gitStreams.waiting + openFiles.waiting,
-  };
-}

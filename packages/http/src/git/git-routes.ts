@@ -10,9 +10,8 @@ import { serveWikiGit, wikiOf } from "./wiki-git.js";
  * Git's smart HTTP protocol at `/{owner}/{repo}.git/…` (and a repository's wiki at
  * `/{owner}/{repo}.wiki.git/…`, wiki-git.ts), served by the system git
  * (decision 12, docs/decisions.md): `info/refs`, `git-upload-pack` (clone, fetch) and `git-receive-pack`
- * (push). Pushes carry the pusher's push policy to the pre-receive hook, and once git has applied
- * them the repository's size, emptiness and default branch are brought up to date (and its usage
- * recorded) before the client sees the end of the response.
+ * (push). A push is handed to the service layer's RefUpdates, which judges it with the pusher's
+ * push policy, journals it before git applies it and records it after.
  */
 export function mountGit(mount: Mount): void {
   const serve = async (c: AppContext) => {
@@ -33,55 +32,19 @@ export function mountGit(mount: Mount): void {
     if (!access.ok) return access.response;
     const { repo, user } = access;
     const git = await services.repositories.git(repo);
-    const policy =
-      gitRoute.access === "write" && user ? await services.pushPolicies.forPush(repo, user) : undefined;
-    const pushPolicy =
-      policy && access.onlyBranches ? { ...policy, onlyBranches: access.onlyBranches } : policy;
-    // A pull request whose head this push moves is credited to the pusher, whoever reads it first.
-    const endPush = pushPolicy && user ? services.pullChecks.pushes.begin(repo.id, user.id) : undefined;
-    // The updates the push policy accepted (judged for the pre-receive hook) are journalled before
-    // git applies them, so a crash after leaves the journal to record the push.
-    let operation: string | undefined;
-    return handleGitHttp(git, subpath, c.req.raw, {
-      ...(pushPolicy ? { pushPolicy } : {}),
-      beforeUpdate: async (updates) => {
-        operation = await services.repositories.journal.announce(repo.id, "push", user?.id ?? null, updates);
-      },
-      // Branches requiring signed commits: which pushed commit does not verify.
-      verifyCommits: (commits) => services.commitVerifier.firstUnverified(commits),
-      onPushed: async (updates) => {
-        // git's probe before a large push (and a push of nothing) changes no ref: nothing to record.
-        if (updates.length === 0 && !operation) return endPush?.();
-        const after = await services.repositories.afterPush(
-          repo,
-          updates,
-          user?.id ?? null,
-          operation ? { operation, kind: "push" } : undefined,
-        );
-        const branches = updates
-          .filter((u) => u.ref.startsWith("refs/heads/"))
-          .map((u) => u.ref.slice("refs/heads/".length));
-        await services.pullChecks.pushed(repo, branches);
-        endPush?.();
-        logger.info(
-          {
-            repo: `${repo.ownerName}/${repo.name}`,
-            pusher: user?.name,
-            refs: updates.length,
-            gitSize: after.gitSize,
-          },
-          "push",
-        );
-      },
-      onError: (err) => {
-        endPush?.();
-        if (operation) void services.repositories.journal.settle(operation);
-        logger.error(
-          { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}` },
-          "git transport error",
-        );
-      },
-    });
+    // A push is one call into the service layer (RefUpdates): its policy, its journalling before
+    // git applies it and its record after. Its ref advertisement (`info/refs`) is no push.
+    const options =
+      gitRoute.access === "write" && gitRoute.kind === "rpc"
+        ? await services.refUpdates.receivePack(repo, user, access.onlyBranches)
+        : {
+            onError: (err: unknown) =>
+              logger.error(
+                { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}` },
+                "git transport error",
+              ),
+          };
+    return handleGitHttp(git, subpath, c.req.raw, options);
   };
   mount("get", "/:owner/:repo/info/refs", serve);
   mount("post", "/:owner/:repo/git-upload-pack", serve);

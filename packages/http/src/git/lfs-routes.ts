@@ -11,7 +11,7 @@ import {
   lfsError,
   parseLfsBatchRequest,
 } from "@kiln/git";
-import { actorOf, type Credentials, viewerOf } from "@kiln/service";
+import { actorOf, type Credentials, publicOnlyViewer, viewerOf } from "@kiln/service";
 import { parseAuthorization } from "../auth.js";
 import type { AppContext, Mount } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
@@ -154,7 +154,7 @@ function quotaExceeded(): Response {
  */
 async function lfsViewerOf(c: AppContext, user: User | null): Promise<LfsViewer> {
   if (!user) return null;
-  const cautious = { id: user.id, isAdmin: user.isAdmin, isRestricted: user.isRestricted, publicOnly: true };
+  const cautious = publicOnlyViewer(user);
   let credentials: Credentials;
   try {
     credentials = parseAuthorization(c.req.header("Authorization") ?? "", undefined);

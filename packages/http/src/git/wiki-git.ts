@@ -1,4 +1,4 @@
-import { type GitHttpRoute, handleGitHttp, type PushPolicy } from "@kiln/git";
+import { type GitHttpRoute, handleGitHttp } from "@kiln/git";
 import type { AppContext } from "../env.js";
 import { checkGitAccess } from "./git-access.js";
 
@@ -23,31 +23,11 @@ export async function serveWikiGit(
   subpath: string,
   gitRoute: GitHttpRoute,
 ): Promise<Response> {
-  const services = c.get("services");
-  const logger = c.get("logger");
   const access = await checkGitAccess(c, owner, repoName, gitRoute.access, "repo.wiki");
   if (!access.ok) return access.response;
   const { repo, user } = access;
   const pushing = gitRoute.access === "write" && user !== null;
-  const git = pushing ? await services.wikis.ensure(repo) : await services.wikis.open(repo);
-  if (!git) return c.text("Repository not found\n", 404);
-  const pushPolicy: PushPolicy | undefined = pushing
-    ? await services.pushPolicies.forWikiPush(repo)
-    : undefined;
-  return handleGitHttp(git, subpath, c.req.raw, {
-    ...(pushPolicy ? { pushPolicy } : {}),
-    onPushed: async (updates) => {
-      await services.wikis.afterPush(repo);
-      logger.info(
-        { repo: `${repo.ownerName}/${repo.name}.wiki`, pusher: user?.name, refs: updates.length },
-        "push",
-      );
-    },
-    onError: (err) => {
-      logger.error(
-        { err: (err as Error).message, repo: `${repo.ownerName}/${repo.name}.wiki` },
-        "git transport error",
-      );
-    },
-  });
+  const wiki = await c.get("services").wikis.transport(repo, pushing ? user : null);
+  if (!wiki) return c.text("Repository not found\n", 404);
+  return handleGitHttp(wiki.git, subpath, c.req.raw, wiki.options);
 }

@@ -1,7 +1,6 @@
 import { isKilnError } from "@kiln/domain";
-import { OAuth2Error, type Principal, type TokenRequest } from "@kiln/service";
+import { avatarUrl, OAuth2Error, type Principal, type TokenRequest } from "@kiln/service";
 import { parseAuthorization } from "../auth.js";
-import { avatarUrl } from "../convert/user.js";
 import type { AppContext, Mount } from "../env.js";
 import { readForm } from "./form.js";
 

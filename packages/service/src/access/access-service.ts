@@ -150,6 +150,15 @@ export class AccessService {
     );
   }
 
+  /** The repositories of a list the actor may see, with owner and permission (one query). */
+  async visibleRepos(
+    actor: Actor,
+    repos: readonly Repository[],
+  ): Promise<Map<number, { owner: User; permission: RepoPermission }>> {
+    const all = await this.repoPermissions(actor, repos);
+    return new Map([...all].filter(([, known]) => hasAccess(known.permission)));
+  }
+
   /** The actor's permission on one repository whose row is already loaded. */
   async permissionOn(actor: Actor, repo: Repository): Promise<RepoPermission> {
     return (await this.repoPermissions(actor, [repo])).get(repo.id)?.permission ?? NO_PERMISSION;

@@ -49,3 +49,20 @@ export function signedInViewer(actor: Actor): NonNullable<RepoViewer> {
   if (!viewer) throw new UnauthorizedError("token is required");
   return viewer;
 }
+
+/**
+ * A user's viewer limited as a `public-only` token is: for a caller whose credential cannot be
+ * told apart (the LFS transport re-resolving one), so that doubt never reveals a private thing.
+ */
+export function publicOnlyViewer(user: User): NonNullable<RepoViewer> {
+  return { id: user.id, isAdmin: user.isAdmin, isRestricted: user.isRestricted, publicOnly: true };
+}
+
+/**
+ * The viewer that sees everything (a site admin's, without a token's limits): for site-admin
+ * routes that list every account, and service work that must find a thing whoever can see it.
+ * `id` is the admin's, or 0 for the service itself.
+ */
+export function seeAllViewer(id = 0): NonNullable<RepoViewer> {
+  return { id, isAdmin: true, isRestricted: false, publicOnly: false };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canSeeAccount, computeOrgPermission } from "./org-permission.js";
+import { canSeeAccount, computeOrgPermission, seesOrgInside } from "./org-permission.js";
 
 describe("computeOrgPermission", () => {
   const t = (accessMode: string, units = {}, canCreateOrgRepo = false) =>
@@ -77,5 +77,14 @@ describe("canSeeAccount", () => {
     ["anyone sees themselves", user({ id: 5 }), account("private", "individual"), false, true],
   ])("%s", (_name, viewer, target, member, expected) => {
     expect(canSeeAccount(viewer, target, member as boolean)).toBe(expected);
+  });
+});
+
+describe("seesOrgInside", () => {
+  it("lets members and site admins in, and nobody else", () => {
+    expect(seesOrgInside({ isAdmin: false }, true)).toBe(true);
+    expect(seesOrgInside({ isAdmin: true }, false)).toBe(true);
+    expect(seesOrgInside({ isAdmin: false }, false)).toBe(false);
+    expect(seesOrgInside(null, false)).toBe(false);
   });
 });

@@ -48,3 +48,15 @@ export function canSeeAccount(
   if (!viewer) return false;
   return account.visibility === "limited" || viewerIsMember;
 }
+
+/**
+ * Whether `viewer` sees an organization from the inside (Forgejo's IsOrgMember checks, which site
+ * admins pass): every member rather than the public ones, every membership answer, and the feed
+ * entries of its private repositories.
+ */
+export function seesOrgInside(
+  viewer: { readonly isAdmin: boolean } | null,
+  viewerIsMember: boolean,
+): boolean {
+  return viewerIsMember || viewer?.isAdmin === true;
+}

@@ -1,11 +1,12 @@
 import { InvalidArgumentError, type User, usernameProblem } from "@kiln/domain";
 import { adminRepos, isUniqueViolation, redirects, repositories, users } from "@kiln/storage";
+import { seeAllViewer } from "../access/actor.js";
 import { type CredentialCache, credentialCacheOf } from "../auth/credential-cache.js";
 import type { ServiceContext } from "../context.js";
 import type { RepoService } from "../repos/repo-service.js";
 
 /** A viewer that sees every repository, for housekeeping queries (within the transaction). */
-const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
+const SEE_ALL = seeAllViewer();
 
 /**
  * Renaming accounts (Forgejo's user_service.RenameUser), for `POST /admin/users/{username}/rename`

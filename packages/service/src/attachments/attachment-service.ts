@@ -1,28 +1,29 @@
 import { randomUUID } from "node:crypto";
-import {
-  BlobNotFoundError,
-  type BlobStore,
-  BlobTooLargeError,
-  type ByteRange,
-  FsBlobStore,
-  withStoredBlob,
-} from "@kiln/blobs";
+import { type BlobStore, BlobTooLargeError, type ByteRange, FsBlobStore, withStoredBlob } from "@kiln/blobs";
 import {
   BadRequestError,
-  InvalidArgumentError,
   NotFoundError,
   type Paged,
   type PageRequest,
   PayloadTooLargeError,
   type QuotaUsedAttachment,
 } from "@kiln/domain";
-import { type AttachmentRow, attachments, type Db, releases, repositories } from "@kiln/storage";
+import { type AttachmentRow, attachments, releases, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
-import { canRead, canWrite } from "../access/repo-permission.js";
+import { writesUnit } from "../access/repo-rules.js";
 import type { ServiceContext } from "../context.js";
 import type { BlobKind } from "../cron/blob-sweep.js";
 import { QuotaLedger } from "../quota/ledger.js";
+import { checkName, checkUrl } from "./attachment-checks.js";
+import { type AttachmentDownload, readableBy, serveAttachment } from "./attachment-download.js";
+
+export { MAX_ATTACHMENT_NAME } from "./attachment-checks.js";
+export type { AttachmentDownload } from "./attachment-download.js";
+
+import { removeAttachments } from "./remove-attachments.js";
+
+export { removeAttachments };
 
 /** What an attachment is attached to. A comment's attachment names its issue too. */
 export type AttachmentTarget =
@@ -37,47 +38,7 @@ export interface FileUpload {
   readonly signal?: AbortSignal;
 }
 
-/** What a download of `/attachments/{uuid}` gets: the bytes, or where they are. */
-export type AttachmentDownload =
-  | { readonly kind: "external"; readonly url: string }
-  | {
-      readonly kind: "blob";
-      readonly attachment: AttachmentRow;
-      readonly size: number;
-      readonly range?: ByteRange;
-      readonly stream: ReadableStream<Uint8Array>;
-    };
-
-/** The longest attachment name Kiln keeps (Forgejo's column is a VARCHAR(255)). */
-export const MAX_ATTACHMENT_NAME = 255;
-
 const ledger = new QuotaLedger();
-
-/**
- * Removes attachments with their usage, in the caller's transaction: every one of a release, an
- * issue (its comments' too) or a comment, or the given ids, all of repository `repoId`. It locks
- * the repository row first, as uploads do, so a deletion and an upload of the same repository
- * are counted one after the other; call it before deleting the rows they hang on. Their bytes
- * stay in the store until the sweep finds them unreferenced (the same bytes may be stored once
- * for several attachments).
- */
-export async function removeAttachments(
-  db: Db,
-  repoId: number,
-  which: { ids: readonly number[] } | { releaseId: number } | { issueId: number } | { commentId: number },
-): Promise<number> {
-  const repo = await repositories.lockRepository(db, repoId);
-  const gone = await attachments.deleteAttachments(db, which);
-  if (!repo || gone.length === 0) return gone.length;
-  let issueBytes = 0;
-  let releaseBytes = 0;
-  for (const row of gone) {
-    if (row.releaseId === null) issueBytes += row.size;
-    else releaseBytes += row.size;
-  }
-  await ledger.record(db, repo.ownerId, { issueAttachments: -issueBytes, releaseAttachments: -releaseBytes });
-  return gone.length;
-}
 
 /**
  * Attachments of releases, issues and comments (Forgejo's services/attachment and
@@ -118,7 +79,7 @@ export class AttachmentService {
    * oversized upload keeps nothing); then, in one transaction with the repository locked, the
    * target is checked to still be there, the row inserted and the usage recorded.
    */
-  async upload(ctx: RepoAccess, target: AttachmentTarget, file: FileUpload): Promise<AttachmentRow> {
+  async upload(access: RepoAccess, target: AttachmentTarget, file: FileUpload): Promise<AttachmentRow> {
     const name = checkName(file.name);
     const maxBytes = this.maxBytes();
     const options = {
@@ -129,7 +90,7 @@ export class AttachmentService {
     try {
       // A refusal after the bytes arrived (the target gone meanwhile) removes them again.
       return await withStoredBlob(this.store, file.body, options, (blob) =>
-        this.record(ctx, target, { name, blobKey: blob.key, size: blob.size, externalUrl: null }),
+        this.record(access, target, { name, blobKey: blob.key, size: blob.size, externalUrl: null }),
       );
     } catch (error) {
       if (error instanceof BlobTooLargeError)
@@ -141,21 +102,26 @@ export class AttachmentService {
   }
 
   /** Links a release to a file elsewhere (Forgejo's external attachments): no bytes, no usage. */
-  async linkExternal(ctx: RepoAccess, releaseId: number, name: string, url: string): Promise<AttachmentRow> {
+  async linkExternal(
+    access: RepoAccess,
+    releaseId: number,
+    name: string,
+    url: string,
+  ): Promise<AttachmentRow> {
     return this.record(
-      ctx,
+      access,
       { releaseId },
       { name: checkName(name), blobKey: null, size: 0, externalUrl: checkUrl(url) },
     );
   }
 
   private async record(
-    ctx: RepoAccess,
+    access: RepoAccess,
     target: AttachmentTarget,
     fields: { name: string; blobKey: string | null; size: number; externalUrl: string | null },
   ): Promise<AttachmentRow> {
     return this.ctx.db.transaction().execute(async (trx) => {
-      const repo = await repositories.lockRepository(trx, ctx.repo.id);
+      const repo = await repositories.lockRepository(trx, access.repo.id);
       if (!repo) throw new NotFoundError();
       if ("releaseId" in target) {
         if (!(await releases.findRelease(trx, repo.id, target.releaseId))) throw new NotFoundError();
@@ -183,7 +149,7 @@ export class AttachmentService {
         releaseId: "releaseId" in target ? target.releaseId : null,
         issueId: "issueId" in target ? target.issueId : null,
         commentId: "issueId" in target ? (target.commentId ?? null) : null,
-        uploaderId: ctx.viewer?.id ?? null,
+        uploaderId: access.viewer?.id ?? null,
         name: fields.name,
         size: fields.size,
         blobKey: fields.blobKey,
@@ -259,41 +225,31 @@ export class AttachmentService {
       : undefined;
     if (!row) throw new NotFoundError("attachment does not exist");
     const repo = await this.access.repoById(actor, row.repoId, "read");
-    if (!(await this.readable(repo, row))) throw new NotFoundError("attachment does not exist");
-    if (row.externalUrl !== null) return { kind: "external", url: row.externalUrl };
-    const size = row.size;
-    const wanted = range?.(size);
-    let stream: ReadableStream<Uint8Array>;
-    try {
-      stream = await this.store.open(row.blobKey as string, wanted);
-    } catch (error) {
-      if (error instanceof BlobNotFoundError) {
-        this.ctx.logger.error(
-          { attachment: row.uuid, key: row.blobKey },
-          "an attachment's stored file is missing",
-        );
-        throw new NotFoundError("attachment does not exist");
-      }
-      throw error;
-    }
-    await attachments.countDownload(this.ctx.db, row.id);
-    return { kind: "blob", attachment: row, size, ...(wanted ? { range: wanted } : {}), stream };
+    if (!(await readableBy(this.ctx.db, repo, row))) throw new NotFoundError("attachment does not exist");
+    return serveAttachment(this.ctx, this.store, row, range);
   }
 
-  private async readable(repo: RepoAccess, row: AttachmentRow): Promise<boolean> {
-    const admin = repo.viewer?.isAdmin === true;
-    if (row.releaseId !== null) {
-      if (!canRead(repo.permission, "repo.releases") && !admin) return false;
-      const release = await releases.findRelease(this.ctx.db, row.repoId, row.releaseId);
-      return !!release && (!release.isDraft || canWrite(repo.permission, "repo.releases") || admin);
-    }
-    const issue = await this.ctx.db
-      .selectFrom("issue")
-      .select("isPull")
-      .where("id", "=", row.issueId as number)
-      .executeTakeFirst();
-    if (!issue) return false;
-    return canRead(repo.permission, issue.isPull ? "repo.pulls" : "repo.issues") || admin;
+  /**
+   * `/{owner}/{repo}/releases/download/{tag}/{name}` as Forgejo's RedirectDownload: the asset
+   * `name` of the release tagged `tag` (`latest`, when no release has that tag, is the latest
+   * release), served as {@link download} serves it. The caller resolved `access` through the
+   * access module with the releases unit readable; a draft is found only by its writers.
+   */
+  async downloadFromRelease(
+    access: RepoAccess,
+    tag: string,
+    name: string,
+    range?: (size: number) => ByteRange | undefined,
+  ): Promise<AttachmentDownload> {
+    const seesDrafts = writesUnit(access, "repo.releases");
+    let release = await releases.findReleaseByTag(this.ctx.db, access.repo.id, tag);
+    if (release?.isDraft && !seesDrafts) release = undefined;
+    if (!release && tag === "latest") release = await releases.latestRelease(this.ctx.db, access.repo.id);
+    if (!release) throw new NotFoundError("release does not exist");
+    const rows = await attachments.attachmentsOfReleases(this.ctx.db, [release.id]);
+    const row = rows.find((a) => a.name === name);
+    if (!row) throw new NotFoundError("attachment does not exist");
+    return serveAttachment(this.ctx, this.store, row, range);
   }
 
   /** The attachments counting against an owner, largest first (`/user/quota/attachments`). */
@@ -328,28 +284,4 @@ export class AttachmentService {
 
 function encodeSegments(path: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === "") throw new BadRequestError("Missing 'name' parameter");
-  if ([...trimmed].length > MAX_ATTACHMENT_NAME)
-    throw new InvalidArgumentError(`the attachment name is longer than ${MAX_ATTACHMENT_NAME} characters`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (/[\u0000-\u001f\u007f]/.test(trimmed))
-    throw new InvalidArgumentError("the attachment name holds control characters");
-  return trimmed;
-}
-
-/** Forgejo's IsValidReleaseAssetURL: an absolute http(s) URL. */
-function checkUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new BadRequestError(`invalid external URL: '${url.slice(0, 200)}'`);
-  }
-  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || url.length > 2048)
-    throw new BadRequestError(`invalid external URL: '${url.slice(0, 200)}'`);
-  return parsed.toString();
 }

@@ -1,9 +1,9 @@
 import { type Issue, NotFoundError, PermissionDeniedError } from "@kiln/domain";
 import type { AttachmentRow } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import { mayChangeCommentAttachments, mayChangeIssueAttachments } from "../access/issue-rules.js";
 import type { CommentService, CommentView } from "../issues/comment-service.js";
-import { type IssueService, isIssueWriter } from "../issues/issue-service.js";
+import type { IssueService } from "../issues/issue-service.js";
 import type { AttachmentService } from "./attachment-service.js";
 
 /**
@@ -21,66 +21,56 @@ export class IssueAttachmentService {
   ) {}
 
   /** The issue, when the caller may read it (404 otherwise). */
-  issue(ctx: RepoAccess, index: number): Promise<Issue> {
-    return this.issues.get(ctx, index);
+  issue(access: RepoAccess, index: number): Promise<Issue> {
+    return this.issues.get(access, index);
   }
 
   /** The issue, when the caller may also change its attachments (403 otherwise). */
-  async writableIssue(ctx: RepoAccess, index: number): Promise<Issue> {
-    const issue = await this.issues.get(ctx, index);
-    const doer = ctx.viewer;
-    const may =
-      doer !== null &&
-      (doer.id === issue.posterId ||
-        isRepoAdmin(ctx.permission) ||
-        doer.isAdmin ||
-        isIssueWriter(ctx, issue.isPull));
-    if (!may) throw new PermissionDeniedError("user should have permission to write issue");
+  async writableIssue(access: RepoAccess, index: number): Promise<Issue> {
+    const issue = await this.issues.get(access, index);
+    if (!mayChangeIssueAttachments(access, issue))
+      throw new PermissionDeniedError("user should have permission to write issue");
     return issue;
   }
 
   /** An issue's own attachments. */
-  async listOfIssue(ctx: RepoAccess, index: number): Promise<AttachmentRow[]> {
-    return this.attachments.ofIssue((await this.issue(ctx, index)).id);
+  async listOfIssue(access: RepoAccess, index: number): Promise<AttachmentRow[]> {
+    return this.attachments.ofIssue((await this.issue(access, index)).id);
   }
 
   /**
    * An attachment of the issue (Forgejo's attachmentBelongsToRepoOrIssue: one of its comments'
    * attachments names the issue too, so it is found here as well).
    */
-  async ofIssue(ctx: RepoAccess, issue: Issue, id: number): Promise<AttachmentRow> {
-    const row = await this.attachments.find(ctx.repo.id, id);
+  async ofIssue(access: RepoAccess, issue: Issue, id: number): Promise<AttachmentRow> {
+    const row = await this.attachments.find(access.repo.id, id);
     if (!row || row.issueId !== issue.id) throw new NotFoundError("no such attachment in issue");
     return row;
   }
 
   /** A plain comment the caller may read (404 for another repository's or a timeline event). */
-  async comment(ctx: RepoAccess, id: number): Promise<CommentView> {
-    const view = await this.comments.get(ctx, id);
+  async comment(access: RepoAccess, id: number): Promise<CommentView> {
+    const view = await this.comments.get(access, id);
     if (!view) throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`);
     return view;
   }
 
   /** The comment, when the caller may also change its attachments (403 otherwise). */
-  async writableComment(ctx: RepoAccess, id: number): Promise<CommentView> {
-    const view = await this.comment(ctx, id);
-    const doer = ctx.viewer;
-    const may =
-      doer !== null &&
-      (doer.id === view.comment.posterId || isRepoAdmin(ctx.permission) || doer.isAdmin) &&
-      isIssueWriter(ctx, view.isPull);
-    if (!may) throw new PermissionDeniedError("user should have permission to edit comment");
+  async writableComment(access: RepoAccess, id: number): Promise<CommentView> {
+    const view = await this.comment(access, id);
+    if (!mayChangeCommentAttachments(access, view.comment, view.isPull))
+      throw new PermissionDeniedError("user should have permission to edit comment");
     return view;
   }
 
-  async listOfComment(ctx: RepoAccess, id: number): Promise<AttachmentRow[]> {
-    const view = await this.comment(ctx, id);
+  async listOfComment(access: RepoAccess, id: number): Promise<AttachmentRow[]> {
+    const view = await this.comment(access, id);
     return this.attachments.ofComments([view.comment.id]);
   }
 
   /** An attachment of the comment. */
-  async ofComment(ctx: RepoAccess, view: CommentView, id: number): Promise<AttachmentRow> {
-    const row = await this.attachments.find(ctx.repo.id, id);
+  async ofComment(access: RepoAccess, view: CommentView, id: number): Promise<AttachmentRow> {
+    const row = await this.attachments.find(access.repo.id, id);
     if (!row || row.commentId !== view.comment.id) throw new NotFoundError("no such attachment in comment");
     return row;
   }

@@ -108,6 +108,10 @@ export type ForgeEvent = EventBase &
         readonly action: "opened" | "edited" | "closed" | "reopened" | "deleted" | "synchronized";
         readonly issueId: number;
         readonly changes?: EventChanges;
+        /** The timeline entry the change wrote (a close, a merge, a base change) that notifications point at. */
+        readonly commentId?: number;
+        /** Set when no doer is known and the owner stands in as actor: nobody is notified in the owner's name. */
+        readonly ownerStandsIn?: true;
       }
     | {
         readonly type: "issue_assign" | "pull_request_assign";
@@ -142,11 +146,17 @@ export type ForgeEvent = EventBase &
         readonly action: "reviewed";
         readonly issueId: number;
         readonly reviewId: number;
+        /** The review's timeline entry, which notifications point at. */
+        readonly commentId?: number;
       }
     | {
         readonly type: "pull_request_sync";
         readonly action: "synchronized";
         readonly issueId: number;
+        /** The timeline entry of the push, which notifications point at. */
+        readonly commentId?: number;
+        /** Set when the pusher is unknown and the owner stands in as actor: nobody is notified. */
+        readonly ownerStandsIn?: true;
       }
     | {
         readonly type: "pull_request_review_request";
@@ -186,4 +196,27 @@ export type ForgeEvent = EventBase &
         /** The commit message (empty for a deletion, as Forgejo's payload). */
         readonly comment: string;
       }
+    | IssueTouchedEvent
   );
+
+/**
+ * A change of an issue or pull request that Forgejo announces to no webhook and no feed, but that
+ * concerns its participants: a due date set or removed, an edit that changed nothing a hook
+ * reports, a line comment on a submitted review, a review dismissed. Only notifications act on it;
+ * it is not a hook event type, so the webhook queue skips it.
+ */
+export interface IssueTouchedEvent extends EventBase {
+  readonly type: "issue_touched";
+  readonly issueId: number;
+  readonly isPull: boolean;
+  /** The timeline entry the change wrote, if notifications point at one. */
+  readonly commentId: number | null;
+}
+
+/** An event a webhook may be sent for: every event but the internal ones. */
+export type HookEvent = Exclude<ForgeEvent, IssueTouchedEvent>;
+
+/** Whether webhooks may be sent for an event (its type is one of Forgejo's hook event types). */
+export function isHookEvent(event: ForgeEvent): event is HookEvent {
+  return event.type !== "issue_touched";
+}

@@ -12,12 +12,52 @@ export interface EventConsumer {
 }
 
 /**
+ * Work on disk or in git that a change causes but that need not hold its transaction or its
+ * answer (a pull request re-check, a repository's size): it runs after the change committed.
+ * It must be redone by something else when the process dies first (docs/architecture.md, "The
+ * change pipeline"), so it may only be work that start-up or a cron task also does.
+ */
+export interface AfterCommitTask {
+  /** What the work is, for the log when it fails. */
+  readonly name: string;
+  run(): Promise<void>;
+}
+
+/**
  * Hands each event to every registered consumer, in registration order, in the caller's
- * transaction. Consumers are registered once at start-up (createServices registers the service
- * layer's own; the HTTP layer adds the webhook queue, which needs the API converters).
+ * transaction. Consumers are registered once, when createServices builds the service layer.
+ * It also runs the after-commit stage ({@link afterCommit}): work queued there starts at once,
+ * in the background, and {@link settled} waits for all of it.
  */
 export class EventRecorder {
   readonly #consumers: EventConsumer[] = [];
+  readonly #pending = new Set<Promise<void>>();
+  #onFailure: (task: string, error: unknown) => void = () => {};
+
+  /** Who hears of after-commit work that failed (the logger, once it exists). */
+  onAfterCommitFailure(report: (task: string, error: unknown) => void): void {
+    this.#onFailure = report;
+  }
+
+  /**
+   * Queues work for after the change's commit: call it once the transaction has committed. It
+   * runs in the background; a failure is reported, never thrown to the change.
+   */
+  afterCommit(task: AfterCommitTask): void {
+    const running: Promise<void> = Promise.resolve()
+      .then(() => task.run())
+      .catch((error: unknown) => this.#onFailure(task.name, error))
+      .finally(() => this.#pending.delete(running));
+    this.#pending.add(running);
+  }
+
+  /**
+   * Resolves when no after-commit work is left, including work queued while it waited: for
+   * tests that read what that work writes, and for shutdown.
+   */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
 
   register(consumer: EventConsumer): void {
     if (this.#consumers.some((c) => c.name === consumer.name)) {

@@ -8,7 +8,9 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { isSelfOrAdmin } from "../access/account-rules.js";
 import { type Actor, viewerOf } from "../access/actor.js";
+import { seesOrgInside } from "../access/org-permission.js";
 import type { ServiceContext } from "../context.js";
 import type { CommentView } from "../issues/comment-service.js";
 
@@ -42,7 +44,7 @@ export class FeedService {
    * except to themselves and site admins.
    */
   async ofUser(actor: Actor, user: User, query: FeedQuery, page: PageRequest): Promise<Paged<FeedEntry>> {
-    const self = actor.user !== null && (actor.user.isAdmin || actor.user.id === user.id);
+    const self = isSelfOrAdmin(actor.user, user);
     if (user.hideActivity && !self) return { items: [], total: 0 };
     return this.list(
       actor,
@@ -62,7 +64,7 @@ export class FeedService {
    * Only entries of repositories the caller may see count.
    */
   async heatmap(actor: Actor, user: User): Promise<HeatmapBucket[]> {
-    const self = actor.user !== null && (actor.user.isAdmin || actor.user.id === user.id);
+    const self = isSelfOrAdmin(actor.user, user);
     if (user.hideActivity && !self) return [];
     const yearAgo = new Date(Date.now() - 365 * 24 * 3600 * 1000);
     const individual = user.type !== "organization";
@@ -76,7 +78,7 @@ export class FeedService {
 
   /** An organization's feed; its private repositories' entries for members and site admins. */
   async ofOrg(actor: Actor, org: User, isMember: boolean, query: FeedQuery, page: PageRequest) {
-    const includePrivate = actor.user?.isAdmin === true || isMember;
+    const includePrivate = seesOrgInside(actor.user, isMember);
     return this.list(actor, { userId: org.id, includePrivate, window: dayOf(query.date) }, page);
   }
 
@@ -95,8 +97,12 @@ export class FeedService {
   }
 
   /** A repository's feed: its entries as their actors recorded them. */
-  async ofRepo(actor: Actor, ctx: RepoAccess, query: FeedQuery, page: PageRequest) {
-    return this.list(actor, { repoId: ctx.repo.id, includePrivate: true, window: dayOf(query.date) }, page);
+  async ofRepo(actor: Actor, access: RepoAccess, query: FeedQuery, page: PageRequest) {
+    return this.list(
+      actor,
+      { repoId: access.repo.id, includePrivate: true, window: dayOf(query.date) },
+      page,
+    );
   }
 
   private async list(actor: Actor, filter: FeedFilter, page: PageRequest): Promise<Paged<FeedEntry>> {

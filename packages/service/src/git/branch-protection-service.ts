@@ -13,8 +13,10 @@ import {
 } from "@kiln/domain";
 import { filePatternsProblem, findBranchRule, MAX_RULE_NAME_LENGTH } from "@kiln/git";
 import { isUniqueViolation, protectedBranches, teams, users } from "@kiln/storage";
+import { mayBeWhitelisted } from "../access/branch-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
-import { canRead, canWrite, type RepoPermission } from "../access/repo-permission.js";
+import { writesCode } from "../access/pull-rules.js";
+import type { RepoPermission } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
 import {
   type BranchProtectionOptions,
@@ -151,7 +153,7 @@ export class BranchProtectionService {
       owner && needsTeams
         ? new Set((await this.permissions.inOrganization(owner, user)).teams.map((t) => t.id))
         : new Set<number>();
-    return { userId: user.id, canWriteCode: canWrite(permission, "repo.code"), teamIds };
+    return { userId: user.id, canWriteCode: writesCode({ permission }), teamIds };
   }
 
   private async find(repo: Repository, ruleName: string): Promise<ProtectedBranch> {
@@ -229,8 +231,7 @@ export class BranchProtectionService {
       const user = await users.findUserByName(this.ctx.db, name);
       if (!user) throw new InvalidArgumentError(`user does not exist [name: ${name}]`);
       const permission = await this.permissions.forRepository(user, repo);
-      const allowed = need === "write" ? canWrite(permission, "repo.code") : canRead(permission, "repo.code");
-      if (allowed && !ids.includes(user.id)) ids.push(user.id);
+      if (mayBeWhitelisted(permission, need) && !ids.includes(user.id)) ids.push(user.id);
     }
     return ids;
   }

@@ -11,10 +11,10 @@ import {
 } from "@kiln/git";
 import { branchRename } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import { administersRepo } from "../access/repo-rules.js";
 import { withGitErrors } from "../repos/git-errors.js";
-import { journalledRefMove } from "../repos/journalled-ref-move.js";
 import type { RefMoveFinisher } from "../repos/ref-journal.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
 
@@ -32,9 +32,10 @@ const FROM_MISSING = "Branch doesn't exist.";
 export class BranchRenameService {
   constructor(
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly protections: BranchProtectionService,
   ) {
-    repos.journal.register("rename", renameFinisher(repos));
+    repos.journal.register("rename", renameFinisher(repos, refs));
   }
 
   /** Renames `from` to `to` for `doer`, as `access` (the request's repository and permission) resolved it. */
@@ -58,7 +59,7 @@ export class BranchRenameService {
     });
     if (nests) throw new InvalidArgumentError("The branch with the same name already exists.");
 
-    const admin = isRepoAdmin(access.permission) || doer.isAdmin;
+    const admin = administersRepo({ permission: access.permission, viewer: doer });
     const rule = findBranchRule(await this.protections.list(repo), from);
     const ownRule = rule !== undefined && rule.ruleName === from && isPlainRuleName(rule.ruleName);
     if ((from === repo.defaultBranch || ownRule) && !admin) {
@@ -80,7 +81,7 @@ export class BranchRenameService {
     if (ownRule && rules.some((r) => r.ruleName === to))
       throw new InvalidArgumentError("A branch protection rule with the new name already exists.");
 
-    await journalledRefMove(this.repos, repo, doer.id, {
+    await this.refs.move(repo, doer.id, {
       kind: "rename",
       move: (beforeMove) =>
         withGitErrors(() => renameBranch(git, from, to, beforeMove), {
@@ -108,7 +109,7 @@ function renameUpdates(from: string, to: string, sha: string): RefUpdate[] {
  * had not yet (while it still holds the commit), then the rows follow the new name and the
  * deletion and creation are recorded, as an uninterrupted rename does.
  */
-function renameFinisher(repos: RepoService): RefMoveFinisher {
+function renameFinisher(repos: RepoService, refs: RefUpdates): RefMoveFinisher {
   return async (repo, git, intents, landed) => {
     const removed = intents.find((i) => i.newSha === ZERO_SHA);
     const created = landed.find((i) => i.oldSha === ZERO_SHA);
@@ -118,7 +119,7 @@ function renameFinisher(repos: RepoService): RefMoveFinisher {
     const from = removed.ref.slice("refs/heads/".length);
     const to = created.ref.slice("refs/heads/".length);
     if (!landed.includes(removed)) await deleteBranchAt(git, from, removed.oldSha);
-    await repos.afterPush(repo, renameUpdates(from, to, created.newSha), created.doerId, {
+    await refs.record(repo, renameUpdates(from, to, created.newSha), created.doerId, {
       operation,
       kind: "rename",
       record: (trx) => branchRename.renameBranchRows(trx, repo.id, from, to, repo.defaultBranch === from),

@@ -27,7 +27,7 @@ import {
 import type { RepoPermission } from "../access/repo-permission.js";
 import type { CommitVerification, CommitVerifier } from "../keys/commit-verifier.js";
 import { withGitErrors } from "../repos/git-errors.js";
-import { journalledRefMove } from "../repos/journalled-ref-move.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { UserService } from "../users/user-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
@@ -84,6 +84,7 @@ export interface ViewerAccess {
 export class BranchService {
   constructor(
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly users: UserService,
     private readonly protections: BranchProtectionService,
     private readonly verifier?: CommitVerifier,
@@ -149,7 +150,7 @@ export class BranchService {
       });
     }
     await this.checkName(repo, input.name);
-    const branch = await journalledRefMove(this.repos, repo, doer.id, {
+    const branch = await this.refs.move(repo, doer.id, {
       move: (beforeMove) =>
         withGitErrors(() => createBranch(git, { name: input.name, from, beforeMove }), {
           not_found: () => new NotFoundError("The old branch does not exist"),
@@ -179,7 +180,7 @@ export class BranchService {
     if (name === repo.defaultBranch) throw new PermissionDeniedError("can not delete default branch");
     if (await this.protections.ruleFor(repo, name)) throw new PermissionDeniedError("branch protected");
     const git = await this.repos.git(repo);
-    await journalledRefMove(this.repos, repo, doer.id, {
+    await this.refs.move(repo, doer.id, {
       move: (beforeMove) =>
         withGitErrors(() => deleteBranch(git, name, beforeMove), {
           default_branch: () => new PermissionDeniedError("can not delete default branch"),

@@ -68,7 +68,7 @@ export function parseBaseHead(basehead: string, defaultBranch: string): BaseHead
 
 /** Finds the repository an `owner:` or `owner/repo:` head names, for the caller (the pull requests' rule). */
 export type HeadResolver = (
-  ctx: RepoAccess,
+  access: RepoAccess,
   name: { readonly owner?: string; readonly repo?: string },
 ) => Promise<RepoAccess>;
 
@@ -86,11 +86,11 @@ export class CompareService {
     private readonly heads: HeadResolver,
   ) {}
 
-  async compare(ctx: RepoAccess, basehead: string, options: CommitDetailOptions): Promise<CompareView> {
-    const { repo } = ctx;
+  async compare(access: RepoAccess, basehead: string, options: CommitDetailOptions): Promise<CompareView> {
+    const { repo } = access;
     const spec = parseBaseHead(basehead, repo.defaultBranch);
     const headRepo = (
-      await this.heads(ctx, {
+      await this.heads(access, {
         ...(spec.headOwner !== undefined ? { owner: spec.headOwner } : {}),
         ...(spec.headRepo !== undefined ? { repo: spec.headRepo } : {}),
       })

@@ -12,6 +12,7 @@ import {
 import { withGitErrors } from "../repos/git-errors.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { type RefKind, refKind } from "./ref-kind.js";
+import type { RefPath } from "./source-service.js";
 
 /** The ref a contents read was made at: as given (for `?ref=` links), its kind and its URL form. */
 export interface ContentsRef {
@@ -25,7 +26,12 @@ export interface ContentsRef {
 /** One entry with the last commit that changed it. */
 export interface ContentItem {
   readonly entry: ContentEntry | FileContent;
-  readonly lastCommit?: { readonly sha: string; readonly committer: GitSignature };
+  readonly lastCommit?: {
+    readonly sha: string;
+    readonly committer: GitSignature;
+    /** The commit's message (the web's tree shows its first line). */
+    readonly message: string;
+  };
 }
 
 /** A directory listing or a single entry (Forgejo's GetContentsOrList). */
@@ -81,6 +87,23 @@ export class ContentService {
     return this.read(git, path, sha, "branch", branch);
   }
 
+  /**
+   * The entry at `path` at a ref resolved from a web path ({@link RefPath}): a branch or tag is
+   * read by its full name, so a tag never stands in for a branch of the same name.
+   */
+  async contentsAt(
+    repo: Repository,
+    at: RefPath,
+    maxContentSize?: number,
+    maxEntries?: number,
+  ): Promise<ContentsView> {
+    if (repo.isEmpty) throw new NotFoundError();
+    const git = await this.repos.git(repo);
+    const full =
+      at.kind === "branch" ? `refs/heads/${at.name}` : at.kind === "tag" ? `refs/tags/${at.name}` : at.name;
+    return this.read(git, at.path, full, at.kind, at.name, maxContentSize, maxEntries);
+  }
+
   private async read(
     git: Awaited<ReturnType<RepoService["git"]>>,
     path: string,
@@ -102,13 +125,15 @@ export class ContentService {
     const entries = result.kind === "dir" ? result.entries : [result.entry];
     const shas = [...new Set(entries.flatMap((entry) => (entry.lastCommitSha ? [entry.lastCommitSha] : [])))];
     const commits = await withGitErrors(() => getCommitInfos(git, shas));
-    const committers = new Map(commits.map((commit) => [commit.sha, commit.committer] as const));
+    const bySha = new Map(commits.map((commit) => [commit.sha, commit] as const));
     const items: ContentItem[] = [];
     for (const entry of entries) {
-      const committer = entry.lastCommitSha ? committers.get(entry.lastCommitSha) : undefined;
+      const commit = entry.lastCommitSha ? bySha.get(entry.lastCommitSha) : undefined;
       items.push({
         entry,
-        ...(committer && entry.lastCommitSha ? { lastCommit: { sha: entry.lastCommitSha, committer } } : {}),
+        ...(commit
+          ? { lastCommit: { sha: commit.sha, committer: commit.committer, message: commit.message } }
+          : {}),
       });
     }
     const truncated = result.kind === "dir" && result.truncated;

@@ -7,8 +7,8 @@ import {
 } from "@kiln/domain";
 import { type ChangeFilesResult, changeFiles, type FileChange, parseFilePatterns, ZERO_SHA } from "@kiln/git";
 import type { ServiceContext } from "../context.js";
-import type { PullChecker } from "../pulls/pull-check.js";
 import { type GitErrorOverrides, withGitErrors } from "../repos/git-errors.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { BranchProtectionService } from "./branch-protection-service.js";
 import { assertNotArchived } from "./branch-protection-service.js";
@@ -65,10 +65,10 @@ export class FileService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    /** Moves the branch as the doer's push (pull requests on it are checked again). */
+    private readonly refs: RefUpdates,
     private readonly protections: BranchProtectionService,
     private readonly contents: ContentService,
-    /** Pull requests whose head or base a write moves are checked again, credited to the doer. */
-    private readonly pullChecks?: PullChecker,
   ) {}
 
   /** Creates one file; 422 when it exists, 404 when the branch does not. */
@@ -129,18 +129,12 @@ export class FileService {
     if (!newBranch) await this.checkProtection(repo, doer, base, ops);
     const { author, committer } = commitSignatures(doer, this.ctx.settings, input);
     const git = await this.repos.git(repo);
-    // The write is a push by the doer: a pull request it moves is synchronized in their name.
-    const endPush = this.pullChecks?.pushes.begin(repo.id, doer.id);
-    try {
-      return await this.writeAndRead(repo, doer, git, ops, input, overrides, {
-        base,
-        newBranch,
-        author,
-        committer,
-      });
-    } finally {
-      endPush?.();
-    }
+    return this.writeAndRead(repo, doer, git, ops, input, overrides, {
+      base,
+      newBranch,
+      author,
+      committer,
+    });
   }
 
   private async writeAndRead(
@@ -158,39 +152,33 @@ export class FileService {
     },
   ): Promise<FileCommitResult> {
     const { base, newBranch, author, committer } = how;
-    // The move is journalled before the branch moves, so a crash after it still records the push.
-    let operation: string | undefined;
-    let result: Awaited<ReturnType<typeof changeFiles>>;
-    try {
-      result = await withGitErrors(
-        () =>
-          changeFiles(git, {
-            files: ops.map(toFileChange),
-            branch: base,
-            ...(newBranch ? { newBranch } : {}),
-            message: input.message || defaultMessage(ops),
-            author,
-            committer,
-            ...(input.signoff ? { signoff: true } : {}),
-            beforeMove: async (update) => {
-              operation = await this.repos.journal.announce(repo.id, "contents", doer.id, [update]);
-            },
-          }),
-        overrides,
-      );
-    } catch (error) {
-      if (operation) await this.repos.journal.settle(operation);
-      throw error;
-    }
-    // The branch moved from the commit's parent (or was made by it): a push by the doer.
-    const oldSha = newBranch || repo.isEmpty ? ZERO_SHA : (result.commit.parents[0] ?? ZERO_SHA);
-    const after = await this.repos.afterPush(
-      repo,
-      [{ oldSha, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` }],
-      doer.id,
-      operation ? { operation, kind: "contents" } : undefined,
-    );
-    await this.pullChecks?.pushed(after, [result.branch]);
+    // The write is a push by the doer (RefUpdates): journalled before the branch moves, so a crash
+    // after it still records the push. The branch moved from the commit's parent (or was made by it).
+    const result = await this.refs.move(repo, doer.id, {
+      kind: "contents",
+      move: (beforeMove) =>
+        withGitErrors(
+          () =>
+            changeFiles(git, {
+              files: ops.map(toFileChange),
+              branch: base,
+              ...(newBranch ? { newBranch } : {}),
+              message: input.message || defaultMessage(ops),
+              author,
+              committer,
+              ...(input.signoff ? { signoff: true } : {}),
+              beforeMove,
+            }),
+          overrides,
+        ),
+      updatesOf: (written) => [
+        {
+          oldSha: newBranch || repo.isEmpty ? ZERO_SHA : (written.commit.parents[0] ?? ZERO_SHA),
+          newSha: written.commit.sha,
+          ref: `refs/heads/${written.branch}`,
+        },
+      ],
+    });
     const files: (ContentItem | null)[] = [];
     let ref: ContentsRef = { name: result.branch, kind: "branch", path: result.branch };
     for (const [index, op] of ops.entries()) {
@@ -199,7 +187,7 @@ export class FileService {
         continue;
       }
       // Read from the commit just made: the branch may have moved on since (another process).
-      const view = await this.contents.contentsOfCommit(after, op.path, result.branch, result.commit.sha);
+      const view = await this.contents.contentsOfCommit(repo, op.path, result.branch, result.commit.sha);
       ref = view.ref;
       files.push(view.items[0] ?? null);
     }

@@ -1,8 +1,8 @@
 import { InvalidArgumentError, PermissionDeniedError, type Repository, type User } from "@kiln/domain";
 import { applyPatch, parseFilePatterns, ZERO_SHA } from "@kiln/git";
 import type { ServiceContext } from "../context.js";
-import type { PullChecker } from "../pulls/pull-check.js";
 import { withGitErrors } from "../repos/git-errors.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived, type BranchProtectionService } from "./branch-protection-service.js";
 import { commitSignatures } from "./commit-identity.js";
@@ -20,8 +20,8 @@ export class PatchService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly protections: BranchProtectionService,
-    private readonly pullChecks?: PullChecker,
   ) {}
 
   async apply(
@@ -36,48 +36,40 @@ export class PatchService {
     const check = newBranch ? undefined : await this.protectionCheck(repo, doer, base);
     const { author, committer } = commitSignatures(doer, this.ctx.settings, input);
     const git = await this.repos.git(repo);
-    const endPush = this.pullChecks?.pushes.begin(repo.id, doer.id);
-    // The move is journalled before the branch moves, so a crash after it still records the push.
-    let operation: string | undefined;
-    try {
-      const result = await withGitErrors(
-        () =>
-          applyPatch(git, {
-            beforeMove: async (update) => {
-              operation = await this.repos.journal.announce(repo.id, "contents", doer.id, [update]);
-            },
-            patch,
-            branch: base,
-            ...(newBranch ? { newBranch } : {}),
-            message: input.message || "apply-patch",
-            author,
-            committer,
-            ...(input.signoff ? { signoff: true } : {}),
-            ...(check ? { beforeUpdate: check } : {}),
-          }),
-        // Forgejo answers an existing new branch with 422 (ErrBranchAlreadyExists).
-        { already_exists: (m) => new InvalidArgumentError(m) },
-      );
-      const oldSha = newBranch ? ZERO_SHA : (result.commit.parents[0] ?? ZERO_SHA);
-      const after = await this.repos.afterPush(
-        repo,
-        [{ oldSha, newSha: result.commit.sha, ref: `refs/heads/${result.branch}` }],
-        doer.id,
-        operation ? { operation, kind: "contents" } : undefined,
-      );
-      await this.pullChecks?.pushed(after, [result.branch]);
-      return {
-        commit: result.commit,
-        branch: result.branch,
-        ref: { name: result.branch, kind: "branch", path: result.branch },
-        files: [],
-      };
-    } catch (error) {
-      if (operation) await this.repos.journal.settle(operation);
-      throw error;
-    } finally {
-      endPush?.();
-    }
+    // A push by the doer (RefUpdates), journalled before the branch moves.
+    const result = await this.refs.move(repo, doer.id, {
+      kind: "contents",
+      move: (beforeMove) =>
+        withGitErrors(
+          () =>
+            applyPatch(git, {
+              beforeMove,
+              patch,
+              branch: base,
+              ...(newBranch ? { newBranch } : {}),
+              message: input.message || "apply-patch",
+              author,
+              committer,
+              ...(input.signoff ? { signoff: true } : {}),
+              ...(check ? { beforeUpdate: check } : {}),
+            }),
+          // Forgejo answers an existing new branch with 422 (ErrBranchAlreadyExists).
+          { already_exists: (m) => new InvalidArgumentError(m) },
+        ),
+      updatesOf: (applied) => [
+        {
+          oldSha: newBranch ? ZERO_SHA : (applied.commit.parents[0] ?? ZERO_SHA),
+          newSha: applied.commit.sha,
+          ref: `refs/heads/${applied.branch}`,
+        },
+      ],
+    });
+    return {
+      commit: result.commit,
+      branch: result.branch,
+      ref: { name: result.branch, kind: "branch", path: result.branch },
+      files: [],
+    };
   }
 
   /** The protection of `branch` for `doer`, as a check of the paths a patch changes (none when unprotected). */

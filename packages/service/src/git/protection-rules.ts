@@ -1,34 +1,8 @@
 import type { ProtectedBranch, ProtectedBranchSettings } from "@kiln/domain";
 import type { BranchRulePolicy } from "@kiln/git";
+import { mayPush, type PusherFacts } from "../access/branch-rules.js";
 
-/** What decides whether one user may push to or merge into a protected branch. */
-export interface PusherFacts {
-  readonly userId: number;
-  /** Write access to the repository's code. */
-  readonly canWriteCode: boolean;
-  /** The user's teams in the owning organization (empty for a user-owned repository). */
-  readonly teamIds: ReadonlySet<number>;
-}
-
-function whitelisted(userIds: readonly number[], teamIds: readonly number[], facts: PusherFacts): boolean {
-  return userIds.includes(facts.userId) || teamIds.some((id) => facts.teamIds.has(id));
-}
-
-/**
- * Forgejo's `CanUserPush`: nobody when pushing is disabled; everyone with write access when
- * there is no whitelist; otherwise only the whitelisted users and members of whitelisted teams.
- */
-export function mayPush(settings: ProtectedBranchSettings, facts: PusherFacts): boolean {
-  if (!settings.canPush) return false;
-  if (!settings.enableWhitelist) return facts.canWriteCode;
-  return whitelisted(settings.whitelistUserIds, settings.whitelistTeamIds, facts);
-}
-
-/** Forgejo's `IsUserMergeWhitelisted`: write access without a merge whitelist, else the whitelist. */
-export function mayMerge(settings: ProtectedBranchSettings, facts: PusherFacts): boolean {
-  if (!settings.enableMergeWhitelist) return facts.canWriteCode;
-  return whitelisted(settings.mergeWhitelistUserIds, settings.mergeWhitelistTeamIds, facts);
-}
+export { mayMerge, mayPush, type PusherFacts } from "../access/branch-rules.js";
 
 /**
  * What a rule lets this pusher do over git, for the pre-receive hook. As in Forgejo, nobody may

@@ -21,7 +21,7 @@ import {
 import { releases } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { withGitErrors } from "../repos/git-errors.js";
-import { journalledRefMove } from "../repos/journalled-ref-move.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotArchived } from "./branch-protection-service.js";
 import { userSignature } from "./commit-identity.js";
@@ -40,6 +40,7 @@ export class TagService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly protections?: TagProtectionService,
   ) {}
 
@@ -94,7 +95,7 @@ export class TagService {
       "user not allowed to create protected tag",
     );
     const git = await this.repos.git(repo);
-    const tag = await journalledRefMove(this.repos, repo, doer.id, {
+    const tag = await this.refs.move(repo, doer.id, {
       move: (beforeMove) =>
         withGitErrors(
           () =>
@@ -131,7 +132,7 @@ export class TagService {
       throw new ConflictError("a tag attached to a release cannot be deleted directly");
     await this.protections?.assertMayControl(repo, doer, name, "user not allowed to delete protected tag");
     const git = await this.repos.git(repo);
-    await journalledRefMove(this.repos, repo, doer.id, {
+    await this.refs.move(repo, doer.id, {
       move: (beforeMove) => withGitErrors(() => deleteTag(git, name, beforeMove)),
       updatesOf: (sha) => [{ ref: `refs/tags/${name}`, oldSha: sha, newSha: ZERO_SHA }],
     });

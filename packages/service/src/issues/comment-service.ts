@@ -7,15 +7,16 @@ import {
   type PageRequest,
   PermissionDeniedError,
 } from "@kiln/domain";
-import { comments, issues, notifications, users, type Window } from "@kiln/storage";
+import { comments, issues, users, type Window } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { mayEditComment, mayTalkOn, readsIssues } from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { mentionedNames } from "./issue-rules.js";
-import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
+import type { IssueService } from "./issue-service.js";
 import { updateTime } from "./issue-update-time.js";
 
 /** A comment with the issue it belongs to (its number and kind make its URLs). */
@@ -38,12 +39,12 @@ export class CommentService {
 
   /** A page of an issue's comments, oldest first, updated within the window. */
   async listForIssue(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     window: Window,
     page: PageRequest,
   ): Promise<Paged<CommentView>> {
-    const issue = await this.issueService.get(ctx, index);
+    const issue = await this.issueService.get(access, index);
     const list = await comments.listIssueComments(this.ctx.db, issue.id, window, page);
     return {
       total: list.total,
@@ -53,14 +54,14 @@ export class CommentService {
 
   /** A repository's comments on the kinds the caller may read; a page, or all when none is asked. */
   async listForRepo(
-    ctx: RepoAccess,
+    access: RepoAccess,
     window: Window,
     page: PageRequest | undefined,
   ): Promise<Paged<CommentView>> {
-    const kinds = this.issueService.readableKinds(ctx.permission, ctx.viewer);
+    const kinds = this.issueService.readableKinds(access.permission, access.viewer);
     if (!kinds.issues && !kinds.pulls) throw new NotFoundError();
     const isPull = kinds.issues && kinds.pulls ? undefined : kinds.pulls;
-    const list = await comments.listRepoComments(this.ctx.db, ctx.repo.id, window, isPull, page);
+    const list = await comments.listRepoComments(this.ctx.db, access.repo.id, window, isPull, page);
     return {
       total: list.total,
       items: list.items.map(({ issueIndex, isPull: pull, ...comment }) => ({
@@ -76,14 +77,14 @@ export class CommentService {
    * (403 `You cannot comment on a locked issue.`). The comment, the issue's counters and update
    * time, the mentions and the participants' notifications commit together.
    */
-  async create(ctx: RepoAccess, index: number, body: string, updatedAt?: Date): Promise<CommentView> {
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (issue.isLocked && !isIssueWriter(ctx, issue.isPull)) {
+  async create(access: RepoAccess, index: number, body: string, updatedAt?: Date): Promise<CommentView> {
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!mayTalkOn(access, issue)) {
       throw new PermissionDeniedError("You cannot comment on a locked issue.");
     }
-    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId, issue.posterId ?? 0], actor.id);
-    const at = updateTime(ctx, issue, updatedAt);
+    await assertNotBlocked(this.ctx.db, [access.repo.ownerId, issue.posterId ?? 0], actor.id);
+    const at = updateTime(access, issue, updatedAt);
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
     const comment = await this.ctx.db.transaction().execute(async (trx) => {
       const created = await comments.insertComment(
@@ -98,16 +99,8 @@ export class CommentService {
         issue.id,
         mentioned.map((user) => user.id),
       );
-      await notifications.notifyIssueChange(trx, {
-        issueId: issue.id,
-        repoId: ctx.repo.id,
-        isPull: issue.isPull,
-        actorId: actor.id,
-        commentId: created.id,
-        at,
-      });
       await this.ctx.events.record(trx, {
-        ...inRepo(ctx.repo, actor.id, at),
+        ...inRepo(access.repo, actor.id, at),
         type: issue.isPull ? "pull_request_comment" : "issue_comment",
         action: "created",
         issueId: issue.id,
@@ -122,9 +115,9 @@ export class CommentService {
    * A comment of this repository the caller may read; undefined for a timeline event (which the
    * API answers with 204). NotFoundError when it is not there for the caller.
    */
-  async get(ctx: RepoAccess, id: number): Promise<CommentView | undefined> {
+  async get(access: RepoAccess, id: number): Promise<CommentView | undefined> {
     const found = await comments.findComment(this.ctx.db, id);
-    if (!found || found.repoId !== ctx.repo.id || !canReadIssues(ctx, found.isPull)) {
+    if (!found || found.repoId !== access.repo.id || !readsIssues(access, found.isPull)) {
       throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`);
     }
     if (found.type !== CommentType.comment) return undefined;
@@ -134,18 +127,23 @@ export class CommentService {
   }
 
   /** Edits a comment: its poster or a writer (403 otherwise); undefined for a timeline event. */
-  async edit(ctx: RepoAccess, id: number, body: string, updatedAt?: Date): Promise<CommentView | undefined> {
-    const view = await this.mine(ctx, id);
+  async edit(
+    access: RepoAccess,
+    id: number,
+    body: string,
+    updatedAt?: Date,
+  ): Promise<CommentView | undefined> {
+    const view = await this.mine(access, id);
     if (!view) return undefined;
     const issue = (await issues.findIssueById(this.ctx.db, view.comment.issueId)) as Issue;
-    const at = updateTime(ctx, issue, updatedAt);
+    const at = updateTime(access, issue, updatedAt);
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
-    const actor = writerOf(ctx);
+    const actor = writerOf(access);
     await this.ctx.db.transaction().execute(async (trx) => {
       await comments.updateCommentContent(trx, id, body, at);
       if (body !== view.comment.content) {
         await this.ctx.events.record(trx, {
-          ...inRepo(ctx.repo, actor.id, at),
+          ...inRepo(access.repo, actor.id, at),
           type: view.isPull ? "pull_request_comment" : "issue_comment",
           action: "edited",
           issueId: issue.id,
@@ -163,16 +161,16 @@ export class CommentService {
   }
 
   /** Deletes a comment: its poster or a writer (403 otherwise); a timeline event is left alone. */
-  async delete(ctx: RepoAccess, id: number): Promise<void> {
-    const view = await this.mine(ctx, id);
+  async delete(access: RepoAccess, id: number): Promise<void> {
+    const view = await this.mine(access, id);
     if (!view) return;
-    const actor = writerOf(ctx);
+    const actor = writerOf(access);
     await this.ctx.db.transaction().execute(async (trx) => {
       // First: it locks the repository, as uploads do, before the comment's rows are touched.
-      await removeAttachments(trx, ctx.repo.id, { commentId: id });
+      await removeAttachments(trx, access.repo.id, { commentId: id });
       // Recorded while the comment is still there for consumers to read.
       await this.ctx.events.record(trx, {
-        ...inRepo(ctx.repo, actor.id),
+        ...inRepo(access.repo, actor.id),
         type: view.isPull ? "pull_request_comment" : "issue_comment",
         action: "deleted",
         issueId: view.comment.issueId,
@@ -185,12 +183,11 @@ export class CommentService {
   }
 
   /** A comment the caller may change: its own, or any when a writer. */
-  private async mine(ctx: RepoAccess, id: number): Promise<CommentView | undefined> {
-    const actor = writerOf(ctx);
-    const view = await this.get(ctx, id);
+  private async mine(access: RepoAccess, id: number): Promise<CommentView | undefined> {
+    writerOf(access); // anonymous callers are 401 before anything is read
+    const view = await this.get(access, id);
     if (!view) return undefined;
-    if (view.comment.posterId !== actor.id && !isIssueWriter(ctx, view.isPull))
-      throw new PermissionDeniedError("");
+    if (!mayEditComment(access, view.comment, view.isPull)) throw new PermissionDeniedError("");
     return view;
   }
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Repository, type User } from "@kiln/domain";
 import { type Db, users } from "@kiln/storage";
+import { mayBeAssigned } from "../access/issue-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
-import { canRead, canWrite, isRepoAdmin } from "../access/repo-permission.js";
 
 /**
  * The users named as assignees (`assignee` joined to `assignees`), each of whom may be assigned:
@@ -30,13 +30,7 @@ export async function resolveAssignees(
       );
     }
     const permission = await permissions.forRepository(user, repo);
-    const assignable =
-      isRepoAdmin(permission) ||
-      (["repo.code", "repo.issues", "repo.pulls", "repo.wiki", "repo.releases"] as const).some((unit) =>
-        canWrite(permission, unit),
-      ) ||
-      canRead(permission, "repo.pulls");
-    if (!assignable) {
+    if (!mayBeAssigned(permission)) {
       throw new InvalidArgumentError(
         `user doesn't have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`,
       );

@@ -8,9 +8,10 @@ import {
 } from "@kiln/domain";
 import { comments, issueRelations, issues } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
+import { readsIssues, writesIssues } from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
-import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
+import type { IssueService } from "./issue-service.js";
 
 /** The most dependencies an issue may have, and the most issues one may block. */
 export const MAX_DEPENDENCIES = 1000;
@@ -49,25 +50,25 @@ export class IssueDependencyService {
   }
 
   /** The issues that block the issue, as far as the caller may read them. */
-  async dependencies(ctx: RepoAccess, index: number): Promise<Issue[]> {
+  async dependencies(access: RepoAccess, index: number): Promise<Issue[]> {
     this.checkEnabled();
-    const issue = await this.issueService.get(ctx, index);
-    return this.readable(ctx, await issueRelations.blockersOf(this.ctx.db, issue.id, MAX_DEPENDENCIES));
+    const issue = await this.issueService.get(access, index);
+    return this.readable(access, await issueRelations.blockersOf(this.ctx.db, issue.id, MAX_DEPENDENCIES));
   }
 
   /** The issues the issue blocks, as far as the caller may read them. */
-  async blocks(ctx: RepoAccess, index: number): Promise<Issue[]> {
+  async blocks(access: RepoAccess, index: number): Promise<Issue[]> {
     this.checkEnabled();
-    const issue = await this.issueService.get(ctx, index);
-    return this.readable(ctx, await issueRelations.blockedBy(this.ctx.db, issue.id, MAX_DEPENDENCIES));
+    const issue = await this.issueService.get(access, index);
+    return this.readable(access, await issueRelations.blockedBy(this.ctx.db, issue.id, MAX_DEPENDENCIES));
   }
 
   /**
    * Makes `blocked` depend on `blocker`; `blockedIsPath` says which of the two the route's path
    * names (the other comes from the body). Answers the issue the path names.
    */
-  async add(ctx: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean): Promise<Issue> {
-    const { blocked, blocker, path } = await this.pair(ctx, index, ref, blockedIsPath);
+  async add(access: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean): Promise<Issue> {
+    const { blocked, blocker, path } = await this.pair(access, index, ref, blockedIsPath);
     if (blocked.issue.id === blocker.issue.id)
       throw new InvalidArgumentError("an issue cannot depend on itself");
     if (await issueRelations.dependencyExists(this.ctx.db, blocked.issue.id, blocker.issue.id)) {
@@ -82,7 +83,7 @@ export class IssueDependencyService {
         `an issue may have at most ${MAX_DEPENDENCIES} dependencies and block as many`,
       );
     }
-    const actor = writerOf(ctx);
+    const actor = writerOf(access);
     await this.ctx.db.transaction().execute(async (trx) => {
       await issueRelations.addDependency(trx, blocked.issue.id, blocker.issue.id, actor.id);
       await this.events(trx, CommentType.addDependency, blocked.issue, blocker.issue, actor.id);
@@ -91,9 +92,9 @@ export class IssueDependencyService {
   }
 
   /** Removes the dependency of `blocked` on `blocker` (404 when there is none). */
-  async remove(ctx: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean): Promise<Issue> {
-    const { blocked, blocker, path } = await this.pair(ctx, index, ref, blockedIsPath);
-    const actor = writerOf(ctx);
+  async remove(access: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean): Promise<Issue> {
+    const { blocked, blocker, path } = await this.pair(access, index, ref, blockedIsPath);
+    const actor = writerOf(access);
     await this.ctx.db.transaction().execute(async (trx) => {
       if (!(await issueRelations.removeDependency(trx, blocked.issue.id, blocker.issue.id))) {
         throw new NotFoundError("issue dependency does not exist");
@@ -124,45 +125,47 @@ export class IssueDependencyService {
     );
   }
 
-  private async pair(ctx: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean) {
+  private async pair(repoAccess: RepoAccess, index: number, ref: IssueRef, blockedIsPath: boolean) {
     this.checkEnabled();
-    const path: Located = { issue: await this.issueService.get(ctx, index), access: ctx };
-    const other = await this.locate(ctx, ref);
+    const path: Located = { issue: await this.issueService.get(repoAccess, index), access: repoAccess };
+    const other = await this.locate(repoAccess, ref);
     const blocked = blockedIsPath ? path : other;
     const blocker = blockedIsPath ? other : path;
     // Forgejo answers 404 for both (createIssueDependency): an archived blocked issue, and one the
     // caller may not change. (Through …/dependencies the route refuses an archived one with 423 first.)
-    if (blocked.access.repo.isArchived || !isIssueWriter(blocked.access, blocked.issue.isPull)) {
+    if (blocked.access.repo.isArchived || !writesIssues(blocked.access, blocked.issue.isPull)) {
       throw new NotFoundError();
     }
     return { blocked, blocker, path };
   }
 
   /** The issue a body names, in the route's repository or (when allowed) another the caller may read. */
-  private async locate(ctx: RepoAccess, ref: IssueRef): Promise<Located> {
+  private async locate(repoAccess: RepoAccess, ref: IssueRef): Promise<Located> {
     const sameRepo =
-      (ref.owner ?? ctx.repo.ownerName).toLowerCase() === ctx.repo.ownerName.toLowerCase() &&
-      (ref.repo ?? ctx.repo.name).toLowerCase() === ctx.repo.name.toLowerCase();
+      (ref.owner ?? repoAccess.repo.ownerName).toLowerCase() === repoAccess.repo.ownerName.toLowerCase() &&
+      (ref.repo ?? repoAccess.repo.name).toLowerCase() === repoAccess.repo.name.toLowerCase();
     if (!sameRepo && !this.ctx.settings.service.allowCrossRepositoryDependencies) {
       throw new BadRequestError("CrossRepositoryDependencies not enabled");
     }
-    const access = sameRepo ? ctx : await this.access.repo(ctx.actor, ref.owner ?? "", ref.repo ?? "");
+    const access = sameRepo
+      ? repoAccess
+      : await this.access.repo(repoAccess.actor, ref.owner ?? "", ref.repo ?? "");
     const index = ref.index ?? 0;
     const issue = await issues.findIssueByIndex(this.ctx.db, access.repo.id, index);
-    if (!issue || !canReadIssues(access, issue.isPull)) {
+    if (!issue || !readsIssues(access, issue.isPull)) {
       throw new NotFoundError(`issue does not exist [repo_id: ${access.repo.id}, index: ${index}]`);
     }
     return { issue, access };
   }
 
   /** The issues of a list whose repositories let the caller read them. */
-  private async readable(ctx: RepoAccess, list: readonly Issue[]): Promise<Issue[]> {
-    const readableRepos = new Map<number, RepoAccess | null>([[ctx.repo.id, ctx]]);
+  private async readable(repoAccess: RepoAccess, list: readonly Issue[]): Promise<Issue[]> {
+    const readableRepos = new Map<number, RepoAccess | null>([[repoAccess.repo.id, repoAccess]]);
     for (const repoId of new Set(list.map((issue) => issue.repoId))) {
       if (readableRepos.has(repoId)) continue;
       readableRepos.set(
         repoId,
-        await this.access.repoById(ctx.actor, repoId).catch((err: unknown) => {
+        await this.access.repoById(repoAccess.actor, repoId).catch((err: unknown) => {
           if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return null;
           throw err;
         }),
@@ -170,7 +173,7 @@ export class IssueDependencyService {
     }
     return list.filter((issue) => {
       const access = readableRepos.get(issue.repoId);
-      return access ? canReadIssues(access, issue.isPull) : false;
+      return access ? readsIssues(access, issue.isPull) : false;
     });
   }
 }

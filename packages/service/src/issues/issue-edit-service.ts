@@ -6,16 +6,9 @@ import {
   PermissionDeniedError,
   PreconditionFailedError,
 } from "@kiln/domain";
-import {
-  comments,
-  type IssueChanges,
-  issueRelations,
-  issues,
-  milestones,
-  notifications,
-  users,
-} from "@kiln/storage";
+import { comments, type IssueChanges, issueRelations, issues, milestones, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { mayEditIssue, writesIssues } from "../access/issue-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
@@ -26,7 +19,6 @@ import { resolveAssignees } from "./issue-assignees.js";
 import { recountIssueCounters } from "./issue-counters.js";
 import { endOfDay, limitTitle, mentionedNames } from "./issue-rules.js";
 import type { EditIssueInput, IssueService } from "./issue-service.js";
-import { isIssueWriter } from "./issue-service.js";
 import { updateTime } from "./issue-update-time.js";
 
 /** Editing issues (Forgejo's EditIssue and services/issue), apart from the rest of IssueService to keep both small. */
@@ -43,12 +35,12 @@ export class IssueEditService {
    * others); only repository admins may set `updated_at`. Every change adds its timeline event,
    * recounts what it moves, and notifies the issue's participants, in one transaction.
    */
-  async edit(ctx: RepoAccess, index: number, input: EditIssueInput): Promise<Issue> {
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    const writer = isIssueWriter(ctx, issue.isPull);
-    if (issue.posterId !== actor.id && !writer) throw new PermissionDeniedError("");
-    const at = updateTime(ctx, issue, input.updatedAt);
+  async edit(access: RepoAccess, index: number, input: EditIssueInput): Promise<Issue> {
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    const writer = writesIssues(access, issue.isPull);
+    if (!mayEditIssue(access, issue)) throw new PermissionDeniedError("");
+    const at = updateTime(access, issue, input.updatedAt);
     const changes: { -readonly [K in keyof IssueChanges]: IssueChanges[K] } = { updatedAt: at };
     const events: Parameters<typeof comments.insertComment>[1][] = [];
     const event = (type: number, fields: Record<string, unknown> = {}) =>
@@ -85,16 +77,16 @@ export class IssueEditService {
     }
     const assignees =
       writer && (input.assignees !== undefined || input.assignee !== undefined)
-        ? await resolveAssignees(this.ctx.db, this.permissions, ctx.repo, input.assignee, input.assignees)
+        ? await resolveAssignees(this.ctx.db, this.permissions, access.repo, input.assignee, input.assignees)
         : undefined;
     let milestoneId = issue.milestoneId;
     if (writer && input.milestoneId !== undefined && input.milestoneId !== (issue.milestoneId ?? 0)) {
       if (
         input.milestoneId !== 0 &&
-        !(await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId))
+        !(await milestones.findMilestone(this.ctx.db, access.repo.id, input.milestoneId))
       ) {
         throw new InvalidArgumentError(
-          `milestone does not exist [id: ${input.milestoneId}, repo_id: ${ctx.repo.id}]`,
+          `milestone does not exist [id: ${input.milestoneId}, repo_id: ${access.repo.id}]`,
         );
       }
       milestoneId = input.milestoneId === 0 ? null : input.milestoneId;
@@ -118,7 +110,7 @@ export class IssueEditService {
 
     return this.ctx.db.transaction().execute(async (trx) => {
       await issues.updateIssue(trx, issue.id, changes);
-      const base = inRepo(ctx.repo, actor.id, at);
+      const base = inRepo(access.repo, actor.id, at);
       const pull = issue.isPull;
       const recorded: ForgeEvent[] = [];
       const edited = (from: { title?: { from: string }; body?: { from: string }; ref?: { from: string } }) =>
@@ -138,7 +130,7 @@ export class IssueEditService {
         const wanted = assignees.map((user) => user.id);
         const removed = current.filter((id) => !wanted.includes(id));
         const added = wanted.filter((id) => !current.includes(id));
-        await assertAssignable(trx, [ctx.repo.ownerId, issue.posterId ?? 0], actor.id, added);
+        await assertAssignable(trx, [access.repo.ownerId, issue.posterId ?? 0], actor.id, added);
         await issues.removeAssignees(trx, issue.id, removed);
         await issues.addAssignees(trx, issue.id, added);
         for (const id of removed) event(CommentType.assignees, { assigneeId: id, removedAssignee: true });
@@ -185,7 +177,7 @@ export class IssueEditService {
       if (changes.isClosed !== undefined) {
         await recountIssueCounters(
           trx,
-          ctx.repo.id,
+          access.repo.id,
           [issue.milestoneId, milestoneId],
           await issues.issueLabelIds(trx, issue.id),
         );
@@ -198,14 +190,10 @@ export class IssueEditService {
       } else if (changes.milestoneId !== undefined) {
         await milestones.recountMilestones(trx, [issue.milestoneId, milestoneId]);
       }
-      await notifications.notifyIssueChange(trx, {
-        issueId: issue.id,
-        repoId: ctx.repo.id,
-        isPull: issue.isPull,
-        actorId: actor.id,
-        commentId: null,
-        at,
-      });
+      // An edit no hook reports (a due date, a body sent again unchanged) still notifies.
+      if (recorded.length === 0) {
+        recorded.push({ ...base, type: "issue_touched", issueId: issue.id, isPull: pull, commentId: null });
+      }
       for (const recordedEvent of recorded) await this.ctx.events.record(trx, recordedEvent);
       return (await issues.findIssueById(trx, issue.id)) as Issue;
     });
@@ -217,13 +205,13 @@ export class IssueEditService {
    * Answers the due date now in force.
    */
   async setDeadline(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     dueDate: string | null | undefined,
   ): Promise<Date | null> {
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (!isIssueWriter(ctx, issue.isPull)) throw new PermissionDeniedError("Not repo writer");
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!writesIssues(access, issue.isPull)) throw new PermissionDeniedError("Not repo writer");
     const deadline = dueDate ? endOfDay(dueDate) : null;
     if ((deadline?.getTime() ?? null) === (issue.deadline?.getTime() ?? null)) return deadline;
     const at = new Date();
@@ -236,13 +224,12 @@ export class IssueEditService {
     await this.ctx.db.transaction().execute(async (trx) => {
       await issues.updateIssue(trx, issue.id, { deadline, updatedAt: at });
       await comments.insertComment(trx, { issueId: issue.id, type, posterId: actor.id }, at);
-      await notifications.notifyIssueChange(trx, {
+      await this.ctx.events.record(trx, {
+        ...inRepo(access.repo, actor.id, at),
+        type: "issue_touched",
         issueId: issue.id,
-        repoId: ctx.repo.id,
         isPull: issue.isPull,
-        actorId: actor.id,
         commentId: null,
-        at,
       });
     });
     return deadline;

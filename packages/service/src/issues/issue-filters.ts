@@ -1,5 +1,6 @@
 import {
   InvalidArgumentError,
+  type IssueSort,
   MAX_STORED_TIME_MS,
   MIN_STORED_TIME_MS,
   NotFoundError,
@@ -19,6 +20,24 @@ export interface IssueListQuery {
   readonly createdBy?: string | undefined;
   readonly assignedBy?: string | undefined;
   readonly mentionedBy?: string | undefined;
+}
+
+/** Forgejo's issue list orders (`sort`), the default first. */
+export const ISSUE_SORTS: readonly IssueSort[] = [
+  "latest",
+  "oldest",
+  "recentupdate",
+  "leastupdate",
+  "mostcomment",
+  "leastcomment",
+  "nearduedate",
+  "farduedate",
+];
+
+/** Forgejo's `sort` values (any case); anything else is the default, newest first. */
+export function issueSort(sort: string | undefined): IssueSort {
+  const lowered = sort?.toLowerCase();
+  return ISSUE_SORTS.find((s) => s === lowered) ?? "latest";
 }
 
 /** Forgejo's state rule: `closed` and `all`, anything else (or nothing) is open. */

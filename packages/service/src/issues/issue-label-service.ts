@@ -8,13 +8,14 @@ import {
   type PageRequest,
   PermissionDeniedError,
 } from "@kiln/domain";
-import { comments, type Db, issues, labels, notifications } from "@kiln/storage";
+import { comments, type Db, issues, labels } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { writesIssues } from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { recountIssueCounters } from "./issue-counters.js";
-import { type IssueService, isIssueWriter } from "./issue-service.js";
+import type { IssueService } from "./issue-service.js";
 import { updateTime } from "./issue-update-time.js";
 
 /** The scope of an exclusive label: its name up to the last `/` (`kind/bug` → `kind`). */
@@ -36,14 +37,14 @@ export class IssueLabelService {
   ) {}
 
   /** A page of an issue's labels, by name (what `GET …/labels` answers). */
-  async listPage(ctx: RepoAccess, index: number, page: PageRequest): Promise<Paged<Label>> {
-    const issue = await this.issueService.get(ctx, index);
+  async listPage(access: RepoAccess, index: number, page: PageRequest): Promise<Paged<Label>> {
+    const issue = await this.issueService.get(access, index);
     return labels.listIssueLabels(this.ctx.db, issue.id, page);
   }
 
   /** An issue's labels, by name. */
-  async list(ctx: RepoAccess, index: number): Promise<Label[]> {
-    const issue = await this.issueService.get(ctx, index);
+  async list(access: RepoAccess, index: number): Promise<Label[]> {
+    const issue = await this.issueService.get(access, index);
     return (await labels.labelsOfIssues(this.ctx.db, [issue.id])).get(issue.id) ?? [];
   }
 
@@ -51,7 +52,7 @@ export class IssueLabelService {
    * The labels a request names: all numbers (ids) or all strings (names); 400 with Forgejo's
    * messages for anything else.
    */
-  async resolve(ctx: RepoAccess, given: readonly unknown[]): Promise<Label[]> {
+  async resolve(access: RepoAccess, given: readonly unknown[]): Promise<Label[]> {
     if (given.some((item) => typeof item !== "number" && typeof item !== "string")) {
       throw new BadRequestError("a label must be an integer or a string");
     }
@@ -63,38 +64,43 @@ export class IssueLabelService {
     if (numbers.length > 0) {
       return labels.usableLabelsByIds(
         this.ctx.db,
-        ctx.repo.id,
-        ctx.repo.ownerId,
+        access.repo.id,
+        access.repo.ownerId,
         numbers.filter(Number.isSafeInteger),
       );
     }
-    return labels.usableLabelsByNames(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, strings);
+    return labels.usableLabelsByNames(this.ctx.db, access.repo.id, access.repo.ownerId, strings);
   }
 
   /** Adds labels (an exclusive one replaces the issue's other labels of its scope); answers the issue's labels. */
-  async add(ctx: RepoAccess, index: number, given: readonly unknown[], updatedAt?: Date): Promise<Label[]> {
-    const { issue, at } = await this.writable(ctx, index, updatedAt);
-    const wanted = await this.resolve(ctx, given);
-    const current = await this.list(ctx, index);
+  async add(
+    access: RepoAccess,
+    index: number,
+    given: readonly unknown[],
+    updatedAt?: Date,
+  ): Promise<Label[]> {
+    const { issue, at } = await this.writable(access, index, updatedAt);
+    const wanted = await this.resolve(access, given);
+    const current = await this.list(access, index);
     const scopes = new Set(wanted.map(scopeOf).filter((scope) => scope !== undefined));
     const removed = current.filter((label) => {
       const scope = scopeOf(label);
       return scope !== undefined && scopes.has(scope) && !wanted.some((w) => w.id === label.id);
     });
     const added = wanted.filter((label) => !current.some((c) => c.id === label.id));
-    await this.apply(ctx, issue, added, removed, at);
-    return this.list(ctx, index);
+    await this.apply(access, issue, added, removed, at);
+    return this.list(access, index);
   }
 
   /** Replaces the labels (one per exclusive scope: the last by name); answers the issue's labels. */
   async replace(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     given: readonly unknown[],
     updatedAt?: Date,
   ): Promise<Label[]> {
-    const { issue, at } = await this.writable(ctx, index, updatedAt);
-    const requested = await this.resolve(ctx, given);
+    const { issue, at } = await this.writable(access, index, updatedAt);
+    const requested = await this.resolve(access, given);
     const byScope = new Map<string, Label>();
     for (const label of requested) {
       const scope = scopeOf(label);
@@ -104,31 +110,33 @@ export class IssueLabelService {
       const scope = scopeOf(label);
       return scope === undefined || byScope.get(scope)?.id === label.id;
     });
-    const current = await this.list(ctx, index);
+    const current = await this.list(access, index);
     const removed = current.filter((label) => !wanted.some((w) => w.id === label.id));
     const added = wanted.filter((label) => !current.some((c) => c.id === label.id));
-    await this.apply(ctx, issue, added, removed, at);
-    return this.list(ctx, index);
+    await this.apply(access, issue, added, removed, at);
+    return this.list(access, index);
   }
 
   /** Removes every label. */
-  async clear(ctx: RepoAccess, index: number, updatedAt?: Date): Promise<void> {
-    const { issue, at } = await this.writable(ctx, index, updatedAt);
-    await this.apply(ctx, issue, [], await this.list(ctx, index), at, "label_cleared");
+  async clear(access: RepoAccess, index: number, updatedAt?: Date): Promise<void> {
+    const { issue, at } = await this.writable(access, index, updatedAt);
+    await this.apply(access, issue, [], await this.list(access, index), at, "label_cleared");
   }
 
   /**
    * Removes one label: 422 `label does not exist` for an unknown id; a label the issue does
    * not carry is no change.
    */
-  async remove(ctx: RepoAccess, index: number, labelId: number): Promise<void> {
-    const { issue, at } = await this.writable(ctx, index, undefined);
-    const [label] = await labels.usableLabelsByIds(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, [labelId]);
+  async remove(access: RepoAccess, index: number, labelId: number): Promise<void> {
+    const { issue, at } = await this.writable(access, index, undefined);
+    const [label] = await labels.usableLabelsByIds(this.ctx.db, access.repo.id, access.repo.ownerId, [
+      labelId,
+    ]);
     const known = label ?? (await this.anyLabel(this.ctx.db, labelId));
     if (!known) throw new InvalidArgumentError(`label does not exist [label_id: ${labelId}]`);
-    const current = await this.list(ctx, index);
+    const current = await this.list(access, index);
     await this.apply(
-      ctx,
+      access,
       issue,
       [],
       current.filter((l) => l.id === labelId),
@@ -141,15 +149,15 @@ export class IssueLabelService {
   }
 
   /** The issue, if the caller is a writer of its kind (403 with no message otherwise), and the time of the change. */
-  private async writable(ctx: RepoAccess, index: number, updatedAt: Date | undefined) {
-    writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (!isIssueWriter(ctx, issue.isPull)) throw new PermissionDeniedError("");
-    return { issue, at: updateTime(ctx, issue, updatedAt) };
+  private async writable(access: RepoAccess, index: number, updatedAt: Date | undefined) {
+    writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!writesIssues(access, issue.isPull)) throw new PermissionDeniedError("");
+    return { issue, at: updateTime(access, issue, updatedAt) };
   }
 
   private async apply(
-    ctx: RepoAccess,
+    access: RepoAccess,
     issue: Issue,
     added: readonly Label[],
     removed: readonly Label[],
@@ -157,7 +165,7 @@ export class IssueLabelService {
     action: "label_updated" | "label_cleared" = "label_updated",
   ) {
     if (added.length === 0 && removed.length === 0) return;
-    const actor = writerOf(ctx);
+    const actor = writerOf(access);
     await this.ctx.db.transaction().execute(async (trx) => {
       await issues.removeIssueLabels(
         trx,
@@ -184,20 +192,12 @@ export class IssueLabelService {
       await issues.updateIssue(trx, issue.id, { updatedAt: at });
       await recountIssueCounters(
         trx,
-        ctx.repo.id,
+        access.repo.id,
         [],
         [...added, ...removed].map((label) => label.id),
       );
-      await notifications.notifyIssueChange(trx, {
-        issueId: issue.id,
-        repoId: ctx.repo.id,
-        isPull: issue.isPull,
-        actorId: actor.id,
-        commentId: null,
-        at,
-      });
       await this.ctx.events.record(trx, {
-        ...inRepo(ctx.repo, actor.id, at),
+        ...inRepo(access.repo, actor.id, at),
         type: issue.isPull ? "pull_request_label" : "issue_label",
         action,
         issueId: issue.id,

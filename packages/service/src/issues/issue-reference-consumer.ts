@@ -3,7 +3,7 @@ import { type CommitMessage, commitMessages } from "@kiln/git";
 import { comments, type Db, issues, pulls, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
-import { canRead, canWrite, isRepoAdmin } from "../access/repo-permission.js";
+import { referenceRights } from "../access/issue-rules.js";
 import type { ServiceContext } from "../context.js";
 import type { ForgeEvent } from "../events/event.js";
 import type { EventConsumer } from "../events/recorder.js";
@@ -182,11 +182,7 @@ class References {
 
   /** Forgejo's canclose and cancomment for the doer on the issue. */
   private rights(target: Target): { close: boolean; comment: boolean } {
-    const { permission } = target.access;
-    const unit = target.issue.isPull ? "repo.pulls" : "repo.issues";
-    const close =
-      isRepoAdmin(permission) || canWrite(permission, unit) || target.issue.posterId === this.doerId;
-    return { close, comment: close || canRead(permission, unit) };
+    return referenceRights(target.access.permission, target.issue, this.doerId);
   }
 
   private async target(from: RepoAccess, ref: IssueReference): Promise<Target | undefined> {

@@ -18,8 +18,9 @@ import {
   users,
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { readableIssueKinds, readsIssues, writesIssues } from "../access/issue-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
-import { canRead, canWrite, type RepoPermission } from "../access/repo-permission.js";
+import type { RepoPermission } from "../access/repo-permission.js";
 import { writerOf } from "../access/repo-writer.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
@@ -28,9 +29,15 @@ import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { resolveAssignees } from "./issue-assignees.js";
 import { recountIssueCounters } from "./issue-counters.js";
 import { type IssueListQuery, repoIssueFilter } from "./issue-filters.js";
+import {
+  choiceFilter,
+  type IssueListForm,
+  type IssueListResult,
+  readIssueListForm,
+} from "./issue-list-form.js";
 import { mentionedNames } from "./issue-rules.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
-import { announceNewIssue, insertNewIssue, type NewIssueRecord } from "./new-issue.js";
+import { insertNewIssue, type NewIssueRecord, recountNewIssue } from "./new-issue.js";
 
 /** `POST /repos/{owner}/{repo}/issues`, in service terms. */
 export interface CreateIssueInput {
@@ -60,16 +67,6 @@ export interface EditIssueInput {
   readonly updatedAt?: Date | undefined;
 }
 
-/** Whether the caller of a repository route may change issues (or pull requests) there. */
-export function isIssueWriter(ctx: RepoAccess, isPull: boolean): boolean {
-  return canWrite(ctx.permission, isPull ? "repo.pulls" : "repo.issues") || ctx.viewer?.isAdmin === true;
-}
-
-/** Whether the caller may read issues (or pull requests) of the repository. */
-export function canReadIssues(ctx: RepoAccess, isPull: boolean): boolean {
-  return canRead(ctx.permission, isPull ? "repo.pulls" : "repo.issues") || ctx.viewer?.isAdmin === true;
-}
-
 /**
  * Issues of a repository (Forgejo's routers/api/v1/repo/issue.go and services/issue): creating,
  * reading, editing and listing them, with the timeline events, counters and notifications each
@@ -82,10 +79,10 @@ export class IssueService {
   ) {}
 
   /** The issue or pull request with this number, if the caller may read its kind; NotFoundError otherwise. */
-  async get(ctx: RepoAccess, index: number): Promise<Issue> {
-    const issue = await issues.findIssueByIndex(this.ctx.db, ctx.repo.id, index);
-    if (!issue || !canReadIssues(ctx, issue.isPull)) {
-      throw new NotFoundError(`issue does not exist [repo_id: ${ctx.repo.id}, index: ${index}]`);
+  async get(access: RepoAccess, index: number): Promise<Issue> {
+    const issue = await issues.findIssueByIndex(this.ctx.db, access.repo.id, index);
+    if (!issue || !readsIssues(access, issue.isPull)) {
+      throw new NotFoundError(`issue does not exist [repo_id: ${access.repo.id}, index: ${index}]`);
     }
     return issue;
   }
@@ -99,31 +96,31 @@ export class IssueService {
    * Creates an issue. Labels, milestone, assignees and due date are kept only from writers (and
    * silently dropped for others, as Forgejo does); `closed` works for anyone.
    */
-  async create(ctx: RepoAccess, input: CreateIssueInput): Promise<Issue> {
-    const actor = writerOf(ctx);
-    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
-    const writer = isIssueWriter(ctx, false);
+  async create(access: RepoAccess, input: CreateIssueInput): Promise<Issue> {
+    const actor = writerOf(access);
+    await assertNotBlocked(this.ctx.db, [access.repo.ownerId], actor.id);
+    const writer = writesIssues(access, false);
     const assignees = writer
-      ? await resolveAssignees(this.ctx.db, this.permissions, ctx.repo, input.assignee, input.assignees)
+      ? await resolveAssignees(this.ctx.db, this.permissions, access.repo, input.assignee, input.assignees)
       : [];
     await assertAssignable(
       this.ctx.db,
-      [ctx.repo.ownerId],
+      [access.repo.ownerId],
       actor.id,
       assignees.map((user) => user.id),
     );
     const milestone =
       writer && input.milestoneId
-        ? await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId)
+        ? await milestones.findMilestone(this.ctx.db, access.repo.id, input.milestoneId)
         : undefined;
     const labelList =
       writer && input.labelIds?.length
-        ? await labels.usableLabelsByIds(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, input.labelIds)
+        ? await labels.usableLabelsByIds(this.ctx.db, access.repo.id, access.repo.ownerId, input.labelIds)
         : [];
     const body = input.body ?? "";
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
     const record: NewIssueRecord = {
-      repoId: ctx.repo.id,
+      repoId: access.repo.id,
       poster: actor,
       title: input.title,
       body,
@@ -138,7 +135,7 @@ export class IssueService {
     const now = new Date();
     return this.ctx.db.transaction().execute(async (trx) => {
       const issue = await insertNewIssue(trx, record, now);
-      const base = inRepo(ctx.repo, actor.id, now);
+      const base = inRepo(access.repo, actor.id, now);
       await this.ctx.events.record(trx, { ...base, type: "issues", action: "opened", issueId: issue.id });
       // Forgejo's NewIssue notifies each assignment of a new issue (a new pull request's none).
       for (const user of assignees) {
@@ -159,28 +156,28 @@ export class IssueService {
         );
         await this.ctx.events.record(trx, { ...base, type: "issues", action: "closed", issueId: issue.id });
       }
-      await announceNewIssue(trx, issue, record, now);
+      await recountNewIssue(trx, record);
       return (await issues.findIssueById(trx, issue.id)) as Issue;
     });
   }
 
   /** Deletes an issue (repository admins only, by the route) and recounts what it was counted in. */
-  async delete(ctx: RepoAccess, index: number): Promise<void> {
-    const issue = await this.get(ctx, index);
-    const actor = writerOf(ctx);
+  async delete(access: RepoAccess, index: number): Promise<void> {
+    const issue = await this.get(access, index);
+    const actor = writerOf(access);
     await this.ctx.db.transaction().execute(async (trx) => {
       // First: it locks the repository, as uploads do, before the issue's rows are touched.
-      await removeAttachments(trx, ctx.repo.id, { issueId: issue.id });
+      await removeAttachments(trx, access.repo.id, { issueId: issue.id });
       // Recorded while the issue is still there for consumers to read.
       await this.ctx.events.record(trx, {
-        ...inRepo(ctx.repo, actor.id),
+        ...inRepo(access.repo, actor.id),
         type: issue.isPull ? "pull_request" : "issues",
         action: "deleted",
         issueId: issue.id,
       });
       const labelIds = await issues.issueLabelIds(trx, issue.id);
       await issues.deleteIssue(trx, issue.id);
-      await recountIssueCounters(trx, ctx.repo.id, [issue.milestoneId], labelIds);
+      await recountIssueCounters(trx, access.repo.id, [issue.milestoneId], labelIds);
     });
   }
 
@@ -190,12 +187,12 @@ export class IssueService {
    * NotFoundError when it may read none of what it asks for, as Forgejo answers.
    */
   async list(
-    ctx: RepoAccess,
+    access: RepoAccess,
     query: IssueListQuery & { readonly type?: string | undefined },
     sort: IssueSort,
     page: PageRequest,
   ): Promise<Paged<Issue>> {
-    const kinds = this.readableKinds(ctx.permission, ctx.viewer);
+    const kinds = this.readableKinds(access.permission, access.viewer);
     let isPull: boolean | undefined;
     if (query.type === "issues" || query.type === "pulls") {
       isPull = query.type === "pulls";
@@ -205,8 +202,34 @@ export class IssueService {
     } else if (!kinds.issues || !kinds.pulls) {
       isPull = kinds.pulls;
     }
-    const filter: IssueFilter = { ...(await repoIssueFilter(this.ctx.db, ctx.repo, query)), isPull };
+    const filter: IssueFilter = { ...(await repoIssueFilter(this.ctx.db, access.repo, query)), isPull };
     return issueSearch.searchIssues(this.ctx.db, filter, sort, page);
+  }
+
+  /**
+   * A page of a repository's issues or pull requests as its web list shows them (Forgejo's
+   * routers/web/repo/issue.go `issues`): the form's filters, the open and closed counts of the
+   * same filters, and all states when the form names none and only closed ones match.
+   * NotFoundError when the caller may not read that kind.
+   */
+  async listPage(
+    access: RepoAccess,
+    isPull: boolean,
+    form: IssueListForm,
+    page: PageRequest,
+  ): Promise<IssueListResult<Issue>> {
+    const kinds = this.readableKinds(access.permission, access.viewer);
+    if (!(isPull ? kinds.pulls : kinds.issues)) throw new NotFoundError();
+    const choice = readIssueListForm(form);
+    const filter = choiceFilter(access.repo, isPull, choice, access.viewer);
+    const one = { page: 1, limit: 1 };
+    const [open, closed] = await Promise.all([
+      issueSearch.searchIssues(this.ctx.db, { ...filter, state: "open" }, "latest", one),
+      issueSearch.searchIssues(this.ctx.db, { ...filter, state: "closed" }, "latest", one),
+    ]);
+    const state = choice.state ?? (open.total === 0 && closed.total > 0 ? "all" : "open");
+    const list = await issueSearch.searchIssues(this.ctx.db, { ...filter, state }, choice.sort, page);
+    return { ...list, open: open.total, closed: closed.total, state, choice };
   }
 
   /**
@@ -214,10 +237,6 @@ export class IssueService {
    * may read, for restricting a list the way Forgejo's ListIssues does.
    */
   readableKinds(permission: RepoPermission, viewer: User | null): { issues: boolean; pulls: boolean } {
-    const admin = viewer?.isAdmin === true;
-    return {
-      issues: admin || canRead(permission, "repo.issues"),
-      pulls: admin || canRead(permission, "repo.pulls"),
-    };
+    return readableIssueKinds(permission, viewer);
   }
 }

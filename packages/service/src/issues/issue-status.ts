@@ -1,5 +1,5 @@
 import { CommentType, type Issue, type Repository } from "@kiln/domain";
-import { blocks, comments, type Db, issueRelations, issues, notifications } from "@kiln/storage";
+import { blocks, comments, type Db, issueRelations, issues } from "@kiln/storage";
 import { inRepo } from "../events/event-base.js";
 import type { EventRecorder } from "../events/recorder.js";
 import { recountIssueCounters } from "./issue-counters.js";
@@ -16,8 +16,8 @@ export interface StatusChange {
 /**
  * Closes or reopens an issue in the caller's transaction, as an ordinary change (Forgejo's
  * ChangeStatus): the row, its `close`/`reopen` timeline entry, the counters it moves, the doer's
- * stopwatch on it stopped, everyone it concerns notified, and its `issues` (or `pull_request`)
- * event for the feed and webhooks. Nothing happens, and false is answered, when the issue is
+ * stopwatch on it stopped, and its `issues` (or `pull_request`) event for the notifications, the
+ * feed and webhooks. Nothing happens, and false is answered, when the issue is
  * already in that state, when closing it would leave open dependencies, or when the repository's
  * owner or the issue's poster blocks the doer.
  */
@@ -45,19 +45,12 @@ export async function changeIssueStatus(
   if (closing) {
     await trx.deleteFrom("stopwatch").where("issueId", "=", issue.id).where("userId", "=", doerId).execute();
   }
-  await notifications.notifyIssueChange(trx, {
-    issueId: issue.id,
-    repoId: repo.id,
-    isPull: issue.isPull,
-    actorId: doerId,
-    commentId: comment.id,
-    at,
-  });
   await events.record(trx, {
     ...inRepo(repo, doerId, at),
     type: issue.isPull ? "pull_request" : "issues",
     action: closing ? "closed" : "reopened",
     issueId: issue.id,
+    commentId: comment.id,
   });
   return true;
 }

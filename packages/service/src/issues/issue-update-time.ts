@@ -1,15 +1,15 @@
 import { type Issue, PermissionDeniedError } from "@kiln/domain";
 import type { RepoAccess } from "../access/access-service.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import { maySetUpdateTime } from "../access/issue-rules.js";
 
 /**
  * The time a change is recorded at: now, or the `updated_at` a repository admin gave, which
  * must lie between the issue's creation and now (Forgejo's SetIssueUpdateDate).
  */
-export function updateTime(ctx: RepoAccess, issue: Issue, updatedAt: Date | undefined): Date {
+export function updateTime(access: RepoAccess, issue: Issue, updatedAt: Date | undefined): Date {
   const now = new Date();
   if (!updatedAt) return now;
-  if (!isRepoAdmin(ctx.permission) && ctx.viewer?.isAdmin !== true) {
+  if (!maySetUpdateTime(access)) {
     throw new PermissionDeniedError("user needs to have admin or owner right");
   }
   if (updatedAt.getTime() < issue.createdAt.getTime() - 999 || updatedAt.getTime() > now.getTime()) {

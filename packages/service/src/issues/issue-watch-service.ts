@@ -1,6 +1,7 @@
 import { type Issue, type Paged, type PageRequest, PermissionDeniedError, type User } from "@kiln/domain";
 import { issueWatches } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { mayChangeSubscriptionOf } from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import type { UserService } from "../users/user-service.js";
@@ -19,41 +20,41 @@ export class IssueWatchService {
   ) {}
 
   /** Whether the user is subscribed to the issue. */
-  async isSubscribed(ctx: RepoAccess, issue: Issue, user: User): Promise<boolean> {
+  async isSubscribed(access: RepoAccess, issue: Issue, user: User): Promise<boolean> {
     const chosen = await issueWatches.findWatch(this.ctx.db, issue.id, user.id);
     if (chosen !== undefined) return chosen;
-    if (ctx.repo.ownerId === user.id) return true;
+    if (access.repo.ownerId === user.id) return true;
     return issueWatches.isParticipant(this.ctx.db, issue.id, user.id);
   }
 
   /** The caller's subscription to an issue (for `subscriptions/check`). */
-  async check(ctx: RepoAccess, index: number): Promise<{ issue: Issue; subscribed: boolean }> {
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    return { issue, subscribed: await this.isSubscribed(ctx, issue, actor) };
+  async check(access: RepoAccess, index: number): Promise<{ issue: Issue; subscribed: boolean }> {
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    return { issue, subscribed: await this.isSubscribed(access, issue, actor) };
   }
 
   /**
    * Subscribes or unsubscribes `userName`: only themselves or a site admin may (403 otherwise).
    * Answers whether anything changed (Forgejo answers 201 then, 200 when it was so already).
    */
-  async set(ctx: RepoAccess, index: number, userName: string, watching: boolean): Promise<boolean> {
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
+  async set(access: RepoAccess, index: number, userName: string, watching: boolean): Promise<boolean> {
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
     const user = await this.users.getByName(userName);
-    if (user.id !== actor.id && !actor.isAdmin) {
+    if (!mayChangeSubscriptionOf(actor, user)) {
       throw new PermissionDeniedError(
         `${actor.name} is not permitted to change subscriptions for ${user.name}`,
       );
     }
-    if ((await this.isSubscribed(ctx, issue, user)) === watching) return false;
+    if ((await this.isSubscribed(access, issue, user)) === watching) return false;
     await issueWatches.setWatch(this.ctx.db, issue.id, user.id, watching);
     return true;
   }
 
   /** The users who subscribed to the issue by choice. */
-  async watchers(ctx: RepoAccess, index: number, page: PageRequest | undefined): Promise<Paged<User>> {
-    const issue = await this.issueService.get(ctx, index);
+  async watchers(access: RepoAccess, index: number, page: PageRequest | undefined): Promise<Paged<User>> {
+    const issue = await this.issueService.get(access, index);
     return issueWatches.listWatchers(this.ctx.db, issue.id, page);
   }
 }

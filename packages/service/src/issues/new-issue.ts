@@ -1,5 +1,5 @@
 import { CommentType, type Issue, type Label, type Milestone, type User } from "@kiln/domain";
-import { comments, type Db, issues, notifications } from "@kiln/storage";
+import { comments, type Db, issues } from "@kiln/storage";
 import { recountIssueCounters } from "./issue-counters.js";
 import { limitTitle } from "./issue-rules.js";
 
@@ -64,26 +64,13 @@ export async function insertNewIssue(trx: Db, record: NewIssueRecord, now: Date)
 
 /**
  * What every new issue or pull request ends its transaction with: the counters it moves
- * recounted, and everyone it concerns notified once.
+ * recounted. (Its `opened` event, which the caller records, notifies those it concerns.)
  */
-export async function announceNewIssue(
-  trx: Db,
-  issue: Issue,
-  record: NewIssueRecord,
-  now: Date,
-): Promise<void> {
+export async function recountNewIssue(trx: Db, record: NewIssueRecord): Promise<void> {
   await recountIssueCounters(
     trx,
     record.repoId,
     [record.milestone?.id ?? null],
     record.labels.map((label) => label.id),
   );
-  await notifications.notifyIssueChange(trx, {
-    issueId: issue.id,
-    repoId: record.repoId,
-    isPull: record.isPull,
-    actorId: record.poster.id,
-    commentId: null,
-    at: now,
-  });
 }

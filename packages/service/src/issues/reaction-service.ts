@@ -1,10 +1,11 @@
 import { NotFoundError, type Paged, type PageRequest, PermissionDeniedError, type User } from "@kiln/domain";
 import { comments, issues, type ReactionRow, reactions, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { mayTalkOn, readsIssues } from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { assertNotBlocked } from "../social/block-service.js";
-import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
+import type { IssueService } from "./issue-service.js";
 
 /** A reaction with the user who gave it. */
 export interface ReactionView {
@@ -32,8 +33,8 @@ export class ReactionService {
     private readonly issueService: IssueService,
   ) {}
 
-  private async issueTarget(ctx: RepoAccess, index: number): Promise<Target> {
-    const issue = await this.issueService.get(ctx, index);
+  private async issueTarget(access: RepoAccess, index: number): Promise<Target> {
+    const issue = await this.issueService.get(access, index);
     return {
       issueId: issue.id,
       commentId: 0,
@@ -43,9 +44,9 @@ export class ReactionService {
     };
   }
 
-  private async commentTarget(ctx: RepoAccess, id: number): Promise<Target> {
+  private async commentTarget(access: RepoAccess, id: number): Promise<Target> {
     const found = await comments.findComment(this.ctx.db, id);
-    if (!found || found.repoId !== ctx.repo.id || !canReadIssues(ctx, found.isPull)) {
+    if (!found || found.repoId !== access.repo.id || !readsIssues(access, found.isPull)) {
       throw new NotFoundError(`comment does not exist [id: ${id}, issue_id: 0]`);
     }
     const issue = await issues.findIssueById(this.ctx.db, found.issueId);
@@ -58,28 +59,40 @@ export class ReactionService {
     };
   }
 
-  async listForIssue(ctx: RepoAccess, index: number, page: PageRequest): Promise<Paged<ReactionView>> {
-    return this.list(await this.issueTarget(ctx, index), page);
+  async listForIssue(access: RepoAccess, index: number, page: PageRequest): Promise<Paged<ReactionView>> {
+    return this.list(await this.issueTarget(access, index), page);
   }
 
-  async listForComment(ctx: RepoAccess, id: number, page: PageRequest): Promise<Paged<ReactionView>> {
-    return this.list(await this.commentTarget(ctx, id), page);
+  async listForComment(access: RepoAccess, id: number, page: PageRequest): Promise<Paged<ReactionView>> {
+    return this.list(await this.commentTarget(access, id), page);
   }
 
-  async addToIssue(ctx: RepoAccess, index: number, content: string) {
-    return this.add(ctx, await this.issueTarget(ctx, index), content);
+  /**
+   * How many reactions of each kind an issue and its comments have (key 0 is the issue itself,
+   * others are comment ids), in `[ui] REACTIONS` order of first use: what a page shows under each post.
+   */
+  async counts(access: RepoAccess, index: number): Promise<Map<number, { type: string; count: number }[]>> {
+    const target = await this.issueTarget(access, index);
+    const rows = await reactions.reactionCounts(this.ctx.db, target.issueId, this.ctx.settings.ui.reactions);
+    const out = new Map<number, { type: string; count: number }[]>();
+    for (const row of rows) out.set(row.commentId, [...(out.get(row.commentId) ?? []), row]);
+    return out;
   }
 
-  async addToComment(ctx: RepoAccess, id: number, content: string) {
-    return this.add(ctx, await this.commentTarget(ctx, id), content);
+  async addToIssue(access: RepoAccess, index: number, content: string) {
+    return this.add(access, await this.issueTarget(access, index), content);
   }
 
-  async removeFromIssue(ctx: RepoAccess, index: number, content: string): Promise<void> {
-    await this.remove(ctx, await this.issueTarget(ctx, index), content);
+  async addToComment(access: RepoAccess, id: number, content: string) {
+    return this.add(access, await this.commentTarget(access, id), content);
   }
 
-  async removeFromComment(ctx: RepoAccess, id: number, content: string): Promise<void> {
-    await this.remove(ctx, await this.commentTarget(ctx, id), content);
+  async removeFromIssue(access: RepoAccess, index: number, content: string): Promise<void> {
+    await this.remove(access, await this.issueTarget(access, index), content);
+  }
+
+  async removeFromComment(access: RepoAccess, id: number, content: string): Promise<void> {
+    await this.remove(access, await this.commentTarget(access, id), content);
   }
 
   private async list(target: Target, page: PageRequest): Promise<Paged<ReactionView>> {
@@ -103,13 +116,13 @@ export class ReactionService {
 
   /** Adds the caller's reaction; `created` is false when it was there already (Forgejo's 200). */
   private async add(
-    ctx: RepoAccess,
+    access: RepoAccess,
     target: Target,
     content: string,
   ): Promise<{ view: ReactionView; created: boolean }> {
-    const actor = writerOf(ctx);
-    this.checkChange(ctx, target);
-    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId, target.posterId ?? 0], actor.id);
+    const actor = writerOf(access);
+    this.checkChange(access, target);
+    await assertNotBlocked(this.ctx.db, [access.repo.ownerId, target.posterId ?? 0], actor.id);
     if (!this.ctx.settings.ui.reactions.includes(content)) {
       throw new PermissionDeniedError(`'${content}' is not an allowed reaction`);
     }
@@ -122,9 +135,9 @@ export class ReactionService {
     return { view: { reaction, user: actor }, created };
   }
 
-  private async remove(ctx: RepoAccess, target: Target, content: string): Promise<void> {
-    const actor = writerOf(ctx);
-    this.checkChange(ctx, target);
+  private async remove(access: RepoAccess, target: Target, content: string): Promise<void> {
+    const actor = writerOf(access);
+    this.checkChange(access, target);
     await reactions.removeReaction(this.ctx.db, {
       issueId: target.issueId,
       commentId: target.commentId,
@@ -133,8 +146,7 @@ export class ReactionService {
     });
   }
 
-  private checkChange(ctx: RepoAccess, target: Target): void {
-    if (target.isLocked && !isIssueWriter(ctx, target.isPull))
-      throw new PermissionDeniedError("no permission to change reaction");
+  private checkChange(access: RepoAccess, target: Target): void {
+    if (!mayTalkOn(access, target)) throw new PermissionDeniedError("no permission to change reaction");
   }
 }

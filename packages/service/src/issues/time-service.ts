@@ -21,10 +21,17 @@ import {
 } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import { type Actor, viewerOf } from "../access/actor.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import {
+  managesTimes,
+  mayDeleteTime,
+  mayTrackTime,
+  mayTrackTimeForOthers,
+  readsIssues,
+  writesIssues,
+} from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
-import { canReadIssues, type IssueService, isIssueWriter } from "./issue-service.js";
+import type { IssueService } from "./issue-service.js";
 import { type IssueView, loadIssueViews } from "./issue-views.js";
 
 /** A tracked time with its issue and the user who spent it, as the API shows it. */
@@ -61,11 +68,11 @@ export class TimeService {
   }
 
   /** Whether the caller may track time on the issue (Forgejo's CanUseTimetracker, contributors only). */
-  private async canTrack(ctx: RepoAccess, issue: Issue): Promise<boolean> {
-    if (!ctx.viewer) return false;
-    if (isIssueWriter(ctx, issue.isPull) || issue.posterId === ctx.viewer.id) return true;
+  private async canTrack(access: RepoAccess, issue: Issue): Promise<boolean> {
+    if (!access.viewer) return false;
+    if (mayTrackTime(access, issue, false)) return true;
     const assignees = (await issues.assigneesOfIssues(this.ctx.db, [issue.id])).get(issue.id) ?? [];
-    return assignees.includes(ctx.viewer.id);
+    return mayTrackTime(access, issue, assignees.includes(access.viewer.id));
   }
 
   /**
@@ -74,14 +81,14 @@ export class TimeService {
    * `…/times/{user}`) and site admins; otherwise only their own (403 for another's).
    */
   private async userFilter(
-    ctx: RepoAccess,
+    access: RepoAccess,
     name: string | undefined,
     manager: boolean,
   ): Promise<number | undefined> {
-    const viewer = writerOf(ctx);
+    const viewer = writerOf(access);
     const named = name ? await users.findUserByName(this.ctx.db, name) : undefined;
     if (name && !named) throw new NotFoundError(`user does not exist [uid: 0, name: ${name}]`);
-    if (manager || viewer.isAdmin) return named?.id;
+    if (manager) return named?.id;
     if (named && named.id !== viewer.id)
       throw new PermissionDeniedError("query by user not allowed; not enough rights");
     return viewer.id;
@@ -110,14 +117,14 @@ export class TimeService {
 
   /** An issue's tracked times (404 `Timetracker is disabled` when off, as Forgejo answers). */
   async listForIssue(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     query: TimeWindow & { readonly user?: string | undefined },
     page: PageRequest | undefined,
   ): Promise<Paged<TrackedTimeEntry>> {
     if (!this.enabled) throw new NotFoundError("Timetracker is disabled");
-    const issue = await this.issueService.get(ctx, index);
-    const userId = await this.userFilter(ctx, query.user, isIssueWriter(ctx, issue.isPull));
+    const issue = await this.issueService.get(access, index);
+    const userId = await this.userFilter(access, query.user, managesTimes(access, issue.isPull));
     return trackedTimes.listTimes(
       this.ctx.db,
       { issueId: issue.id, userId, since: query.since, before: query.before },
@@ -132,18 +139,18 @@ export class TimeService {
    * (`adminsOnly`, ListTrackedTimesByUser) only repository admins may ask for another's.
    */
   async listForRepo(
-    ctx: RepoAccess,
+    access: RepoAccess,
     query: TimeWindow & { readonly user?: string | undefined },
     page: PageRequest | undefined,
     adminsOnly = false,
   ): Promise<Paged<TrackedTimeEntry>> {
-    if (!canReadIssues(ctx, false)) throw new NotFoundError();
+    if (!readsIssues(access, false)) throw new NotFoundError();
     this.checkEnabled();
-    const manager = adminsOnly ? isRepoAdmin(ctx.permission) : isIssueWriter(ctx, false);
-    const userId = await this.userFilter(ctx, query.user, manager);
+    const manager = managesTimes(access, false, adminsOnly ? "admins" : "writers");
+    const userId = await this.userFilter(access, query.user, manager);
     return trackedTimes.listTimes(
       this.ctx.db,
-      { repoId: ctx.repo.id, userId, since: query.since, before: query.before },
+      { repoId: access.repo.id, userId, since: query.since, before: query.before },
       page,
     );
   }
@@ -164,7 +171,7 @@ export class TimeService {
    * may add it for another user (`user_name`), for anyone else that name is ignored.
    */
   async add(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     input: {
       readonly seconds: number;
@@ -173,11 +180,11 @@ export class TimeService {
     },
   ): Promise<TrackedTimeEntry> {
     this.checkEnabled();
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (!(await this.canTrack(ctx, issue))) throw new PermissionDeniedError("");
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!(await this.canTrack(access, issue))) throw new PermissionDeniedError("");
     let user: User = actor;
-    if (input.userName && (isRepoAdmin(ctx.permission) || actor.isAdmin)) {
+    if (input.userName && mayTrackTimeForOthers(access)) {
       const named = await users.findUserByName(this.ctx.db, input.userName);
       if (!named) throw new NotFoundError(`user does not exist [uid: 0, name: ${input.userName}]`);
       user = named;
@@ -206,11 +213,11 @@ export class TimeService {
   }
 
   /** Deletes the caller's own times on an issue (404 `tracked_time does not exist` when there are none). */
-  async reset(ctx: RepoAccess, index: number): Promise<void> {
+  async reset(access: RepoAccess, index: number): Promise<void> {
     this.checkEnabled();
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (!(await this.canTrack(ctx, issue))) throw new PermissionDeniedError("");
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!(await this.canTrack(access, issue))) throw new PermissionDeniedError("");
     const mine = await trackedTimes.listTimes(
       this.ctx.db,
       { issueId: issue.id, userId: actor.id },
@@ -235,16 +242,16 @@ export class TimeService {
    * Deletes one tracked time of this repository's issue: its owner or a site admin (403
    * otherwise); 404 for an unknown id, a time of another issue, or one already deleted.
    */
-  async delete(ctx: RepoAccess, index: number, id: number): Promise<void> {
+  async delete(access: RepoAccess, index: number, id: number): Promise<void> {
     this.checkEnabled();
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (!(await this.canTrack(ctx, issue))) throw new PermissionDeniedError("");
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!(await this.canTrack(access, issue))) throw new PermissionDeniedError("");
     const entry = await trackedTimes.findTime(this.ctx.db, id);
     if (!entry || entry.issueId !== issue.id)
       throw new NotFoundError(`tracked_time does not exist [id: ${id}]`);
     if (entry.deleted) throw new NotFoundError(`tracked time [${id}] already deleted`);
-    if (entry.userId !== actor.id && !actor.isAdmin) throw new PermissionDeniedError("");
+    if (!mayDeleteTime(actor, entry)) throw new PermissionDeniedError("");
     await this.ctx.db.transaction().execute(async (trx) => {
       await trackedTimes.deleteTimes(trx, [id]);
       await comments.insertComment(
@@ -265,8 +272,8 @@ export class TimeService {
    * there already). A user runs one stopwatch: one running on another issue is stopped first
    * and its time recorded.
    */
-  async startStopwatch(ctx: RepoAccess, index: number): Promise<void> {
-    const { issue, actor, running } = await this.stopwatchContext(ctx, index);
+  async startStopwatch(access: RepoAccess, index: number): Promise<void> {
+    const { issue, actor, running } = await this.stopwatchContext(access, index);
     if (running?.issueId === issue.id)
       throw new ConflictError("cannot start a stopwatch again if it already exists");
     const at = new Date();
@@ -282,15 +289,15 @@ export class TimeService {
   }
 
   /** Stops the caller's stopwatch on the issue and records the time (409 when none runs there). */
-  async stopStopwatch(ctx: RepoAccess, index: number): Promise<void> {
-    const { issue, actor, running } = await this.stopwatchContext(ctx, index);
+  async stopStopwatch(access: RepoAccess, index: number): Promise<void> {
+    const { issue, actor, running } = await this.stopwatchContext(access, index);
     if (running?.issueId !== issue.id) throw new ConflictError("cannot stop a non existent stopwatch");
     await this.ctx.db.transaction().execute((trx) => this.finish(trx, running, actor, new Date()));
   }
 
   /** Discards the caller's stopwatch on the issue without recording time (409 when none runs there). */
-  async cancelStopwatch(ctx: RepoAccess, index: number): Promise<void> {
-    const { issue, actor, running } = await this.stopwatchContext(ctx, index);
+  async cancelStopwatch(access: RepoAccess, index: number): Promise<void> {
+    const { issue, actor, running } = await this.stopwatchContext(access, index);
     if (running?.issueId !== issue.id) throw new ConflictError("cannot cancel a non existent stopwatch");
     await this.ctx.db.transaction().execute(async (trx) => {
       await trackedTimes.deleteStopwatch(trx, running.id);
@@ -309,11 +316,11 @@ export class TimeService {
     return trackedTimes.listUserStopwatches(this.ctx.db, viewer, page);
   }
 
-  private async stopwatchContext(ctx: RepoAccess, index: number) {
+  private async stopwatchContext(access: RepoAccess, index: number) {
     this.checkEnabled();
-    const actor = writerOf(ctx);
-    const issue = await this.issueService.get(ctx, index);
-    if (!isIssueWriter(ctx, issue.isPull) || !(await this.canTrack(ctx, issue)))
+    const actor = writerOf(access);
+    const issue = await this.issueService.get(access, index);
+    if (!writesIssues(access, issue.isPull) || !(await this.canTrack(access, issue)))
       throw new PermissionDeniedError("");
     return { issue, actor, running: await trackedTimes.findUserStopwatch(this.ctx.db, actor.id) };
   }

@@ -11,8 +11,9 @@ import {
 import { comments, issues, labels, milestones, trackedTimes, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { viewerOf } from "../access/actor.js";
+import { readsIssues } from "../access/issue-rules.js";
 import type { ServiceContext } from "../context.js";
-import { canReadIssues, type IssueService } from "./issue-service.js";
+import type { IssueService } from "./issue-service.js";
 import type { IssueView } from "./issue-views.js";
 import { loadIssueViews } from "./issue-views.js";
 import type { TimeService, TrackedTimeView } from "./time-service.js";
@@ -51,15 +52,15 @@ export class TimelineService {
   ) {}
 
   async list(
-    ctx: RepoAccess,
+    repoAccess: RepoAccess,
     index: number,
     window: TimelineWindow,
     page: PageRequest | undefined,
   ): Promise<Paged<TimelineEntry>> {
-    const issue = await this.issueService.get(ctx, index);
+    const issue = await this.issueService.get(repoAccess, index);
     // Dependency events on issues the caller may not read are left out in SQL, so that the
     // total and the pages agree with what is shown.
-    const list = await comments.listTimeline(this.ctx.db, issue.id, window, viewerOf(ctx.actor), page);
+    const list = await comments.listTimeline(this.ctx.db, issue.id, window, viewerOf(repoAccess.actor), page);
     const rows = list.items;
     const ids = (pick: (c: Comment) => number | null) => [
       ...new Set(rows.map(pick).filter((id): id is number => id !== null)),
@@ -83,7 +84,7 @@ export class TimelineService {
         ids((c) => c.dependentIssueId),
       ),
     ]);
-    const readable = await this.readableIssueViews(ctx, dependents);
+    const readable = await this.readableIssueViews(repoAccess, dependents);
     const timeViews = new Map((await this.times.views(timeRows)).map((view) => [view.entry.id, view]));
     const byUser = new Map(people.map((user) => [user.id, user]));
     const byLabel = new Map(labelList.map((label) => [label.id, label]));
@@ -110,11 +111,14 @@ export class TimelineService {
   }
 
   /** The views of those issues the caller may read. */
-  private async readableIssueViews(ctx: RepoAccess, list: Awaited<ReturnType<typeof issues.issuesByIds>>) {
-    const accessTo = new Map<number, RepoAccess | null>([[ctx.repo.id, ctx]]);
+  private async readableIssueViews(
+    repoAccess: RepoAccess,
+    list: Awaited<ReturnType<typeof issues.issuesByIds>>,
+  ) {
+    const accessTo = new Map<number, RepoAccess | null>([[repoAccess.repo.id, repoAccess]]);
     for (const repoId of new Set(list.map((issue) => issue.repoId))) {
       if (accessTo.has(repoId)) continue;
-      const access = await this.access.repoById(ctx.actor, repoId).catch((err: unknown) => {
+      const access = await this.access.repoById(repoAccess.actor, repoId).catch((err: unknown) => {
         if (isKilnError(err) && (err.kind === "not_found" || err.kind === "permission_denied")) return null;
         throw err;
       });
@@ -122,7 +126,7 @@ export class TimelineService {
     }
     const visible = list.filter((issue) => {
       const access = accessTo.get(issue.repoId);
-      return access ? canReadIssues(access, issue.isPull) : false;
+      return access ? readsIssues(access, issue.isPull) : false;
     });
     return new Map((await loadIssueViews(this.ctx.db, visible)).map((view) => [view.issue.id, view]));
   }

@@ -145,7 +145,16 @@ export class MarkdownRenderer {
           const attr = token.type === "link_open" ? "href" : token.type === "image" ? "src" : undefined;
           const value = attr ? token.attrGet(attr) : null;
           if (!attr || value === null || !isRelative(value)) continue;
-          const base = target.wiki ? (attr === "src" ? `${prefix}/wiki/raw` : `${prefix}/wiki`) : prefix;
+          const tree = target.links.tree;
+          const base = target.wiki
+            ? attr === "src"
+              ? `${prefix}/wiki/raw`
+              : `${prefix}/wiki`
+            : tree
+              ? attr === "src"
+                ? tree.images
+                : tree.links
+              : prefix;
           token.attrSet(attr, joinLink(base, value));
         }
       }

@@ -4,9 +4,6 @@ import { type Actor, viewerOf } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 import { MarkdownRenderer, type RenderMode } from "./markdown.js";
 
-/** Forgejo's render modes of `/markdown` and `/markup`. */
-export type MarkupMode = "markdown" | "gfm" | "comment" | "file";
-
 /** One rendering request, as `/markdown`, `/markdown/raw` and `/markup` carry it. */
 export interface MarkupRequest {
   readonly text: string;
@@ -17,6 +14,11 @@ export interface MarkupRequest {
   readonly wiki?: boolean;
   /** In `file` mode, the file whose extension picks the markup language. */
   readonly filePath?: string;
+  /**
+   * A file shown in a tree: paths under the root URL (or URLs) its relative links and images
+   * resolve against (the directory's `src` and `media` paths), while `#123` keeps `context`.
+   */
+  readonly tree?: { readonly links: string; readonly images: string };
 }
 
 /** File extensions rendered as Markdown in `file` mode (Forgejo's `[markdown] FILE_EXTENSIONS`). */
@@ -51,6 +53,14 @@ export class MarkupService {
       links: {
         rootUrl,
         prefix: urlPrefix(rootUrl, request.context ?? ""),
+        ...(request.tree
+          ? {
+              tree: {
+                links: urlPrefix(rootUrl, request.tree.links),
+                images: urlPrefix(rootUrl, request.tree.images),
+              },
+            }
+          : {}),
         mentionable: (name) => visible.has(name.toLowerCase()),
       },
     });

@@ -12,6 +12,11 @@ export interface ReferenceLinks {
   readonly rootUrl: string;
   /** The document's URL prefix (its repository's URL for `#123`), without a trailing `/`. */
   readonly prefix: string;
+  /**
+   * Where relative links and images of a file in a tree resolve (`…/src/branch/main/docs`,
+   * `…/media/branch/main/docs`), as Forgejo's BranchPath + TreePath; `prefix` when absent.
+   */
+  readonly tree?: { readonly links: string; readonly images: string };
   /** Whether `@name` is an account the reader may see (only those become links). */
   readonly mentionable: (name: string) => boolean;
 }

@@ -7,16 +7,22 @@ describe("keyed queue", () => {
     let running = 0;
     let most = 0;
     let started = 0;
+    // The jobs hold their slots until the test opens the gate, so the queue is seen full.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     const job = (n: number) => async () => {
       started++;
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await gate;
       running--;
       return n;
     };
     const runs = [1, 2, 3, 4, 5, 3, 5].map((n) => queue.run(n, job(n)));
     expect(queue.size).toBe(5);
+    open();
     expect(await Promise.all(runs)).toEqual([1, 2, 3, 4, 5, 3, 5]);
     expect([most, started, queue.size]).toEqual([2, 5, 0]);
   });

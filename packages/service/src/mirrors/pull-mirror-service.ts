@@ -10,6 +10,7 @@ import { type Db, type MirrorRow, mirrors, type NewMirror, repositories } from "
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes } from "../events/ref-events.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { checkInterval } from "./go-duration.js";
 import {
@@ -63,12 +64,13 @@ export class PullMirrorService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
   ) {
     // A sync a crash interrupted after its refs moved is recorded as the sync it was.
     repos.journal.register("mirror-sync", async (repo, git, intents, landed) => {
       const row = await mirrors.findMirror(this.ctx.db, repo.id);
       const pushed = await describePushes(git, landed);
-      await this.repos.afterPush(repo, landed, null, {
+      await this.refs.record(repo, landed, null, {
         operation: intents[0]?.operation ?? "",
         kind: "mirror-sync",
         record: (trx) => this.recordSync(trx, repo, row, landed, pushed),
@@ -218,32 +220,29 @@ export class PullMirrorService {
       const git = await this.repos.git(repo);
       const auth = openCredentials(this.ctx.settings, row.credentials);
       // The refs that will move are journalled first (kind mirror-sync): a kill after they moved
-      // is recorded at start-up, with the sync's events, instead of losing them.
-      let operation: string | undefined;
-      let updates: RefUpdate[];
-      try {
-        updates = await fetchMirror(git, {
-          remote,
-          prune: row.enablePrune,
-          ...(auth ? { auth } : {}),
-          ...(signal ? { signal } : {}),
-          beforeMove: async (moves) => {
-            operation = await this.repos.journal.announce(repo.id, "mirror-sync", null, moves);
-          },
-        });
-      } catch (error) {
-        if (operation) await this.repos.journal.settle(operation);
-        throw error;
-      }
-      const pushed = updates.length > 0 ? await describePushes(git, updates) : new Map();
-      const record = (trx: Db) => this.recordSync(trx, repo, row, updates, pushed);
-      // Default branch, history index, size and usage, push mirrors that sync on commit: as a push.
-      if (operation) {
-        await this.repos.afterPush(repo, updates, null, { operation, kind: "mirror-sync", record });
-      } else {
-        await this.repos.afterPush(repo, updates, null);
-        await this.ctx.db.transaction().execute(record);
-      }
+      // is recorded at start-up, with the sync's events, instead of losing them. Recorded as a
+      // push nobody made: default branch, history index, size and usage, push mirrors that sync
+      // on commit, and the sync's own events and times in the transaction that claims it.
+      let updates: readonly RefUpdate[] = [];
+      let pushed: Awaited<ReturnType<typeof describePushes>> = new Map();
+      await this.refs.move(repo, null, {
+        kind: "mirror-sync",
+        move: async (beforeMove) => {
+          updates = await fetchMirror(git, {
+            remote,
+            prune: row.enablePrune,
+            ...(auth ? { auth } : {}),
+            ...(signal ? { signal } : {}),
+            beforeMove,
+          });
+          if (updates.length > 0) pushed = await describePushes(git, updates);
+        },
+        updatesOf: () => updates,
+        record: (trx) => this.recordSync(trx, repo, row, updates, pushed),
+      });
+      // A sync that moved nothing still counts as one (the mirror's times).
+      if (updates.length === 0)
+        await this.ctx.db.transaction().execute((trx) => this.recordSync(trx, repo, row, [], pushed));
       return { ok: true, error: "", refs: updates.length };
     } catch (error) {
       const message = describeFailure(error);

@@ -13,7 +13,10 @@ import {
 } from "@kiln/domain";
 import { isUniqueViolation, orgs, type RepoViewer, repositories, teams, users } from "@kiln/storage";
 import { orgNotFound } from "../access/access-service.js";
+import { isSelfOrAdmin } from "../access/account-rules.js";
 import type { OrgPermission } from "../access/org-permission.js";
+import { seesOrgInside } from "../access/org-permission.js";
+import { mayCreateOrg } from "../access/owner-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 
@@ -40,8 +43,7 @@ export class OrgService {
 
   /** Creates an organization with its Owners team, the creator as its first owner. */
   async create(doer: User, name: string, input: OrgInput): Promise<User> {
-    if (!doer.allowCreateOrganization && !doer.isAdmin)
-      throw new PermissionDeniedError("Create organization not allowed");
+    if (!mayCreateOrg(doer)) throw new PermissionDeniedError("Create organization not allowed");
     const problem = usernameProblem(name);
     if (problem) throw new InvalidArgumentError(problem);
     if (input.email && !isValidEmail(input.email))
@@ -125,7 +127,7 @@ export class OrgService {
    * site admins see every membership; others see public memberships, of organizations visible to them.
    */
   async listOfUser(target: User, viewer: RepoViewer, page: PageRequest): Promise<Paged<User>> {
-    const everyMembership = viewer !== null && (viewer.isAdmin || viewer.id === target.id);
+    const everyMembership = isSelfOrAdmin(viewer, target);
     return orgs.listUserOrgs(
       this.ctx.db,
       target.id,
@@ -145,7 +147,7 @@ export class OrgService {
     const member = viewer
       ? (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined
       : false;
-    return orgs.listOrgMembers(this.ctx.db, org.id, { publicOnly: !member && !viewer?.isAdmin }, page);
+    return orgs.listOrgMembers(this.ctx.db, org.id, { publicOnly: !seesOrgInside(viewer, member) }, page);
   }
 
   /**
@@ -155,7 +157,7 @@ export class OrgService {
   async checkMembership(org: User, target: User, viewer: User | null): Promise<MembershipAnswer> {
     if (viewer) {
       const viewerIsMember = (await orgs.findOrgMembership(this.ctx.db, org.id, viewer.id)) !== undefined;
-      if (viewerIsMember || viewer.isAdmin) {
+      if (seesOrgInside(viewer, viewerIsMember)) {
         return (await orgs.findOrgMembership(this.ctx.db, org.id, target.id)) ? "member" : "not-member";
       }
       if (viewer.id === target.id) return "not-member";

@@ -1,9 +1,10 @@
 import { InvalidArgumentError, type Repository, type User } from "@kiln/domain";
 import { type Db, orgs, repositories, users } from "@kiln/storage";
+import { seeAllViewer } from "../access/actor.js";
 import type { DeletionGuard } from "../users/user-service.js";
 
 /** A viewer that sees every repository, for housekeeping queries. */
-const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
+const SEE_ALL = seeAllViewer();
 
 /** Deletes repositories in two halves (provided by the repository service): rows in a transaction, files after. */
 export interface RepositoryRemover {

@@ -25,7 +25,7 @@ import {
   users,
 } from "@kiln/storage";
 import type { PermissionService } from "../access/permission-service.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import { administersRepo } from "../access/repo-rules.js";
 import type { ServiceContext } from "../context.js";
 import { assertNoBlockBetween } from "../social/block-service.js";
 import { lastOwner } from "./org-service.js";
@@ -61,19 +61,6 @@ export class TeamService {
     const team = await teams.findTeamById(this.ctx.db, id);
     if (!team) throw new NotFoundError(`team does not exist [id: ${id}]`);
     return team;
-  }
-
-  /**
-   * Forgejo's reqTeamMembership for `/teams/{id}…`: site admins, organization owners and the
-   * team's members pass; other members of the organization get 403; everyone else 404.
-   */
-  async requireVisible(team: Team, viewer: User): Promise<void> {
-    if (viewer.isAdmin || (await teams.isTeamMember(this.ctx.db, team.id, viewer.id))) return;
-    const org = await this.orgOf(team);
-    const standing = await this.permissions.inOrganization(org, viewer);
-    if (standing.permission.isOwner) return;
-    if (standing.isMember) throw new PermissionDeniedError("Must be a team member");
-    throw new NotFoundError();
   }
 
   /** The organization a team belongs to. */
@@ -192,7 +179,7 @@ export class TeamService {
   private async checkRepoChange(team: Team, repo: Repository, doer: User): Promise<void> {
     if (repo.ownerId !== team.orgId)
       throw new NotFoundError("repository does not belong to the team's organization");
-    if (!isRepoAdmin(await this.permissions.forRepository(doer, repo))) {
+    if (!administersRepo({ permission: await this.permissions.forRepository(doer, repo), viewer: doer })) {
       throw new PermissionDeniedError("user is nonexistent or has no permission");
     }
   }

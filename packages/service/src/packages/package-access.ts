@@ -1,6 +1,5 @@
 import {
   type AccessMode,
-  atLeast,
   maxAccess,
   type NotFoundError,
   type Package,
@@ -9,6 +8,7 @@ import {
 } from "@kiln/domain";
 import type { AccessService } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import { mayWritePackages, orgPackageMode } from "../access/package-rules.js";
 
 /** A package owner as a request sees it: the account and the caller's access to its packages. */
 export interface PackageOwnerAccess {
@@ -40,14 +40,7 @@ export class PackageAccess {
     if (owner.type === "organization") {
       if (user) {
         const { permission, teams } = await this.access.org(actor, owner.name, "visible");
-        const level: AccessMode = permission.isOwner
-          ? "owner"
-          : permission.isAdmin
-            ? "admin"
-            : permission.canWrite
-              ? "write"
-              : "read";
-        mode = maxAccess(mode, level);
+        mode = maxAccess(mode, orgPackageMode(permission));
         for (const team of teams) mode = maxAccess(mode, team.units["repo.packages"] ?? "none");
       }
     } else if (user && user.id === owner.id) {
@@ -58,7 +51,7 @@ export class PackageAccess {
 
   /** Whether the caller may write the owner's packages (site admins always may). */
   mayWrite(oa: PackageOwnerAccess): boolean {
-    return atLeast(oa.mode, "write") || oa.actor.user?.isAdmin === true;
+    return mayWritePackages(oa.mode, oa.actor.user);
   }
 
   /** Throws 403 (the registry answers 401 with a challenge) when the caller may not write. */

@@ -7,6 +7,7 @@ import {
   PermissionDeniedError,
 } from "@kiln/domain";
 import { packages, quotaUsage, type VersionOfPackage } from "@kiln/storage";
+import { heldToPackageLimits } from "../access/package-rules.js";
 import type { ServiceContext } from "../context.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { type FileHashes, hashedBody } from "./hashed-body.js";
@@ -57,7 +58,7 @@ export class PackageUploads {
   /** The largest file of `type` the caller may upload (`LIMIT_SIZE_<TYPE>`; admins: none). */
   sizeLimit(oa: PackageOwnerAccess, type: string): number {
     const limit = this.ctx.settings.packages.limitSize[type] ?? -1;
-    return limit < 0 || oa.actor.user?.isAdmin ? Number.MAX_SAFE_INTEGER : limit;
+    return limit < 0 || !heldToPackageLimits(oa.actor.user) ? Number.MAX_SAFE_INTEGER : limit;
   }
 
   /**
@@ -80,7 +81,7 @@ export class PackageUploads {
     // Forgejo checks the owner's total before storing; with a declared size Kiln does too, so such
     // a refusal stores nothing (addFile judges the stored size again, exactly, in its transaction).
     const { limitTotalOwnerSize } = this.ctx.settings.packages;
-    if (declared !== undefined && limitTotalOwnerSize > -1 && !oa.actor.user?.isAdmin) {
+    if (declared !== undefined && limitTotalOwnerSize > -1 && heldToPackageLimits(oa.actor.user)) {
       const usage = await quotaUsage.getUsage(this.ctx.db, oa.owner.id);
       if (usage.packages + declared > limitTotalOwnerSize)
         throw new PayloadTooLargeError(PACKAGE_ERRORS.totalSize);
@@ -117,7 +118,7 @@ export class PackageUploads {
     const creator = this.packageAccess.requireWrite(oa);
     await this.requireWritable(oa, file.type, file.name);
     const { limitTotalOwnerCount, limitTotalOwnerSize } = this.ctx.settings.packages;
-    const limited = !creator.isAdmin;
+    const limited = heldToPackageLimits(creator);
     return this.ctx.db.transaction().execute(async (trx) => {
       const pkg = await packages.lockOrCreatePackage(trx, {
         ownerId: oa.owner.id,

@@ -2,7 +2,7 @@ import { isKilnError, NotFoundError, type PullRequest, type Repository } from "@
 import { type Db, forks, pulls, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
-import { canWrite } from "../access/repo-permission.js";
+import { writesCode } from "../access/pull-rules.js";
 
 /** A head as a client names it: `branch`, `owner:branch` or `owner/repo:branch`. */
 export interface HeadName {
@@ -37,19 +37,19 @@ export function parseHead(head: string): HeadName {
 export async function resolveHeadRepo(
   db: Db,
   access: AccessService,
-  ctx: RepoAccess,
+  repoAccess: RepoAccess,
   name: Pick<HeadName, "owner" | "repo">,
 ): Promise<RepoAccess> {
-  const base = ctx.repo;
+  const base = repoAccess.repo;
   const sameOwner = name.owner === undefined || name.owner.toLowerCase() === base.ownerName.toLowerCase();
-  if (sameOwner && (name.repo === undefined || name.repo.toLowerCase() === base.lowerName)) return ctx;
+  if (sameOwner && (name.repo === undefined || name.repo.toLowerCase() === base.lowerName)) return repoAccess;
   const full = `${base.ownerName}/${base.name}`;
   const missing = () =>
     new NotFoundError(
       `${name.owner} does not have a fork of ${full} and ${full} is not a fork of a repository from ${name.owner}`,
     );
   // An owner the caller may not see reads as one that does not exist.
-  const owner = await access.account(ctx.actor, name.owner ?? "").catch((err: unknown) => {
+  const owner = await access.account(repoAccess.actor, name.owner ?? "").catch((err: unknown) => {
     throw isHidden(err) ? new NotFoundError(`the owner ${name.owner} does not exist`) : err;
   });
   const candidates: Repository[] = [];
@@ -62,7 +62,7 @@ export async function resolveHeadRepo(
     (repo) => name.repo === undefined || repo.lowerName === name.repo.toLowerCase(),
   );
   if (!found) throw missing();
-  return access.repoById(ctx.actor, found.id, { read: "repo.code" }).catch((err: unknown) => {
+  return access.repoById(repoAccess.actor, found.id, { read: "repo.code" }).catch((err: unknown) => {
     throw isHidden(err) ? missing() : err;
   });
 }
@@ -73,12 +73,12 @@ export async function resolveHeadRepo(
  */
 export async function headAccessOf(
   access: AccessService,
-  ctx: RepoAccess,
+  repoAccess: RepoAccess,
   pull: PullRequest,
 ): Promise<RepoAccess | undefined> {
-  if (pull.headRepoId === ctx.repo.id) return ctx;
+  if (pull.headRepoId === repoAccess.repo.id) return repoAccess;
   if (pull.headRepoId === null) return undefined;
-  return access.repoById(ctx.actor, pull.headRepoId, { read: "repo.code" }).catch((err: unknown) => {
+  return access.repoById(repoAccess.actor, pull.headRepoId, { read: "repo.code" }).catch((err: unknown) => {
     if (isHidden(err)) return undefined;
     throw err;
   });
@@ -104,7 +104,7 @@ export async function maintainerBranches(
         if (isHidden(err)) return undefined;
         throw err;
       });
-      writes.set(pull.baseRepoId, base !== undefined && canWrite(base.permission, "repo.code"));
+      writes.set(pull.baseRepoId, base !== undefined && writesCode(base));
     }
     if (writes.get(pull.baseRepoId)) branches.add(pull.headBranch);
   }

@@ -1,6 +1,6 @@
 import { CommentType, type PullRequest, PullStatus, type Repository, type User } from "@kiln/domain";
 import type { RefUpdate } from "@kiln/git";
-import { comments, issues, notifications, pulls, users } from "@kiln/storage";
+import { comments, issues, pulls, users } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { describePushes, type PushedCommits, recordRefUpdates } from "../events/ref-events.js";
@@ -20,7 +20,7 @@ export interface MergeRecord {
 
 /**
  * Records a merge in one transaction: the base branch's push, the pull request merged and closed,
- * its timeline comment, counters, notifications and the `pull_request` `closed` event. With an
+ * its timeline comment, counters and the `pull_request` `closed` event (which notifies). With an
  * operation, nothing is recorded when the journal's rows are gone (a reconciliation recorded it).
  */
 export async function recordMerged(
@@ -53,16 +53,14 @@ export async function recordMerged(
       [issue?.milestoneId ?? null],
       await issues.issueLabelIds(trx, pull.issueId),
     );
-    await notifications.notifyIssueChange(trx, {
-      issueId: pull.issueId,
-      repoId: repo.id,
-      isPull: true,
-      actorId: doer.id,
-      commentId: comment.id,
-      at: now,
-    });
     // Forgejo's MergePullRequest: `closed`, the payload's pull request merged.
-    await ctx.events.record(trx, { ...base, type: "pull_request", action: "closed", issueId: pull.issueId });
+    await ctx.events.record(trx, {
+      ...base,
+      type: "pull_request",
+      action: "closed",
+      issueId: pull.issueId,
+      commentId: comment.id,
+    });
   });
 }
 

@@ -29,15 +29,16 @@ import {
 import { comments, issueRelations, pulls, repositories, reviews, users } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import { actorFor } from "../access/actor.js";
-import { canWrite, isRepoAdmin } from "../access/repo-permission.js";
+import { mayMerge } from "../access/branch-rules.js";
+import { mayCancelAutoMerge, mayDeleteHeadBranch, mayForceMerge } from "../access/merge-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { describePushes } from "../events/ref-events.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 import { userSignature } from "../git/commit-identity.js";
-import { mayMerge } from "../git/protection-rules.js";
 import type { CommitVerifier } from "../keys/commit-verifier.js";
 import { crashPoint } from "../repos/crash-point.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { mergeFinisher, recordMerged } from "./merge-record.js";
 import { isWorkInProgress, mergeMessage, protectionRefusal, stateRefusal } from "./merge-rules.js";
@@ -76,6 +77,7 @@ export class MergeService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly pulls: PullService,
     private readonly protections: BranchProtectionService,
     private readonly access: AccessService,
@@ -83,28 +85,27 @@ export class MergeService {
     private readonly verifier?: Pick<CommitVerifier, "firstUnverified">,
   ) {
     repos.journal.register("merge", mergeFinisher(ctx, repos));
-    repos.journal.register("merged-head", mergedHeadFinisher(ctx, repos, checker));
+    repos.journal.register("merged-head", mergedHeadFinisher(ctx, refs, checker));
   }
 
   /** Whether the pull request was merged (`GET …/merge`: 204 or 404). */
-  async isMerged(ctx: RepoAccess, index: number): Promise<boolean> {
-    return (await this.pulls.get(ctx, index)).pull.hasMerged;
+  async isMerged(access: RepoAccess, index: number): Promise<boolean> {
+    return (await this.pulls.get(access, index)).pull.hasMerged;
   }
 
   /** Merges, or schedules the merge, of the pull request `index` for the caller. */
-  async merge(ctx: RepoAccess, index: number, input: MergeInput): Promise<MergeOutcome> {
-    const doer = writerOf(ctx);
-    return this.#locks.run(`repo:${ctx.repo.id}`, async () => {
-      const { issue, pull } = await this.pulls.get(ctx, index);
+  async merge(access: RepoAccess, index: number, input: MergeInput): Promise<MergeOutcome> {
+    const doer = writerOf(access);
+    return this.#locks.run(`repo:${access.repo.id}`, async () => {
+      const { issue, pull } = await this.pulls.get(access, index);
       if (pull.hasMerged) throw refused("the pull request is already merged");
       if (issue.isClosed) throw refused("the pull request is closed");
-      const rule = await this.protections.ruleFor(ctx.repo, pull.baseBranch);
-      const facts = await this.protections.pusherFacts(ctx.repo, doer, ctx, rule ? [rule] : []);
-      const allowed = rule ? mayMerge(rule.settings, facts) : canWrite(ctx.permission, "repo.code");
-      if (!allowed) throw refused("User not allowed to merge PR");
-      const git = await this.repos.git(ctx.repo);
+      const rule = await this.protections.ruleFor(access.repo, pull.baseBranch);
+      const facts = await this.protections.pusherFacts(access.repo, doer, access, rule ? [rule] : []);
+      if (!mayMerge(rule?.settings, facts)) throw refused("User not allowed to merge PR");
+      const git = await this.repos.git(access.repo);
       if (input.style === "manually-merged") {
-        await this.mergedManually(ctx, doer, git, pull, input.mergeCommitId);
+        await this.mergedManually(access, doer, git, pull, input.mergeCommitId);
         return "merged";
       }
       if (isWorkInProgress(issue.title)) throw refused("Work in progress PRs cannot be merged");
@@ -112,8 +113,7 @@ export class MergeService {
       if (stateReason) throw refused(stateReason);
       const bypass =
         input.mergeWhenChecksSucceed === true ||
-        (input.forceMerge === true &&
-          (doer.isAdmin || (isRepoAdmin(ctx.permission) && rule?.settings.applyToAdmins !== true)));
+        (input.forceMerge === true && mayForceMerge(access, rule?.settings));
       if (rule && !bypass) {
         const verdict = await reviews.reviewVerdict(
           this.ctx.db,
@@ -128,7 +128,7 @@ export class MergeService {
                 patterns.matches(path),
               )
             : [];
-        const checks = await statusChecksOf(this.ctx.db, ctx.repo.id, pull.headCommitId, rule);
+        const checks = await statusChecksOf(this.ctx.db, access.repo.id, pull.headCommitId, rule);
         const reason = protectionRefusal(rule, { ...pull, changedProtectedFiles }, verdict, checks);
         if (reason) throw refused(`not allowed to merge [reason: ${reason}]`);
       }
@@ -154,12 +154,12 @@ export class MergeService {
         await this.schedule(doer, pull, issue.title, input);
         return "scheduled";
       }
-      if (!isMergeStyleAllowed(ctx.repo.pullsConfig, input.style)) {
+      if (!isMergeStyleAllowed(access.repo.pullsConfig, input.style)) {
         throw refused(`${input.style} is not an allowed merge style for this repository`);
       }
       if (input.headCommitId && input.headCommitId !== pull.headCommitId)
         throw new ConflictError("head out of date");
-      await this.mergeNow(ctx, doer, git, { pull, title: issue.title, posterId: issue.posterId }, input);
+      await this.mergeNow(access, doer, git, { pull, title: issue.title, posterId: issue.posterId }, input);
       return "merged";
     });
   }
@@ -169,13 +169,13 @@ export class MergeService {
    * dismissal): as its scheduler, with the rules checked again and the stored style, message and
    * branch deletion. A refusal leaves the merge scheduled and is only logged; true when merged.
    */
-  async tryScheduled(ctx: RepoAccess, index: number): Promise<boolean> {
+  async tryScheduled(access: RepoAccess, index: number): Promise<boolean> {
     try {
-      const { pull } = await this.pulls.get(ctx, index);
+      const { pull } = await this.pulls.get(access, index);
       const scheduled = await pulls.findAutoMerge(this.ctx.db, pull.id);
       const scheduler = scheduled && (await users.findUserById(this.ctx.db, scheduled.doerId));
       if (!scheduled || !scheduler) return false;
-      const asScheduler = await this.access.repoById(actorFor(scheduler), ctx.repo.id);
+      const asScheduler = await this.access.repoById(actorFor(scheduler), access.repo.id);
       await this.merge(asScheduler, index, {
         style: scheduled.mergeStyle as MergeStyleName,
         // The stored message is whole: given as the title, it is used as it is.
@@ -185,7 +185,7 @@ export class MergeService {
       return true;
     } catch (err) {
       this.ctx.logger.info(
-        { err: (err as Error).message, repo: ctx.repo.id, index },
+        { err: (err as Error).message, repo: access.repo.id, index },
         "scheduled merge not done yet",
       );
       return false;
@@ -196,19 +196,19 @@ export class MergeService {
    * After a status was reported for `sha`: the pull requests with that head and a scheduled merge
    * are merged if they now may be (Forgejo's StartPRCheckAndAutoMergeBySHA).
    */
-  async statusReported(ctx: RepoAccess, sha: string): Promise<void> {
-    for (const pull of await pulls.scheduledPullsWithHead(this.ctx.db, ctx.repo.id, sha)) {
-      await this.tryScheduled(ctx, pull.index);
+  async statusReported(access: RepoAccess, sha: string): Promise<void> {
+    for (const pull of await pulls.scheduledPullsWithHead(this.ctx.db, access.repo.id, sha)) {
+      await this.tryScheduled(access, pull.index);
     }
   }
 
   /** Cancels a scheduled merge (`DELETE …/merge`): its scheduler or a repository admin. */
-  async cancelScheduled(ctx: RepoAccess, index: number): Promise<void> {
-    const doer = writerOf(ctx);
-    const { pull } = await this.pulls.get(ctx, index);
+  async cancelScheduled(access: RepoAccess, index: number): Promise<void> {
+    const doer = writerOf(access);
+    const { pull } = await this.pulls.get(access, index);
     const scheduled = await pulls.findAutoMerge(this.ctx.db, pull.id);
     if (!scheduled) throw new NotFoundError();
-    if (scheduled.doerId !== doer.id && !isRepoAdmin(ctx.permission) && !doer.isAdmin) {
+    if (!mayCancelAutoMerge(access, scheduled.doerId)) {
       throw new PermissionDeniedError("user has no permission to cancel the scheduled auto merge");
     }
     await this.ctx.db.transaction().execute(async (trx) => {
@@ -266,7 +266,7 @@ export class MergeService {
 
   /** Runs the merge in git, then records it (merged, closed, timeline, counters, notifications) in one transaction. */
   private async mergeNow(
-    ctx: RepoAccess,
+    access: RepoAccess,
     doer: User,
     git: GitRepository,
     target: { readonly pull: PullRequest; readonly title: string; readonly posterId: number | null },
@@ -293,31 +293,40 @@ export class MergeService {
     }
     const baseSha = pull.baseCommitId;
     const ref = `refs/heads/${pull.baseBranch}`;
-    // The move is journalled before the base branch moves: a crash after it still merges the pull.
-    let operation: string | undefined;
-    let merged: string;
+    // The move is journalled before the base branch moves (RefUpdates): a crash after it still
+    // merges the pull request; its record is the merge's own.
     try {
-      merged = await mergeIntoBranch(git, {
-        style,
-        baseBranch: pull.baseBranch,
-        baseSha,
-        headSha: pull.headCommitId,
-        message,
-        doer: sig,
-        squashAuthor,
-        beforeMove: async (newSha) => {
-          operation = await this.repos.journal.announce(
-            ctx.repo.id,
-            "merge",
-            doer.id,
-            [{ ref, oldSha: baseSha, newSha }],
-            { pullId: pull.id, detail: { style } },
-          );
-          crashPoint("merge-before-move");
+      await this.refs.moveRecorded(access.repo, doer.id, {
+        kind: "merge",
+        facts: { pullId: pull.id, detail: { style } },
+        move: (beforeMove) =>
+          mergeIntoBranch(git, {
+            style,
+            baseBranch: pull.baseBranch,
+            baseSha,
+            headSha: pull.headCommitId,
+            message,
+            doer: sig,
+            squashAuthor,
+            beforeMove: async (newSha) => {
+              await beforeMove([{ ref, oldSha: baseSha, newSha }]);
+              crashPoint("merge-before-move");
+            },
+          }),
+        updatesOf: (merged) => [{ ref, oldSha: baseSha, newSha: merged }],
+        record: async (merged, _updates, operation) => {
+          crashPoint("merge-after-move");
+          const push = { ref, oldSha: baseSha, newSha: merged };
+          await recordMerged(this.ctx, this.repos.journal, access.repo, doer, pull, {
+            commitId: merged,
+            at: new Date(),
+            status: PullStatus.mergeable,
+            push: { update: push, commits: await describePushes(git, [push]) },
+            ...(operation ? { operation } : {}),
+          });
         },
       });
     } catch (error) {
-      if (operation) await this.repos.journal.settle(operation);
       if (error instanceof GitMergeConflictError) {
         throw refused(`there are merge conflicts [files: ${error.files.join(", ")}]`);
       }
@@ -326,22 +335,7 @@ export class MergeService {
       if (error instanceof GitConflictError) throw new ConflictError("merge push out of date");
       throw error;
     }
-    crashPoint("merge-after-move");
-    const push = { ref: `refs/heads/${pull.baseBranch}`, oldSha: baseSha, newSha: merged };
-    try {
-      await recordMerged(this.ctx, this.repos.journal, ctx.repo, doer, pull, {
-        commitId: merged,
-        at: new Date(),
-        status: PullStatus.mergeable,
-        push: { update: push, commits: await describePushes(git, [push]) },
-        ...(operation ? { operation } : {}),
-      });
-    } catch (error) {
-      if (operation) await this.repos.journal.settle(operation);
-      throw error;
-    }
-    await this.repos.refreshSize(ctx.repo.id);
-    if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(ctx, doer, pull);
+    if (input.deleteBranchAfterMerge) await this.deleteHeadBranch(access, doer, pull);
   }
 
   /**
@@ -349,13 +343,13 @@ export class MergeService {
    * in the base branch's history; the merge time is its author's.
    */
   private async mergedManually(
-    ctx: RepoAccess,
+    access: RepoAccess,
     doer: User,
     git: GitRepository,
     pull: PullRequest,
     commitId: string | undefined,
   ): Promise<void> {
-    if (!isMergeStyleAllowed(ctx.repo.pullsConfig, "manually-merged")) {
+    if (!isMergeStyleAllowed(access.repo.pullsConfig, "manually-merged")) {
       throw refused("manually-merged is not an allowed merge style for this repository");
     }
     const baseTip = await branchTip(git, pull.baseBranch);
@@ -367,7 +361,7 @@ export class MergeService {
     if (!valid || commitId === undefined) throw refused("Wrong commit ID");
     const [commit] = await getCommitInfos(git, [commitId]);
     if (!commit) throw refused("Wrong commit ID");
-    await recordMerged(this.ctx, this.repos.journal, ctx.repo, doer, pull, {
+    await recordMerged(this.ctx, this.repos.journal, access.repo, doer, pull, {
       commitId,
       at: new Date(commit.author.timestamp * 1000),
       status: PullStatus.manuallyMerged,
@@ -385,7 +379,7 @@ export class MergeService {
     if (!ctx) return;
     const git = await this.repos.git(ctx.repo);
     if (await pulls.otherOpenPullsWithHead(this.ctx.db, ctx.repo.id, pull.headBranch, pull.id)) return;
-    if (!canWrite(ctx.permission, "repo.code") && !doer.isAdmin) {
+    if (!mayDeleteHeadBranch(ctx)) {
       throw new PermissionDeniedError("insufficient permission to delete head branch");
     }
     if (pull.headBranch === ctx.repo.defaultBranch)
@@ -401,8 +395,7 @@ export class MergeService {
         ? await pulls.openPullsWithBase(this.ctx.db, ctx.repo.id, pull.headBranch)
         : [];
     const now = new Date();
-    const closed = this.checker.pushes.begin(ctx.repo.id, doer.id);
-    try {
+    await this.refs.credited(ctx.repo.id, doer.id, async () => {
       await this.ctx.db.transaction().execute(async (trx) => {
         for (const child of children) {
           const pair = {
@@ -426,11 +419,9 @@ export class MergeService {
           );
         }
       });
-      if (!(await deleteMergedHead(this.repos, ctx.repo, git, doer.id, pull))) return;
+      if (!(await deleteMergedHead(this.refs, ctx.repo, git, doer.id, pull))) return;
       // Those left on the deleted branch are closed now, credited to the doer.
       await closeOrphans(this.ctx, this.checker, ctx.repo, pull.headBranch);
-    } finally {
-      closed();
-    }
+    });
   }
 }

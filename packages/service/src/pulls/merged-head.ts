@@ -2,9 +2,8 @@ import { CommentType, type PullRequest, type Repository } from "@kiln/domain";
 import { deleteBranchAt, type GitRepository, ZERO_SHA } from "@kiln/git";
 import { comments, type Db, pulls } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
-import { journalledRefMove } from "../repos/journalled-ref-move.js";
 import type { RefMoveFinisher } from "../repos/ref-journal.js";
-import type { RepoService } from "../repos/repo-service.js";
+import type { RefUpdates } from "../repos/ref-updates.js";
 import type { PullChecker } from "./pull-check.js";
 
 /** The pull request's `delete_branch` timeline comment, written with the deletion's events. */
@@ -24,13 +23,13 @@ const deletedComment = (pull: PullRequest, doerId: number, at: Date) => (trx: Db
  * is finished at start-up ({@link mergedHeadFinisher}). False when the branch had moved or gone.
  */
 export async function deleteMergedHead(
-  repos: RepoService,
+  refs: RefUpdates,
   headRepo: Repository,
   git: GitRepository,
   doerId: number,
   pull: PullRequest,
 ): Promise<boolean> {
-  return journalledRefMove(repos, headRepo, doerId, {
+  return refs.move(headRepo, doerId, {
     kind: "merged-head",
     facts: { pullId: pull.id },
     move: (beforeMove) => deleteBranchAt(git, pull.headBranch, pull.headCommitId, beforeMove),
@@ -59,7 +58,7 @@ export async function closeOrphans(
  */
 export function mergedHeadFinisher(
   ctx: ServiceContext,
-  repos: RepoService,
+  refs: RefUpdates,
   checker: PullChecker,
 ): RefMoveFinisher {
   return async (repo, _git, _intents, landed) => {
@@ -67,16 +66,13 @@ export function mergedHeadFinisher(
     if (!intent) return;
     const pull = intent.pullId === null ? undefined : await pulls.findPullById(ctx.db, intent.pullId);
     const doerId = intent.doerId;
-    const closed = doerId === null ? undefined : checker.pushes.begin(repo.id, doerId);
-    try {
-      await repos.afterPush(repo, landed, doerId, {
+    await refs.credited(repo.id, doerId, async () => {
+      await refs.record(repo, landed, doerId, {
         operation: intent.operation,
         kind: "merged-head",
         ...(pull && doerId !== null ? { record: deletedComment(pull, doerId, intent.createdAt) } : {}),
       });
       await closeOrphans(ctx, checker, repo, intent.ref.slice("refs/heads/".length));
-    } finally {
-      closed?.();
-    }
+    });
   };
 }

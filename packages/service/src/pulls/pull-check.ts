@@ -7,7 +7,7 @@ import {
   pullHeadTip,
   setPullHead,
 } from "@kiln/git";
-import { comments, issues, notifications, pulls, repositories, reviews } from "@kiln/storage";
+import { comments, issues, pulls, repositories, reviews } from "@kiln/storage";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
@@ -163,7 +163,7 @@ export class PullChecker {
         (await diffSignature(git, state.mergeBase, head));
     const rule = moved ? await this.protections.ruleFor(repo, pull.baseBranch) : undefined;
     // The head moved by a push to its own repository (a fork's, for a pull request from a fork).
-    const pusherId = moved ? this.pushes.pusher(pull.headRepoId ?? repo.id) : null;
+    const pusherId = moved ? this.pushes.pusher(pull.headRepoId ?? repo.id, pull.headBranch) : null;
     if ((await pullHeadTip(git, pull.index)) !== head) await setPullHead(git, pull.index, head);
     await this.ctx.db.transaction().execute(async (trx) => {
       const saved = await pulls.saveState(trx, pull.id, state, pull);
@@ -196,16 +196,6 @@ export class PullChecker {
         },
         at,
       );
-      if (pusherId !== null) {
-        await notifications.notifyIssueChange(trx, {
-          issueId: pull.issueId,
-          repoId: repo.id,
-          isPull: true,
-          actorId: pusherId,
-          commentId: comment.id,
-          at,
-        });
-      }
       // Forgejo's PullRequestSynchronized: the head moved (pull_request_sync), in the base repository.
       const base =
         pull.baseRepoId === repo.id ? repo : await repositories.findRepositoryById(trx, pull.baseRepoId);
@@ -215,6 +205,8 @@ export class PullChecker {
           type: "pull_request_sync",
           action: "synchronized",
           issueId: pull.issueId,
+          commentId: comment.id,
+          ...(pusherId === null ? { ownerStandsIn: true as const } : {}),
         });
       }
     });
@@ -254,17 +246,9 @@ export class PullChecker {
         type: "pull_request",
         action: "closed",
         issueId: pull.issueId,
+        commentId: comment.id,
+        ...(doer === null ? { ownerStandsIn: true as const } : {}),
       });
-      if (doer !== null) {
-        await notifications.notifyIssueChange(trx, {
-          issueId: pull.issueId,
-          repoId: repo.id,
-          isPull: true,
-          actorId: doer,
-          commentId: comment.id,
-          at,
-        });
-      }
     });
     return (await pulls.findPullById(this.ctx.db, pull.id)) ?? pull;
   }

@@ -7,15 +7,15 @@ import {
   PreconditionFailedError,
 } from "@kiln/domain";
 import { branchTip, isAncestor } from "@kiln/git";
-import { comments, notifications, pulls } from "@kiln/storage";
+import { comments, pulls } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
-import { canWrite } from "../access/repo-permission.js";
+import { mayEditIssue, writesIssues } from "../access/issue-rules.js";
+import { mayGrantMaintainerEdits } from "../access/pull-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { IssueEditService } from "../issues/issue-edit-service.js";
 import type { IssueLabelService } from "../issues/issue-label-service.js";
-import { isIssueWriter } from "../issues/issue-service.js";
 import type { RepoService } from "../repos/repo-service.js";
 import type { PullChecker } from "./pull-check.js";
 import type { PullService } from "./pull-service.js";
@@ -51,24 +51,25 @@ export class PullEditService {
     private readonly checker: PullChecker,
   ) {}
 
-  async edit(ctx: RepoAccess, index: number, input: EditPullInput): Promise<PullIssue> {
-    const actor = writerOf(ctx);
-    const { issue, pull } = await this.pullService.get(ctx, index);
-    const writer = isIssueWriter(ctx, true);
-    if (issue.posterId !== actor.id && !writer) throw new PermissionDeniedError("");
+  async edit(access: RepoAccess, index: number, input: EditPullInput): Promise<PullIssue> {
+    const actor = writerOf(access);
+    const { issue, pull } = await this.pullService.get(access, index);
+    const writer = writesIssues(access, true);
+    if (!mayEditIssue(access, { posterId: issue.posterId, isPull: true }))
+      throw new PermissionDeniedError("");
     if (input.state !== undefined && pull.hasMerged && input.state !== (issue.isClosed ? "closed" : "open")) {
       throw new PreconditionFailedError("cannot change state of this pull request, it was already merged");
     }
     const newBase = input.base && input.base !== pull.baseBranch && !pull.hasMerged ? input.base : undefined;
-    if (newBase !== undefined) await this.checkBase(ctx, { issue, pull }, newBase);
+    if (newBase !== undefined) await this.checkBase(access, { issue, pull }, newBase);
     if (input.allowMaintainerEdit !== undefined) {
       // Forgejo's SetAllowEdits: the poster, who must be able to write to the head's repository.
-      const head = await this.pullService.headAccess(ctx, pull);
-      if (issue.posterId !== actor.id || !head || !canWrite(head.permission, "repo.code")) {
+      const head = await this.pullService.headAccess(access, pull);
+      if (!mayGrantMaintainerEdits(access, issue, head)) {
         throw new PermissionDeniedError("SetAllowEdits: user not allowed to do this action");
       }
     }
-    await this.issueEdits.edit(ctx, index, {
+    await this.issueEdits.edit(access, index, {
       title: input.title,
       body: input.body,
       assignee: input.assignee,
@@ -78,31 +79,31 @@ export class PullEditService {
       dueDate: input.dueDate,
       unsetDueDate: input.unsetDueDate,
     });
-    if (writer && input.labelIds !== undefined) await this.issueLabels.replace(ctx, index, input.labelIds);
-    if (newBase !== undefined) await this.changeBase(ctx, actor.id, pull, newBase);
+    if (writer && input.labelIds !== undefined) await this.issueLabels.replace(access, index, input.labelIds);
+    if (newBase !== undefined) await this.changeBase(access, actor.id, pull, newBase);
     if (input.allowMaintainerEdit !== undefined) {
       await pulls.updatePull(this.ctx.db, pull.id, { allowMaintainerEdit: input.allowMaintainerEdit });
     }
-    return this.pullService.get(ctx, index);
+    return this.pullService.get(access, index);
   }
 
   /** Forgejo's ChangeTargetBranch checks: the branch exists, the pull request is open, it still brings something, and no other open one joins the same branches. */
-  private async checkBase(ctx: RepoAccess, { issue, pull }: PullIssue, base: string): Promise<void> {
-    const git = await this.repos.git(ctx.repo);
+  private async checkBase(access: RepoAccess, { issue, pull }: PullIssue, base: string): Promise<void> {
+    const git = await this.repos.git(access.repo);
     const tip = await branchTip(git, base);
     if (!tip) throw new NotFoundError(`new base '${base}' not exist`);
     if (issue.isClosed) {
       throw new InvalidArgumentError(
-        `issue is closed [id: ${issue.id}, repo_id: ${ctx.repo.id}, index: ${issue.index}]`,
+        `issue is closed [id: ${issue.id}, repo_id: ${access.repo.id}, index: ${issue.index}]`,
       );
     }
     if (pull.headCommitId && (await isAncestor(git, pull.headCommitId, tip))) {
       throw new InvalidArgumentError(`branches are equal [head: ${pull.headBranch}, base: ${base}]`);
     }
     const existing = await pulls.findOpenPullFor(this.ctx.db, {
-      baseRepoId: ctx.repo.id,
+      baseRepoId: access.repo.id,
       baseBranch: base,
-      headRepoId: pull.headRepoId ?? ctx.repo.id,
+      headRepoId: pull.headRepoId ?? access.repo.id,
       headBranch: pull.headBranch,
     });
     if (existing) {
@@ -113,7 +114,7 @@ export class PullEditService {
   }
 
   private async changeBase(
-    ctx: RepoAccess,
+    access: RepoAccess,
     actorId: number,
     pull: PullIssue["pull"],
     base: string,
@@ -132,25 +133,18 @@ export class PullEditService {
         },
         at,
       );
-      await notifications.notifyIssueChange(trx, {
-        issueId: pull.issueId,
-        repoId: ctx.repo.id,
-        isPull: true,
-        actorId,
-        commentId: comment.id,
-        at,
-      });
       // Forgejo's PullRequestChangeTargetBranch: `edited` with the old base in changes.ref.
       await this.ctx.events.record(trx, {
-        ...inRepo(ctx.repo, actorId, at),
+        ...inRepo(access.repo, actorId, at),
         type: "pull_request",
         action: "edited",
         issueId: pull.issueId,
         changes: { ref: { from: pull.baseBranch } },
+        commentId: comment.id,
       });
     });
     // The stored state was for the old base: check against the new one now.
     const moved = await pulls.findPullById(this.ctx.db, pull.id);
-    if (moved) await this.checker.current(ctx.repo, moved, false);
+    if (moved) await this.checker.current(access.repo, moved, false);
   }
 }

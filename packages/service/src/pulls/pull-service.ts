@@ -23,15 +23,16 @@ import {
 } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import { readsIssues } from "../access/issue-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
-import { canWrite } from "../access/repo-permission.js";
+import { allowsMaintainerEditsByDefault } from "../access/pull-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import { resolveAssignees } from "../issues/issue-assignees.js";
 import { mentionedNames } from "../issues/issue-rules.js";
-import { canReadIssues, type IssueService } from "../issues/issue-service.js";
-import { announceNewIssue, insertNewIssue, type NewIssueRecord } from "../issues/new-issue.js";
+import type { IssueService } from "../issues/issue-service.js";
+import { insertNewIssue, type NewIssueRecord, recountNewIssue } from "../issues/new-issue.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertAssignable, assertNotBlocked } from "../social/block-service.js";
 import { headAccessOf, maintainerBranches, parseHead, resolveHeadRepo } from "./head-repo.js";
@@ -85,32 +86,32 @@ export class PullService {
   readonly #creating = new KeyedMutex();
 
   /** The pull request with this number, its state current; NotFoundError for an issue or a missing one. */
-  async get(ctx: RepoAccess, index: number): Promise<PullIssue> {
-    const issue = await this.issues.get(ctx, index);
-    const pull = issue.isPull ? await pulls.findPullByIndex(this.ctx.db, ctx.repo.id, index) : undefined;
+  async get(access: RepoAccess, index: number): Promise<PullIssue> {
+    const issue = await this.issues.get(access, index);
+    const pull = issue.isPull ? await pulls.findPullByIndex(this.ctx.db, access.repo.id, index) : undefined;
     if (!pull)
-      throw new NotFoundError(`pull request does not exist [repo_id: ${ctx.repo.id}, index: ${index}]`);
-    return this.refreshed(ctx, issue, pull);
+      throw new NotFoundError(`pull request does not exist [repo_id: ${access.repo.id}, index: ${index}]`);
+    return this.refreshed(access, issue, pull);
   }
 
   /** The merged pull request whose merge commit `sha` is (Forgejo's GetPullRequestByMergedCommit); 404 otherwise. */
-  async byMergedCommit(ctx: RepoAccess, sha: string): Promise<PullIssue> {
-    const pull = await pulls.findPullByMergedCommit(this.ctx.db, ctx.repo.id, sha);
+  async byMergedCommit(access: RepoAccess, sha: string): Promise<PullIssue> {
+    const pull = await pulls.findPullByMergedCommit(this.ctx.db, access.repo.id, sha);
     if (!pull) throw new NotFoundError(`pull request does not exist [merged commit: ${sha}]`);
-    return this.get(ctx, pull.index);
+    return this.get(access, pull.index);
   }
 
   /** The pull request made current, with its issue read again if checking it closed it (its branch is gone). */
-  private async refreshed(ctx: RepoAccess, issue: Issue, pull: PullRequest): Promise<PullIssue> {
-    const current = await this.checker.current(ctx.repo, pull, issue.isClosed);
+  private async refreshed(access: RepoAccess, issue: Issue, pull: PullRequest): Promise<PullIssue> {
+    const current = await this.checker.current(access.repo, pull, issue.isClosed);
     if (current === pull) return { issue, pull };
     return { issue: (await issues.findIssueById(this.ctx.db, issue.id)) ?? issue, pull: current };
   }
 
   /** The API views of pull requests of the route's repository. */
-  async views(ctx: RepoAccess, list: readonly PullIssue[]): Promise<PullView[]> {
-    return loadPullViews(this.ctx.db, await this.repos.git(ctx.repo), ctx.repo, list, {
-      statusChecks: (item) => this.checker.statusChecks(ctx.repo, item.pull, item.issue.isClosed),
+  async views(access: RepoAccess, list: readonly PullIssue[]): Promise<PullView[]> {
+    return loadPullViews(this.ctx.db, await this.repos.git(access.repo), access.repo, list, {
+      statusChecks: (item) => this.checker.statusChecks(access.repo, item.pull, item.issue.isClosed),
       headGit: (repo) => this.repos.git(repo).catch(() => undefined),
     });
   }
@@ -121,18 +122,18 @@ export class PullService {
   }
 
   /** The head repository of a pull request as the caller sees it ({@link headAccessOf}). */
-  async headAccess(ctx: RepoAccess, pull: PullRequest): Promise<RepoAccess | undefined> {
-    return headAccessOf(this.access, ctx, pull);
+  async headAccess(access: RepoAccess, pull: PullRequest): Promise<RepoAccess | undefined> {
+    return headAccessOf(this.access, access, pull);
   }
 
   /** A page of the repository's pull requests, newest first unless sorted otherwise; no `state` lists all, as Forgejo's code does. */
   async list(
-    ctx: RepoAccess,
+    access: RepoAccess,
     query: PullListQuery,
     sort: IssueSort,
     page: PageRequest,
   ): Promise<Paged<PullIssue>> {
-    if (!canReadIssues(ctx, true)) throw new NotFoundError();
+    if (!readsIssues(access, true)) throw new NotFoundError();
     let posterId: number | undefined;
     if (query.poster) {
       const poster = await users.findUserByName(this.ctx.db, query.poster);
@@ -143,7 +144,7 @@ export class PullService {
     const found = await issueSearch.searchIssues(
       this.ctx.db,
       {
-        repoIds: [ctx.repo.id],
+        repoIds: [access.repo.id],
         isPull: true,
         state,
         ...(query.labelIds && query.labelIds.length > 0 ? { labelGroups: [query.labelIds] } : {}),
@@ -153,23 +154,23 @@ export class PullService {
       sort,
       page,
     );
-    return { items: await this.withPulls(ctx, found.items), total: found.total };
+    return { items: await this.withPulls(access, found.items), total: found.total };
   }
 
   /** The pull request, in any state, from `head` to the branch `base` (newest if several). */
-  async byBaseHead(ctx: RepoAccess, base: string, head: string): Promise<PullIssue> {
-    if (!canReadIssues(ctx, true)) throw new NotFoundError();
+  async byBaseHead(access: RepoAccess, base: string, head: string): Promise<PullIssue> {
+    if (!readsIssues(access, true)) throw new NotFoundError();
     const name = parseHead(head);
-    const headRepo = await resolveHeadRepo(this.ctx.db, this.access, ctx, name);
+    const headRepo = await resolveHeadRepo(this.ctx.db, this.access, access, name);
     const pull = await pulls.findPullFor(this.ctx.db, {
-      baseRepoId: ctx.repo.id,
+      baseRepoId: access.repo.id,
       baseBranch: base,
       headRepoId: headRepo.repo.id,
       headBranch: name.branch,
     });
     const issue = pull && (await issues.findIssueById(this.ctx.db, pull.issueId));
     if (!pull || !issue) throw new NotFoundError();
-    return this.refreshed(ctx, issue, pull);
+    return this.refreshed(access, issue, pull);
   }
 
   /**
@@ -177,48 +178,47 @@ export class PullService {
    * messages, then one transaction numbers it with the repository's issues, records labels,
    * milestone, assignees and the first push, and notifies each concerned user once.
    */
-  async create(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
-    return this.#creating.run(`repo:${ctx.repo.id}`, () => this.createNow(ctx, input));
+  async create(access: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
+    return this.#creating.run(`repo:${access.repo.id}`, () => this.createNow(access, input));
   }
 
-  private async createNow(ctx: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
-    const actor = writerOf(ctx);
+  private async createNow(access: RepoAccess, input: CreatePullInput): Promise<PullIssue> {
+    const actor = writerOf(access);
     if (input.head === input.base) {
       throw new InvalidArgumentError(
         "Invalid PullRequest: There are no changes between the head and the base",
       );
     }
-    await assertNotBlocked(this.ctx.db, [ctx.repo.ownerId], actor.id);
+    await assertNotBlocked(this.ctx.db, [access.repo.ownerId], actor.id);
     const name = parseHead(input.head);
-    const head = await resolveHeadRepo(this.ctx.db, this.access, ctx, name);
+    const head = await resolveHeadRepo(this.ctx.db, this.access, access, name);
     const headRepo = head.repo;
     // Maintainers' edits are the head's to grant (Forgejo's SetAllowEdits): the base's default
     // applies only for a poster who may write to the head repository, or anyone could open a pull
     // request from someone else's branch into their own fork and push to that branch.
-    const allowMaintainerEdit =
-      ctx.repo.pullsConfig.defaultAllowMaintainerEdit && canWrite(head.permission, "repo.code");
-    const git = await this.repos.git(ctx.repo);
-    const full = `${ctx.repo.ownerName}/${ctx.repo.name}`;
+    const allowMaintainerEdit = allowsMaintainerEditsByDefault(access.repo, head);
+    const git = await this.repos.git(access.repo);
+    const full = `${access.repo.ownerName}/${access.repo.name}`;
     const baseSha = await branchTip(git, input.base);
     if (!baseSha) {
       throw new NotFoundError(
         `could not find '${input.base}' to be a commit, branch or tag in the base repository ${full}`,
       );
     }
-    const headGit = headRepo.id === ctx.repo.id ? git : await this.repos.git(headRepo);
+    const headGit = headRepo.id === access.repo.id ? git : await this.repos.git(headRepo);
     const headSha = await branchTip(headGit, name.branch);
     if (!headSha) {
       throw new NotFoundError(
         `could not find '${name.branch}' to be a commit, branch or tag in the head repository ${headRepo.ownerName}/${headRepo.name}`,
       );
     }
-    if (headRepo.id === ctx.repo.id && name.branch === input.base) {
+    if (headRepo.id === access.repo.id && name.branch === input.base) {
       throw new InvalidArgumentError(
         "Invalid PullRequest: There are no changes between the head and the base",
       );
     }
     const pair = {
-      baseRepoId: ctx.repo.id,
+      baseRepoId: access.repo.id,
       baseBranch: input.base,
       headRepoId: headRepo.id,
       headBranch: name.branch,
@@ -230,33 +230,33 @@ export class PullService {
       );
     }
     const labelList = input.labelIds?.length
-      ? await labels.usableLabelsByIds(this.ctx.db, ctx.repo.id, ctx.repo.ownerId, input.labelIds)
+      ? await labels.usableLabelsByIds(this.ctx.db, access.repo.id, access.repo.ownerId, input.labelIds)
       : [];
     const milestone = input.milestoneId
-      ? await milestones.findMilestone(this.ctx.db, ctx.repo.id, input.milestoneId)
+      ? await milestones.findMilestone(this.ctx.db, access.repo.id, input.milestoneId)
       : undefined;
     if (input.milestoneId && input.milestoneId > 0 && !milestone) throw new NotFoundError();
     const assignees = await resolveAssignees(
       this.ctx.db,
       this.permissions,
-      ctx.repo,
+      access.repo,
       input.assignee,
       input.assignees,
     );
     await assertAssignable(
       this.ctx.db,
-      [ctx.repo.ownerId],
+      [access.repo.ownerId],
       actor.id,
       assignees.map((user) => user.id),
     );
     const body = input.body ?? "";
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(body));
     // A fork's head commits are copied into the base, where every pull request is checked and merged.
-    await this.checker.heads.fetch(ctx.repo, git, pair, headSha);
-    const state = await this.checker.compute(ctx.repo, git, input.base, { base: baseSha, head: headSha });
+    await this.checker.heads.fetch(access.repo, git, pair, headSha);
+    const state = await this.checker.compute(access.repo, git, input.base, { base: baseSha, head: headSha });
     const push = await firstPush(git, state.mergeBase || baseSha, headSha);
     const record: NewIssueRecord = {
-      repoId: ctx.repo.id,
+      repoId: access.repo.id,
       poster: actor,
       title: input.title,
       body,
@@ -286,10 +286,10 @@ export class PullService {
         { issueId: issue.id, type: CommentType.pullPush, posterId: actor.id, content: push },
         now,
       );
-      await announceNewIssue(trx, issue, record, now);
+      await recountNewIssue(trx, record);
       // Forgejo's NewPullRequest: `opened` (its assignments are not notified one by one).
       await this.ctx.events.record(trx, {
-        ...inRepo(ctx.repo, actor.id, now),
+        ...inRepo(access.repo, actor.id, now),
         type: "pull_request",
         action: "opened",
         issueId: issue.id,
@@ -302,7 +302,7 @@ export class PullService {
     return created;
   }
 
-  private async withPulls(ctx: RepoAccess, list: readonly Issue[]): Promise<PullIssue[]> {
+  private async withPulls(access: RepoAccess, list: readonly Issue[]): Promise<PullIssue[]> {
     const found = await pulls.findPullsByIssueIds(
       this.ctx.db,
       list.map((issue) => issue.id),
@@ -314,10 +314,10 @@ export class PullService {
       if (!pull) continue;
       // A list does not wait for checks: a pull request whose branches moved shows `checking`
       // (not mergeable, as Forgejo while its queue works) and is checked in the background.
-      if (issue.isClosed || pull.hasMerged || (await this.checker.isCurrent(ctx.repo, pull))) {
+      if (issue.isClosed || pull.hasMerged || (await this.checker.isCurrent(access.repo, pull))) {
         result.push({ issue, pull });
       } else {
-        this.checker.schedule(ctx.repo, pull);
+        this.checker.schedule(access.repo, pull);
         result.push({ issue, pull: { ...pull, status: PullStatus.checking } });
       }
     }

@@ -11,6 +11,8 @@ const FORGET_MS = 10 * 60_000;
  */
 export class PushTracker {
   readonly #pushes = new Map<number, Push[]>();
+  /** The last recorded move of each branch (`repoId\nbranch`), oldest first. */
+  readonly #moves = new Map<string, { readonly userId: number; readonly at: number }>();
 
   /** Marks a push to `repoId` by `userId` as running; call the answer when it is over. */
   begin(repoId: number, userId: number): () => void {
@@ -23,9 +25,32 @@ export class PushTracker {
     };
   }
 
-  /** The one user pushing to the repository now or a moment ago, if there is exactly one. */
-  pusher(repoId: number): number | null {
+  /**
+   * Notes that `userId` moved `branches` of `repoId` (a move just recorded). A check of a pull
+   * request headed by one of them credits that user, even while others push to the repository.
+   */
+  moved(repoId: number, userId: number, branches: readonly string[]): void {
     const now = Date.now();
+    for (const branch of branches) {
+      const key = `${repoId}\n${branch}`;
+      this.#moves.delete(key);
+      this.#moves.set(key, { userId, at: now });
+    }
+    // Oldest first: drop what no longer earns credit, so the map holds one minute of moves.
+    for (const [key, move] of this.#moves) {
+      if (now - move.at < CREDIT_MS) break;
+      this.#moves.delete(key);
+    }
+  }
+
+  /**
+   * Who moved `branch` of the repository a moment ago, if a recorded move says so; otherwise the
+   * one user pushing to the repository now or a moment ago, if there is exactly one.
+   */
+  pusher(repoId: number, branch?: string): number | null {
+    const now = Date.now();
+    const move = branch === undefined ? undefined : this.#moves.get(`${repoId}\n${branch}`);
+    if (move && now - move.at < CREDIT_MS) return move.userId;
     const live = (this.#pushes.get(repoId) ?? []).filter((p) =>
       p.ended === undefined ? now - p.began < FORGET_MS : now - p.ended < CREDIT_MS,
     );

@@ -6,12 +6,13 @@ import {
   PermissionDeniedError,
   ReviewType,
 } from "@kiln/domain";
-import { issues, notifications, reviews, users } from "@kiln/storage";
+import { issues, reviews, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
+import { mayEditComment } from "../access/issue-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
+import { inRepo } from "../events/event-base.js";
 import { mentionedNames } from "../issues/issue-rules.js";
-import { isIssueWriter } from "../issues/issue-service.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { cutPatches } from "./review-hunk.js";
@@ -33,12 +34,12 @@ export class ReviewCommentService {
 
   /** A page of the review's line comments, in the order they were made. */
   async list(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     id: number,
     page: PageRequest,
   ): Promise<Paged<ReviewCommentView>> {
-    const { review } = await this.reviewService.target(ctx, index, id);
+    const { review } = await this.reviewService.target(access, index, id);
     const found = await reviews.listCodeComments(this.ctx.db, review.id, page);
     return {
       total: found.total,
@@ -46,8 +47,8 @@ export class ReviewCommentService {
     };
   }
 
-  async get(ctx: RepoAccess, index: number, id: number, commentId: number): Promise<ReviewCommentView> {
-    const { review } = await this.reviewService.target(ctx, index, id);
+  async get(access: RepoAccess, index: number, id: number, commentId: number): Promise<ReviewCommentView> {
+    const { review } = await this.reviewService.target(access, index, id);
     const comment = await reviews.findCodeComment(this.ctx.db, commentId);
     if (!comment || comment.reviewId !== review.id) {
       throw new NotFoundError(`comment does not exist [id: ${commentId}, issue_id: 0]`);
@@ -62,16 +63,16 @@ export class ReviewCommentService {
    * diff now. A comment on a submitted review notifies the participants.
    */
   async create(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     id: number,
     input: LineCommentInput,
   ): Promise<ReviewCommentView> {
-    const doer = writerOf(ctx);
-    const { issue, pull, review } = await this.reviewService.target(ctx, index, id);
+    const doer = writerOf(access);
+    const { issue, pull, review } = await this.reviewService.target(access, index, id);
     await assertNotBlocked(
       this.ctx.db,
-      issue.posterId === null ? [ctx.repo.ownerId] : [ctx.repo.ownerId, issue.posterId],
+      issue.posterId === null ? [access.repo.ownerId] : [access.repo.ownerId, issue.posterId],
       doer.id,
     );
     if (review.type === ReviewType.request) {
@@ -82,7 +83,7 @@ export class ReviewCommentService {
     const patch =
       earlier?.patch ??
       (
-        await cutPatches(await this.repos.git(ctx.repo), pull.mergeBase, pull.headCommitId, [
+        await cutPatches(await this.repos.git(access.repo), pull.mergeBase, pull.headCommitId, [
           { path: input.path, line },
         ])
       )[0] ??
@@ -111,13 +112,13 @@ export class ReviewCommentService {
           issue.id,
           mentioned.map((user) => user.id),
         );
-        await notifications.notifyIssueChange(trx, {
+        // A line comment on a submitted review sends no webhook; it notifies the participants.
+        await this.ctx.events.record(trx, {
+          ...inRepo(access.repo, doer.id, at),
+          type: "issue_touched",
           issueId: issue.id,
-          repoId: ctx.repo.id,
           isPull: true,
-          actorId: doer.id,
           commentId: created.id,
-          at,
         });
       }
       return created;
@@ -126,10 +127,10 @@ export class ReviewCommentService {
   }
 
   /** Deletes a line comment: its poster, or anyone who may write pull requests (403 otherwise). */
-  async delete(ctx: RepoAccess, index: number, id: number, commentId: number): Promise<void> {
-    const doer = writerOf(ctx);
-    const { comment } = await this.get(ctx, index, id, commentId);
-    if (comment.posterId !== doer.id && !isIssueWriter(ctx, true)) throw new PermissionDeniedError("");
+  async delete(access: RepoAccess, index: number, id: number, commentId: number): Promise<void> {
+    writerOf(access); // anonymous callers are 401 before anything is read
+    const { comment } = await this.get(access, index, id, commentId);
+    if (!mayEditComment(access, comment, true)) throw new PermissionDeniedError("");
     await reviews.deleteCodeComment(this.ctx.db, comment.id);
   }
 }

@@ -13,7 +13,7 @@ import {
 import { comments, type Db, emails, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
 import type { PermissionService } from "../access/permission-service.js";
-import { canRead } from "../access/repo-permission.js";
+import { mayReview } from "../access/pull-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
@@ -50,10 +50,10 @@ export class ReviewRequestService {
   ) {}
 
   /** Asks the users and teams for a review; answers the requests made (those already open are skipped). */
-  async request(ctx: RepoAccess, index: number, input: ReviewRequestInput): Promise<ReviewView[]> {
-    const doer = writerOf(ctx);
-    const { issue, pull } = await this.pulls.get(ctx, index);
-    const { people, groups } = await this.check(ctx, doer, issue, pull, input, true);
+  async request(access: RepoAccess, index: number, input: ReviewRequestInput): Promise<ReviewView[]> {
+    const doer = writerOf(access);
+    const { issue, pull } = await this.pulls.get(access, index);
+    const { people, groups } = await this.check(access, doer, issue, pull, input, true);
     const at = new Date();
     const made = await this.ctx.db.transaction().execute(async (trx) => {
       const created: Review[] = [];
@@ -62,17 +62,17 @@ export class ReviewRequestService {
         if (latest?.type === ReviewType.request) continue;
         if (official) await reviews.clearOfficial(trx, issue.id, who.id);
         const review = await this.insertRequest(trx, issue, { reviewerId: who.id, official }, at);
-        const entry = await this.entry(trx, ctx, issue, doer, { assigneeId: who.id }, false, at);
-        await reviews.notifyUsers(trx, this.change(ctx, issue, doer, entry, at), [who.id]);
+        const entry = await this.entry(trx, access, issue, doer, { assigneeId: who.id }, false, at);
+        await reviews.notifyUsers(trx, this.change(access, issue, doer, entry, at), [who.id]);
         created.push(review);
       }
       for (const { who, official } of groups) {
         if (await reviews.findTeamRequest(trx, issue.id, who.id)) continue;
         const review = await this.insertRequest(trx, issue, { reviewerTeamId: who.id, official }, at);
-        const entry = await this.entry(trx, ctx, issue, doer, { assigneeTeamId: who.id }, false, at);
+        const entry = await this.entry(trx, access, issue, doer, { assigneeTeamId: who.id }, false, at);
         const members = await reviews.teamMemberIds(trx, who.id);
         const recipients = members.filter((id) => id !== issue.posterId);
-        await reviews.notifyUsers(trx, this.change(ctx, issue, doer, entry, at), recipients);
+        await reviews.notifyUsers(trx, this.change(access, issue, doer, entry, at), recipients);
         created.push(review);
       }
       return created;
@@ -81,10 +81,10 @@ export class ReviewRequestService {
   }
 
   /** Withdraws the requests of these users and teams (those not asked are skipped). */
-  async withdraw(ctx: RepoAccess, index: number, input: ReviewRequestInput): Promise<void> {
-    const doer = writerOf(ctx);
-    const { issue, pull } = await this.pulls.get(ctx, index);
-    const { people, groups } = await this.check(ctx, doer, issue, pull, input, false);
+  async withdraw(access: RepoAccess, index: number, input: ReviewRequestInput): Promise<void> {
+    const doer = writerOf(access);
+    const { issue, pull } = await this.pulls.get(access, index);
+    const { people, groups } = await this.check(access, doer, issue, pull, input, false);
     const at = new Date();
     await this.ctx.db.transaction().execute(async (trx) => {
       for (const { who, official } of people) {
@@ -92,13 +92,13 @@ export class ReviewRequestService {
         if (latest?.type !== ReviewType.request) continue;
         await reviews.deleteReview(trx, latest.id);
         if (official) await reviews.restoreOfficial(trx, issue.id, who.id);
-        await this.entry(trx, ctx, issue, doer, { assigneeId: who.id }, true, at);
+        await this.entry(trx, access, issue, doer, { assigneeId: who.id }, true, at);
       }
       for (const { who } of groups) {
         const open = await reviews.findTeamRequest(trx, issue.id, who.id);
         if (!open) continue;
         await reviews.deleteReview(trx, open.id);
-        await this.entry(trx, ctx, issue, doer, { assigneeTeamId: who.id }, true, at);
+        await this.entry(trx, access, issue, doer, { assigneeTeamId: who.id }, true, at);
       }
     });
   }
@@ -110,7 +110,7 @@ export class ReviewRequestService {
    * (403). Teams count only in an organization's repository.
    */
   private async check(
-    ctx: RepoAccess,
+    access: RepoAccess,
     doer: User,
     issue: Issue,
     pull: PullRequest,
@@ -118,8 +118,8 @@ export class ReviewRequestService {
     add: boolean,
   ): Promise<{ people: Checked<User>[]; groups: Checked<Team>[] }> {
     const invalid = (reason: string) =>
-      new InvalidArgumentError(`${reason} [user_id: ${doer.id}, repo_id: ${ctx.repo.id}]`);
-    const mayChange = await this.rules.mayChangeRequests(ctx.repo, ctx.owner, issue, doer);
+      new InvalidArgumentError(`${reason} [user_id: ${doer.id}, repo_id: ${access.repo.id}]`);
+    const mayChange = await this.rules.mayChangeRequests(access.repo, access.owner, issue, doer);
     const people = new Map<number, Checked<User>>();
     for (const name of input.reviewers) {
       const reviewer = await this.findUser(name);
@@ -128,8 +128,8 @@ export class ReviewRequestService {
       if (reviewer.type === "organization") throw invalid("Organization can't be added as reviewer");
       const latest = await reviews.latestDecisionOf(this.ctx.db, issue.id, reviewer.id);
       if (add) {
-        const permission = await this.permissions.forRepository(reviewer, ctx.repo);
-        if (!canRead(permission, "repo.pulls")) throw invalid("Reviewer can't read");
+        const permission = await this.permissions.forRepository(reviewer, access.repo);
+        if (!mayReview(permission)) throw invalid("Reviewer can't read");
         if (reviewer.id === issue.posterId) throw invalid("poster of pr can't be reviewer");
         const posterAsksAgain =
           doer.id === issue.posterId && latest !== undefined && latest.type !== ReviewType.request;
@@ -141,22 +141,22 @@ export class ReviewRequestService {
         const ownRequest = latest?.type === ReviewType.request && reviewer.id === doer.id;
         if (!mayChange && !ownRequest) throw invalid("Doer can't remove reviewer");
       }
-      const official = await this.rules.isOfficial(ctx.repo, pull.baseBranch, reviewer);
+      const official = await this.rules.isOfficial(access.repo, pull.baseBranch, reviewer);
       people.set(reviewer.id, { who: reviewer, official });
     }
     const groups = new Map<number, Checked<Team>>();
-    if (ctx.owner.type === "organization" && input.teamReviewers.length > 0) {
-      const doerOfficial = add && (await this.rules.isOfficial(ctx.repo, pull.baseBranch, doer, ctx));
+    if (access.owner.type === "organization" && input.teamReviewers.length > 0) {
+      const doerOfficial = add && (await this.rules.isOfficial(access.repo, pull.baseBranch, doer, access));
       for (const name of input.teamReviewers) {
-        const team = await teams.findTeamByName(this.ctx.db, ctx.owner.id, name);
+        const team = await teams.findTeamByName(this.ctx.db, access.owner.id, name);
         if (!team) throw new NotFoundError(`Team '${name}' not exist`);
         if (groups.has(team.id)) continue;
-        if (add && ctx.repo.isPrivate && !(await this.rules.teamCovers(ctx.repo, team))) {
+        if (add && access.repo.isPrivate && !(await this.rules.teamCovers(access.repo, team))) {
           throw invalid("Reviewing team can't read repo");
         }
         if (!mayChange) throw invalid(add ? "Doer can't choose reviewer" : "Doer can't remove reviewer");
         const official =
-          add && (doerOfficial || (await this.rules.isOfficialTeam(ctx.repo, pull.baseBranch, team)));
+          add && (doerOfficial || (await this.rules.isOfficialTeam(access.repo, pull.baseBranch, team)));
         groups.set(team.id, { who: team, official });
       }
     }
@@ -198,7 +198,7 @@ export class ReviewRequestService {
   /** The `review_request` timeline entry (Forgejo keeps the reviewer as the assignee, removal as removed_assignee). */
   private async entry(
     trx: Db,
-    ctx: RepoAccess,
+    access: RepoAccess,
     issue: Issue,
     doer: User,
     who: { assigneeId?: number; assigneeTeamId?: number },
@@ -207,7 +207,7 @@ export class ReviewRequestService {
   ) {
     // Forgejo's PullRequestReviewRequest: one event per user asked or withdrawn (a team: the team).
     await this.ctx.events.record(trx, {
-      ...inRepo(ctx.repo, doer.id, at),
+      ...inRepo(access.repo, doer.id, at),
       type: "pull_request_review_request",
       action: removed ? "review_request_removed" : "review_requested",
       issueId: issue.id,
@@ -227,7 +227,7 @@ export class ReviewRequestService {
     );
   }
 
-  private change(ctx: RepoAccess, issue: Issue, doer: User, entry: { readonly id: number }, at: Date) {
-    return { issueId: issue.id, repoId: ctx.repo.id, actorId: doer.id, commentId: entry.id, at };
+  private change(access: RepoAccess, issue: Issue, doer: User, entry: { readonly id: number }, at: Date) {
+    return { issueId: issue.id, repoId: access.repo.id, actorId: doer.id, commentId: entry.id, at };
   }
 }

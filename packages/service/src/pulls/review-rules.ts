@@ -12,7 +12,8 @@ import {
 } from "@kiln/domain";
 import { collaborations, teams } from "@kiln/storage";
 import type { PermissionService } from "../access/permission-service.js";
-import { canWrite, type RepoPermission } from "../access/repo-permission.js";
+import { writesCode } from "../access/pull-rules.js";
+import type { RepoPermission } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
 import type { BranchProtectionService } from "../git/branch-protection-service.js";
 
@@ -89,7 +90,7 @@ export class ReviewerRules {
     const rule = await this.protections.ruleFor(repo, baseBranch);
     if (!rule?.settings.enableApprovalsWhitelist) {
       const permission = known?.permission ?? (await this.permissions.forRepository(user, repo));
-      return canWrite(permission, "repo.code");
+      return writesCode({ permission });
     }
     const s = rule.settings;
     if (s.approvalsWhitelistUserIds.includes(user.id)) return true;

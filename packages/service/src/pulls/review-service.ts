@@ -11,9 +11,9 @@ import {
   ReviewType,
   type User,
 } from "@kiln/domain";
-import { comments, issues, notifications, reviews, teams, users } from "@kiln/storage";
+import { comments, issues, reviews, teams, users } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import { mayDeleteReview, mayDismissReview, seesPendingReview } from "../access/pull-rules.js";
 import { writerOf } from "../access/repo-writer.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
@@ -84,9 +84,9 @@ export class ReviewService {
   ) {}
 
   /** A page of the pull request's reviews and requests, oldest first; others' pending reviews are left out. */
-  async list(ctx: RepoAccess, index: number, page: PageRequest): Promise<Paged<ReviewView>> {
-    const { issue } = await this.pulls.get(ctx, index);
-    const viewer = ctx.viewer;
+  async list(access: RepoAccess, index: number, page: PageRequest): Promise<Paged<ReviewView>> {
+    const { issue } = await this.pulls.get(access, index);
+    const viewer = access.viewer;
     const found = await reviews.listReviews(
       this.ctx.db,
       issue.id,
@@ -100,20 +100,20 @@ export class ReviewService {
    * The review `id` of pull request `index` as Forgejo's prepareSingleReview finds it: 404 when
    * missing, of another pull request, or pending and not the caller's (site admins see all).
    */
-  async target(ctx: RepoAccess, index: number, id: number): Promise<ReviewTarget> {
-    const { issue, pull } = await this.pulls.get(ctx, index);
+  async target(access: RepoAccess, index: number, id: number): Promise<ReviewTarget> {
+    const { issue, pull } = await this.pulls.get(access, index);
     const review = await reviews.findReviewById(this.ctx.db, id);
     if (!review) throw new NotFoundError("GetReviewByID");
     if (review.issueId !== issue.id) throw new NotFoundError("ReviewNotInPR");
-    const viewer = ctx.viewer;
-    if (review.type === ReviewType.pending && review.reviewerId !== viewer?.id && viewer?.isAdmin !== true) {
+    const viewer = access.viewer;
+    if (review.type === ReviewType.pending && !seesPendingReview(viewer, review)) {
       throw new NotFoundError("GetReviewByID");
     }
     return { issue, pull, review };
   }
 
-  async get(ctx: RepoAccess, index: number, id: number): Promise<ReviewView> {
-    return this.view(index, (await this.target(ctx, index, id)).review);
+  async get(access: RepoAccess, index: number, id: number): Promise<ReviewView> {
+    return this.view(index, (await this.target(access, index, id)).review);
   }
 
   /** The API view of one review. */
@@ -126,20 +126,20 @@ export class ReviewService {
    * the head, the line comments join the doer's pending review, which is then submitted (or stays
    * pending for any other event). Answers 200 in Forgejo, with the review.
    */
-  async create(ctx: RepoAccess, index: number, input: CreateReviewInput): Promise<ReviewView> {
-    const doer = writerOf(ctx);
-    const { issue, pull } = await this.pulls.get(ctx, index);
+  async create(access: RepoAccess, index: number, input: CreateReviewInput): Promise<ReviewView> {
+    const doer = writerOf(access);
+    const { issue, pull } = await this.pulls.get(access, index);
     // A review is a comment: refused to whom the repository's owner or the poster blocks.
     await assertNotBlocked(
       this.ctx.db,
-      issue.posterId === null ? [ctx.repo.ownerId] : [ctx.repo.ownerId, issue.posterId],
+      issue.posterId === null ? [access.repo.ownerId] : [access.repo.ownerId, issue.posterId],
       doer.id,
     );
     const type = reviewTypeOf(input.event, input.body, input.comments.length > 0, issue.posterId === doer.id);
     const commitId = input.commitId || pull.headCommitId;
     const lines = input.comments.map((c) => ({ path: c.path, line: lineOf(c) }));
     const patches = await cutPatches(
-      await this.repos.git(ctx.repo),
+      await this.repos.git(access.repo),
       pull.mergeBase,
       pull.headCommitId,
       lines,
@@ -151,7 +151,7 @@ export class ReviewService {
       patch: patches[i] ?? "",
       commitSha: commitId,
     }));
-    return this.submitAs(ctx, doer, { issue, pull }, type, input.body, commitId, lineComments);
+    return this.submitAs(access, doer, { issue, pull }, type, input.body, commitId, lineComments);
   }
 
   /**
@@ -160,13 +160,13 @@ export class ReviewService {
    * the review's line comments (Forgejo never counts them here, Kiln does).
    */
   async submit(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     id: number,
     input: { readonly event: string; readonly body: string },
   ): Promise<ReviewView> {
-    const doer = writerOf(ctx);
-    const { issue, pull, review } = await this.target(ctx, index, id);
+    const doer = writerOf(access);
+    const { issue, pull, review } = await this.target(access, index, id);
     if (review.type !== ReviewType.pending) {
       throw new InvalidArgumentError("only a pending review can be submitted");
     }
@@ -175,7 +175,7 @@ export class ReviewService {
     const counted = (await reviews.codeCommentCounts(this.ctx.db, [review.id])).get(review.id) ?? 0;
     const type = reviewTypeOf(input.event, input.body, counted > 0, issue.posterId === doer.id);
     if (type === ReviewType.pending) throw new InvalidArgumentError("review stay pending");
-    return this.submitAs(ctx, doer, { issue, pull }, type, input.body, pull.headCommitId, []);
+    return this.submitAs(access, doer, { issue, pull }, type, input.body, pull.headCommitId, []);
   }
 
   /**
@@ -184,10 +184,10 @@ export class ReviewService {
    * timeline entries go with it; if it was official, the reviewer's latest remaining decision
    * becomes official again.
    */
-  async delete(ctx: RepoAccess, index: number, id: number): Promise<void> {
-    const doer = writerOf(ctx);
-    const { issue, review } = await this.target(ctx, index, id);
-    if (!doer.isAdmin && doer.id !== review.reviewerId) {
+  async delete(access: RepoAccess, index: number, id: number): Promise<void> {
+    const doer = writerOf(access);
+    const { issue, review } = await this.target(access, index, id);
+    if (!mayDeleteReview(doer, review)) {
       throw new PermissionDeniedError("only admin and user itself can delete a review");
     }
     if (review.type === ReviewType.request) {
@@ -210,14 +210,14 @@ export class ReviewService {
    * merge happen.
    */
   async dismiss(
-    ctx: RepoAccess,
+    access: RepoAccess,
     index: number,
     id: number,
     input: { readonly dismiss: boolean; readonly message: string; readonly priors: boolean },
   ): Promise<ReviewView> {
-    const doer = writerOf(ctx);
-    if (!isRepoAdmin(ctx.permission) && !doer.isAdmin) throw new PermissionDeniedError("Must be repo admin");
-    const { issue, pull, review } = await this.target(ctx, index, id);
+    const doer = writerOf(access);
+    if (!mayDismissReview(access)) throw new PermissionDeniedError("Must be repo admin");
+    const { issue, pull, review } = await this.target(access, index, id);
     if (!isDecision(review.type)) {
       throw new PermissionDeniedError(
         "not need to dismiss this review because it's type is not Approve or change request",
@@ -245,22 +245,22 @@ export class ReviewService {
         },
         at,
       );
-      await notifications.notifyIssueChange(trx, {
+      // A dismissal sends no webhook and writes no feed entry; it notifies the participants.
+      await this.ctx.events.record(trx, {
+        ...inRepo(access.repo, doer.id, at),
+        type: "issue_touched",
         issueId: issue.id,
-        repoId: ctx.repo.id,
         isPull: true,
-        actorId: doer.id,
         commentId: entry.id,
-        at,
       });
     });
-    if (input.dismiss) await this.merges.tryScheduled(ctx, index);
+    if (input.dismiss) await this.merges.tryScheduled(access, index);
     return this.view(index, (await reviews.findReviewById(this.ctx.db, review.id)) as Review);
   }
 
   /** Works out a submission (official, stale, answered team requests, mentions), records it, and tries a scheduled merge after an approval. */
   private async submitAs(
-    ctx: RepoAccess,
+    access: RepoAccess,
     doer: User,
     target: { readonly issue: Issue; readonly pull: PullRequest },
     type: Review["type"],
@@ -270,16 +270,16 @@ export class ReviewService {
   ): Promise<ReviewView> {
     const { issue, pull } = target;
     const decision = isDecision(type);
-    const official = decision && (await this.rules.isOfficial(ctx.repo, pull.baseBranch, doer, ctx));
+    const official = decision && (await this.rules.isOfficial(access.repo, pull.baseBranch, doer, access));
     const answeredTeamIds =
-      decision && ctx.owner.type === "organization"
-        ? (await teams.teamsOfMember(this.ctx.db, ctx.owner.id, doer.id)).map((team) => team.id)
+      decision && access.owner.type === "organization"
+        ? (await teams.teamsOfMember(this.ctx.db, access.owner.id, doer.id)).map((team) => team.id)
         : [];
     const texts = [body, ...lineComments.map((c) => c.body)].join("\n");
     const mentioned = await users.findUsersByNames(this.ctx.db, mentionedNames(texts));
     const pending = await reviews.findPendingReview(this.ctx.db, issue.id, doer.id);
     const submission = {
-      repoId: ctx.repo.id,
+      repoId: access.repo.id,
       issue,
       pull,
       doer,
@@ -295,20 +295,21 @@ export class ReviewService {
     };
     const at = new Date();
     const review = await this.ctx.db.transaction().execute(async (trx) => {
-      const submitted = await recordSubmission(trx, submission, at);
+      const { review: submitted, entryId } = await recordSubmission(trx, submission, at);
       const eventType = REVIEW_EVENTS[submitted.type];
       if (eventType) {
         await this.ctx.events.record(trx, {
-          ...inRepo(ctx.repo, doer.id, at),
+          ...inRepo(access.repo, doer.id, at),
           type: eventType,
           action: "reviewed",
           issueId: issue.id,
           reviewId: submitted.id,
+          ...(entryId === null ? {} : { commentId: entryId }),
         });
       }
       return submitted;
     });
-    if (type === ReviewType.approve) await this.merges.tryScheduled(ctx, pull.index);
+    if (type === ReviewType.approve) await this.merges.tryScheduled(access, pull.index);
     return this.view(pull.index, review);
   }
 }

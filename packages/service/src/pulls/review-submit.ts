@@ -7,7 +7,7 @@ import {
   type ReviewTypeValue,
   type User,
 } from "@kiln/domain";
-import { comments, type Db, issues, notifications, reviews } from "@kiln/storage";
+import { comments, type Db, issues, reviews } from "@kiln/storage";
 import { isDecision } from "./review-rules.js";
 
 /** A line comment to attach, with its stored diff already cut. */
@@ -44,11 +44,17 @@ export interface Submission {
  * pending review (or a new one) takes the line comments and becomes the review. A decision
  * (approval or request for changes) makes only this review of the doer official, and dismisses
  * the doer's earlier decisions. A submitted review answers the doer's review requests (and, for a
- * decision, those of the doer's teams), adds a `review` entry to the timeline, counts as a
- * comment and notifies the pull request's participants; a pending one stays private.
+ * decision, those of the doer's teams), adds a `review` entry to the timeline (answered as
+ * `entryId`, for the review's event, which notifies the participants) and counts as a comment; a
+ * pending one stays private.
  */
-export async function recordSubmission(trx: Db, s: Submission, at: Date): Promise<Review> {
+export async function recordSubmission(
+  trx: Db,
+  s: Submission,
+  at: Date,
+): Promise<{ readonly review: Review; readonly entryId: number | null }> {
   const { issue, doer } = s;
+  let entryId: number | null = null;
   if (isDecision(s.type)) {
     await reviews.clearOfficial(trx, issue.id, doer.id);
     await reviews.dismissEarlierDecisions(trx, issue.id, doer.id);
@@ -108,14 +114,7 @@ export async function recordSubmission(trx: Db, s: Submission, at: Date): Promis
     await issues.recountComments(trx, issue.id);
     await issues.updateIssue(trx, issue.id, { updatedAt: at });
     await issues.markMentioned(trx, issue.id, s.mentionedIds);
-    await notifications.notifyIssueChange(trx, {
-      issueId: issue.id,
-      repoId: s.repoId,
-      isPull: true,
-      actorId: doer.id,
-      commentId: entry.id,
-      at,
-    });
+    entryId = entry.id;
   }
-  return (await reviews.findReviewById(trx, target.id)) as Review;
+  return { review: (await reviews.findReviewById(trx, target.id)) as Review, entryId };
 }

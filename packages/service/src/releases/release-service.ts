@@ -10,7 +10,7 @@ import {
 import { isValidTagName } from "@kiln/git";
 import { type Db, isUniqueViolation, type ReleaseRow, releases } from "@kiln/storage";
 import type { RepoAccess } from "../access/access-service.js";
-import { canWrite } from "../access/repo-permission.js";
+import { writesUnit } from "../access/repo-rules.js";
 import { removeAttachments } from "../attachments/attachment-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
@@ -62,16 +62,16 @@ export class ReleaseService {
   ) {}
 
   /** Whether the caller sees drafts (Forgejo: write access to releases). */
-  seesDrafts(ctx: RepoAccess): boolean {
-    return canWrite(ctx.permission, "repo.releases") || ctx.viewer?.isAdmin === true;
+  seesDrafts(access: RepoAccess): boolean {
+    return writesUnit(access, "repo.releases");
   }
 
-  async list(ctx: RepoAccess, query: ReleaseListQuery, page: PageRequest): Promise<Paged<ReleaseRow>> {
+  async list(access: RepoAccess, query: ReleaseListQuery, page: PageRequest): Promise<Paged<ReleaseRow>> {
     return releases.listReleases(
       this.ctx.db,
-      ctx.repo.id,
+      access.repo.id,
       {
-        includeDrafts: this.seesDrafts(ctx),
+        includeDrafts: this.seesDrafts(access),
         draft: query.draft,
         prerelease: query.prerelease,
         keyword: query.q?.trim().slice(0, 255),
@@ -81,28 +81,28 @@ export class ReleaseService {
   }
 
   /** A release by id; 404 when it is not of this repository or is a draft the caller may not see. */
-  async get(ctx: RepoAccess, id: number): Promise<ReleaseRow> {
-    const row = await releases.findRelease(this.ctx.db, ctx.repo.id, id);
-    if (!row || (row.isDraft && !this.seesDrafts(ctx))) throw releaseNotFound(id);
+  async get(access: RepoAccess, id: number): Promise<ReleaseRow> {
+    const row = await releases.findRelease(this.ctx.db, access.repo.id, id);
+    if (!row || (row.isDraft && !this.seesDrafts(access))) throw releaseNotFound(id);
     return row;
   }
 
-  async getByTag(ctx: RepoAccess, tag: string): Promise<ReleaseRow> {
-    const row = await releases.findReleaseByTag(this.ctx.db, ctx.repo.id, tag);
-    if (!row || (row.isDraft && !this.seesDrafts(ctx)))
+  async getByTag(access: RepoAccess, tag: string): Promise<ReleaseRow> {
+    const row = await releases.findReleaseByTag(this.ctx.db, access.repo.id, tag);
+    if (!row || (row.isDraft && !this.seesDrafts(access)))
       throw new NotFoundError(`release tag does not exist [tag: ${tag}]`);
     return row;
   }
 
   /** The newest published release that is not a pre-release. */
-  async latest(ctx: RepoAccess): Promise<ReleaseRow> {
-    const row = await releases.latestRelease(this.ctx.db, ctx.repo.id);
+  async latest(access: RepoAccess): Promise<ReleaseRow> {
+    const row = await releases.latestRelease(this.ctx.db, access.repo.id);
     if (!row) throw new NotFoundError("release does not exist [id: 0, tag: latest]");
     return row;
   }
 
-  async create(ctx: RepoAccess, doer: User, input: CreateReleaseInput): Promise<ReleaseRow> {
-    const repo = ctx.repo;
+  async create(access: RepoAccess, doer: User, input: CreateReleaseInput): Promise<ReleaseRow> {
+    const repo = access.repo;
     if (repo.isEmpty) throw new InvalidArgumentError("repo is empty");
     const tagName = input.tagName.trim();
     if (!isValidTagName(tagName))
@@ -111,8 +111,8 @@ export class ReleaseService {
     const target = input.target || repo.defaultBranch;
     const draft = input.draft ?? false;
     const sha1 = draft
-      ? await this.tagCommit(ctx, tagName)
-      : await this.ensureTag(ctx, doer, tagName, target);
+      ? await this.tagCommit(access, tagName)
+      : await this.ensureTag(access, doer, tagName, target);
     try {
       return await this.ctx.db.transaction().execute(async (trx) => {
         const row = await releases.insertRelease(trx, {
@@ -128,7 +128,7 @@ export class ReleaseService {
           isPrerelease: input.prerelease ?? false,
           hideArchiveLinks: input.hideArchiveLinks ?? false,
         });
-        if (!draft) await this.published(trx, ctx, doer, row);
+        if (!draft) await this.published(trx, access, doer, row);
         return row;
       });
     } catch (error) {
@@ -141,8 +141,8 @@ export class ReleaseService {
    * Edits a release as Forgejo's EditRelease: non-empty strings and given flags change. Publishing
    * a draft creates its tag if needed and records the action; a draft's time is the last edit's.
    */
-  async edit(ctx: RepoAccess, doer: User, id: number, input: EditReleaseInput): Promise<ReleaseRow> {
-    const current = await this.get(ctx, id);
+  async edit(access: RepoAccess, doer: User, id: number, input: EditReleaseInput): Promise<ReleaseRow> {
+    const current = await this.get(access, id);
     const tagName = input.tagName?.trim() || current.tagName;
     if (tagName !== current.tagName && !isValidTagName(tagName))
       throw new InvalidArgumentError(`release tag name is not valid [tag_name: ${tagName}]`);
@@ -152,8 +152,8 @@ export class ReleaseService {
     let sha1 = current.sha1;
     if (!draft) {
       if (tagName !== current.tagName || publishing || !sha1)
-        sha1 = await this.ensureTag(ctx, doer, tagName, target);
-    } else if (tagName !== current.tagName) sha1 = await this.tagCommit(ctx, tagName);
+        sha1 = await this.ensureTag(access, doer, tagName, target);
+    } else if (tagName !== current.tagName) sha1 = await this.tagCommit(access, tagName);
     try {
       return await this.ctx.db.transaction().execute(async (trx) => {
         const updated = await releases.updateRelease(trx, current.id, {
@@ -169,8 +169,8 @@ export class ReleaseService {
           ...(draft || publishing ? { createdAt: new Date() } : {}),
         });
         if (!updated) throw releaseNotFound(id);
-        if (publishing) await this.published(trx, ctx, doer, updated);
-        else if (!draft) await this.recordRelease(trx, ctx, doer, updated, "updated");
+        if (publishing) await this.published(trx, access, doer, updated);
+        else if (!draft) await this.recordRelease(trx, access, doer, updated, "updated");
         return updated;
       });
     } catch (error) {
@@ -180,18 +180,19 @@ export class ReleaseService {
   }
 
   /** Deletes a release (its tag stays), its assets and their usage, in one transaction. */
-  async delete(ctx: RepoAccess, release: ReleaseRow): Promise<void> {
+  async delete(access: RepoAccess, release: ReleaseRow): Promise<void> {
     await this.ctx.db.transaction().execute(async (trx) => {
-      if (!release.isDraft && ctx.viewer) await this.recordRelease(trx, ctx, ctx.viewer, release, "deleted");
-      await removeAttachments(trx, ctx.repo.id, { releaseId: release.id });
+      if (!release.isDraft && access.viewer)
+        await this.recordRelease(trx, access, access.viewer, release, "deleted");
+      await removeAttachments(trx, access.repo.id, { releaseId: release.id });
       await releases.deleteRelease(trx, release.id);
     });
   }
 
   /** The commit of an existing tag, or "" when there is none. */
-  private async tagCommit(ctx: RepoAccess, name: string): Promise<string> {
+  private async tagCommit(access: RepoAccess, name: string): Promise<string> {
     try {
-      const tag = await this.tags.get(ctx.repo, name);
+      const tag = await this.tags.get(access.repo, name);
       return tag.commit?.sha ?? tag.sha;
     } catch (error) {
       if (isKilnError(error) && (error.kind === "not_found" || error.kind === "invalid_argument")) return "";
@@ -200,34 +201,34 @@ export class ReleaseService {
   }
 
   /** The tag's commit, creating the tag from `target` first when it does not exist (Forgejo's createTag). */
-  private async ensureTag(ctx: RepoAccess, doer: User, name: string, target: string): Promise<string> {
-    const existing = await this.tagCommit(ctx, name);
+  private async ensureTag(access: RepoAccess, doer: User, name: string, target: string): Promise<string> {
+    const existing = await this.tagCommit(access, name);
     if (existing) return existing;
     try {
-      const tag = await this.tags.create(ctx.repo, doer, { name, target });
+      const tag = await this.tags.create(access.repo, doer, { name, target });
       return tag.commit?.sha ?? tag.sha;
     } catch (error) {
       if (isKilnError(error) && error.kind === "not_found")
         throw new NotFoundError(`target "${target}" not found`);
-      if (isKilnError(error) && error.kind === "already_exists") return this.tagCommit(ctx, name);
+      if (isKilnError(error) && error.kind === "already_exists") return this.tagCommit(access, name);
       throw error;
     }
   }
 
   /** Forgejo's NotifyNewRelease: the `release` event `published` (the feed's publish_release entry). */
-  private async published(db: Db, ctx: RepoAccess, doer: User, row: ReleaseRow): Promise<void> {
-    await this.recordRelease(db, ctx, doer, row, "published");
+  private async published(db: Db, access: RepoAccess, doer: User, row: ReleaseRow): Promise<void> {
+    await this.recordRelease(db, access, doer, row, "published");
   }
 
   private async recordRelease(
     db: Db,
-    ctx: RepoAccess,
+    access: RepoAccess,
     doer: User,
     row: ReleaseRow,
     action: "published" | "updated" | "deleted",
   ): Promise<void> {
     await this.ctx.events.record(db, {
-      ...inRepo(ctx.repo, doer.id),
+      ...inRepo(access.repo, doer.id),
       type: "release",
       action,
       releaseId: row.id,

@@ -21,14 +21,15 @@ import {
 import { type Db, forks, type RepoViewer, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
 import type { Actor } from "../access/actor.js";
+import { mayForkInto } from "../access/owner-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { assertNotBlocked } from "../social/block-service.js";
 import { withGitErrors } from "./git-errors.js";
-import { journalledRefMove } from "./journalled-ref-move.js";
 import type { PushPolicyService } from "./push-policy-service.js";
+import type { RefUpdates } from "./ref-updates.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
 
@@ -52,6 +53,7 @@ export class ForkService {
     private readonly ctx: ServiceContext,
     private readonly permissions: PermissionService,
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly ledger: QuotaLedger,
     private readonly pushPolicies: PushPolicyService,
     private readonly access: AccessService,
@@ -111,9 +113,9 @@ export class ForkService {
    * the doer is not a member of or may not create repositories in; 409 at the repository limit.
    */
   async checkTarget(doer: User, owner: User): Promise<void> {
-    if (owner.type === "organization" && !doer.isAdmin) {
+    if (owner.type === "organization") {
       const standing = await this.permissions.inOrganization(owner, doer);
-      if (!standing.isMember)
+      if (!mayForkInto(doer, owner, standing.isMember))
         throw new PermissionDeniedError(`User is no Member of Organisation '${owner.name}'`);
     }
     await this.repos.checkMayCreate(doer, owner).catch((err: unknown) => {
@@ -165,7 +167,7 @@ export class ForkService {
       return verdict.allowed ? undefined : verdict.message;
     };
     // Journalled (kind `fork-sync`): a crash after the ref moved still records the push.
-    const update = await journalledRefMove(this.repos, fork.repo, doer.id, {
+    const update = await this.refs.move(fork.repo, doer.id, {
       kind: "fork-sync",
       move: (beforeMove) =>
         withGitErrors(() =>

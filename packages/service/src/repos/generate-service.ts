@@ -9,8 +9,9 @@ import {
 } from "@kiln/domain";
 import { buildFromTemplate, isValidRefName, templateVariables } from "@kiln/git";
 import { repositories, templateCopies, topics } from "@kiln/storage";
+import { mayGenerateFor } from "../access/owner-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
-import { isRepoAdmin } from "../access/repo-permission.js";
+import { administersRepo } from "../access/repo-rules.js";
 import type { ServiceContext } from "../context.js";
 import { userSignature } from "../git/commit-identity.js";
 import type { QuotaLedger } from "../quota/ledger.js";
@@ -52,7 +53,7 @@ export class GenerateService {
    * user's namespace only for site admins, an organization only where the doer may create.
    */
   async checkTarget(doer: User, owner: User): Promise<void> {
-    if (owner.id !== doer.id && !doer.isAdmin && owner.type !== "organization") {
+    if (!mayGenerateFor(doer, owner)) {
       throw new PermissionDeniedError("Only admin can generate repository for other user.");
     }
     await this.repos.checkMayCreate(doer, owner);
@@ -155,6 +156,9 @@ export class GenerateService {
 
   /** Whether `doer` administers `template` (a site admin, its owner, or a repository admin of it). */
   private async administers(doer: User, template: Repository): Promise<boolean> {
-    return doer.isAdmin || isRepoAdmin(await this.permissions.forRepository(doer, template));
+    return administersRepo({
+      permission: await this.permissions.forRepository(doer, template),
+      viewer: doer,
+    });
   }
 }

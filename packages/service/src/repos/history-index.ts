@@ -17,7 +17,10 @@ export class HistoryIndexer {
   /** Queues a commit-graph write of `git`, repository `repoId`'s. */
   schedule(repoId: number, git: GitRepository): void {
     const before = this.running.get(repoId) ?? Promise.resolve();
+    // Started on the loop's next turn, once the move's answer is written: starting git blocks the
+    // event loop (a fork of the whole server process) for tens of milliseconds.
     const work: Promise<void> = before
+      .then(() => new Promise<void>((next) => setImmediate(next)))
       .then(() => this.index(repoId, git))
       .finally(() => {
         if (this.running.get(repoId) === work) this.running.delete(repoId);

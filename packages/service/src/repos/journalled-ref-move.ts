@@ -2,7 +2,6 @@ import type { Repository } from "@kiln/domain";
 import type { RefUpdate } from "@kiln/git";
 import type { Db } from "@kiln/storage";
 import type { RefJournal, RefMoveFacts, RefMoveKind } from "./ref-journal.js";
-import type { RepoService } from "./repo-service.js";
 
 /**
  * The hook a journalled move hands to git: told the move (or an operation's moves) under git's
@@ -36,7 +35,7 @@ export interface JournalledMoveSpec<T> {
 export async function journalledMove<T>(
   journal: RefJournal,
   repoId: number,
-  doerId: number,
+  doerId: number | null,
   spec: JournalledMoveSpec<T>,
 ): Promise<T> {
   let operation: string | undefined;
@@ -68,7 +67,7 @@ export async function journalledMove<T>(
   return result;
 }
 
-/** A repository ref move ({@link journalledRefMove}): recorded as the doer's push. */
+/** A repository ref move (`RefUpdates.move`): recorded as the doer's push. */
 export interface JournalledRefMove<T> extends Omit<JournalledMoveSpec<T>, "kind" | "record"> {
   /** `ref` (a branch or tag created or deleted through the API) by default. */
   readonly kind?: RefMoveKind;
@@ -79,27 +78,12 @@ export interface JournalledRefMove<T> extends Omit<JournalledMoveSpec<T>, "kind"
 }
 
 /**
- * A move of a repository's refs made by the service layer (a branch or tag created, deleted or
- * renamed through the API, a head branch deleted after its merge), journalled by
- * {@link journalledMove} and recorded as the doer's push (`RepoService.afterPush`) with the
- * move's own rows, as the kind's finisher records it after a crash.
+ * How `RefUpdates.record` records a journalled move: the operation that announced it (claimed in
+ * the recording transaction), its kind (naming its crash point) and the rows it changes besides
+ * its events, written in that transaction unless a reconciliation claimed it.
  */
-export function journalledRefMove<T>(
-  repos: RepoService,
-  repo: Repository,
-  doerId: number,
-  spec: JournalledRefMove<T>,
-): Promise<T> {
-  const kind = spec.kind ?? "ref";
-  return journalledMove(repos.journal, repo.id, doerId, {
-    ...spec,
-    kind,
-    record: async (result, updates, operation) => {
-      await repos.afterPush(spec.repoAfter ? spec.repoAfter(result) : repo, updates, doerId, {
-        kind,
-        ...(operation ? { operation } : {}),
-        ...(spec.record ? { record: spec.record } : {}),
-      });
-    },
-  });
+export interface JournalledRecord {
+  readonly operation?: string;
+  readonly kind: RefMoveKind;
+  readonly record?: (trx: Db) => Promise<void>;
 }

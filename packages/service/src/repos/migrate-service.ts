@@ -9,10 +9,12 @@ import {
   GitMigrationError,
 } from "@kiln/git";
 import { mirrors } from "@kiln/storage";
+import { mayImportLocal } from "../access/owner-rules.js";
 import type { ServiceContext } from "../context.js";
 import { PULL_MIRRORS_DISABLED, type PullMirrorService } from "../mirrors/pull-mirror-service.js";
 import { remotePolicy } from "../outbound/remote-policy.js";
 import { withGitErrors } from "./git-errors.js";
+import type { RefUpdates } from "./ref-updates.js";
 import { checkRepoName } from "./repo-names.js";
 import type { RepoService } from "./repo-service.js";
 
@@ -42,6 +44,7 @@ export class MigrateService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
+    private readonly refs: RefUpdates,
     private readonly pullMirrors?: PullMirrorService,
   ) {}
 
@@ -97,7 +100,7 @@ export class MigrateService {
           );
         },
       )
-      .then(async (repo) => this.repos.afterPush(repo, []));
+      .then(async (repo) => this.refs.record(repo, []));
   }
 
   /**
@@ -123,7 +126,7 @@ export class MigrateService {
   }
 
   private allowLocalPath(doer: User, path: string): string {
-    if (!doer.isAdmin && !doer.allowImportLocal) {
+    if (!mayImportLocal(doer)) {
       throw new PermissionDeniedError("You don't have permission to import local repositories.");
     }
     if (!isAbsolute(path))

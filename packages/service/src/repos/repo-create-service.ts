@@ -8,6 +8,7 @@ import {
 } from "@kiln/domain";
 import { isValidRefName, type RepoStore } from "@kiln/git";
 import { type Db, isUniqueViolation, labels, repoMoves, repositories } from "@kiln/storage";
+import { bypassesRepoLimit, mayCreateRepoFor } from "../access/owner-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
@@ -190,13 +191,13 @@ export class RepoCreateService {
   async checkMayCreate(doer: User, owner: User): Promise<void> {
     if (owner.type === "organization") {
       const standing = await this.permissions.inOrganization(owner, doer);
-      if (!doer.isAdmin && !standing.permission.canCreateRepository) {
+      if (!mayCreateRepoFor(doer, owner, standing.permission.canCreateRepository)) {
         throw new PermissionDeniedError("Given user is not allowed to create repository in organization.");
       }
-    } else if (owner.id !== doer.id && !doer.isAdmin) {
+    } else if (!mayCreateRepoFor(doer, owner, false)) {
       throw new PermissionDeniedError("Only site admins may create repositories for other users.");
     }
-    if (doer.isAdmin) return;
+    if (bypassesRepoLimit(doer)) return;
     const limit =
       owner.maxRepoCreation > -1 ? owner.maxRepoCreation : this.ctx.settings.repository.maxCreationLimit;
     if (limit > -1 && (await repositories.countOwnedRepositories(this.ctx.db, owner.id)) >= limit) {

@@ -8,14 +8,7 @@ import {
   type Repository,
   type User,
 } from "@kiln/domain";
-import {
-  type GitRepository,
-  type LfsStore,
-  listBranches,
-  type RefUpdate,
-  RepoStore,
-  setDefaultBranch,
-} from "@kiln/git";
+import { type GitRepository, type LfsStore, listBranches, RepoStore, setDefaultBranch } from "@kiln/git";
 import {
   type Db,
   forks,
@@ -25,15 +18,14 @@ import {
   repositories,
   users,
 } from "@kiln/storage";
+import { seeAllViewer } from "../access/actor.js";
 import type { PermissionService } from "../access/permission-service.js";
 import type { ServiceContext } from "../context.js";
 import { inRepo } from "../events/event-base.js";
-import { describePushes, recordRefUpdates } from "../events/ref-events.js";
 import type { QuotaLedger } from "../quota/ledger.js";
-import { crashPoint } from "./crash-point.js";
 import { withGitErrors } from "./git-errors.js";
 import { HistoryIndexer } from "./history-index.js";
-import { RefJournal, type RefMoveKind } from "./ref-journal.js";
+import { RefJournal } from "./ref-journal.js";
 import {
   type CreateRepoInput,
   type NewRepoValues,
@@ -58,24 +50,13 @@ export interface EditRepoInput {
   readonly pulls?: Partial<PullsConfig>;
 }
 
-/**
- * How {@link RepoService.afterPush} records a journalled move: the operation that announced it
- * (claimed in the recording transaction), its kind (naming its crash point) and the rows it
- * changes besides its events, written in that transaction unless a reconciliation claimed it.
- */
-export interface JournalledRecord {
-  readonly operation?: string;
-  readonly kind: RefMoveKind;
-  readonly record?: (trx: Db) => Promise<void>;
-}
-
 /** A viewer that sees every repository, for housekeeping. */
-const SEE_ALL = { id: 0, isAdmin: true, isRestricted: false, publicOnly: false } as const;
+const SEE_ALL = seeAllViewer();
 
 /**
  * Repositories: their rows, their bare git repositories on disk and their usage in the quota
  * ledger, kept consistent. Creation (RepoCreateService) builds the repository on disk, then
- * records it; sizes are re-measured after every push and API write and recorded as usage of the
+ * records it; sizes are re-measured after every ref move (RefUpdates) and recorded as usage of the
  * owner (RepoSizeService), LFS references likewise (RepoLfsService).
  */
 export class RepoService {
@@ -101,15 +82,6 @@ export class RepoService {
     this.store = new RepoStore({ root: ctx.settings.repository.root });
     this.moves = new RepoMoves(ctx, this.store);
     this.journal = new RefJournal(ctx, (repo) => this.git(repo));
-    // A push, an API file write, an API branch or tag change or a fork sync a crash interrupted
-    // is recorded as the push it was.
-    for (const kind of ["push", "contents", "ref", "fork-sync"] as const)
-      this.journal.register(kind, (repo, _git, intents, landed) =>
-        this.afterPush(repo, landed, intents[0]?.doerId, {
-          operation: intents[0]?.operation ?? "",
-          kind,
-        }).then(() => undefined),
-      );
     this.sizes = new RepoSizeService(ctx, this.store, ledger);
     this.historyIndex = new HistoryIndexer(ctx);
     this.lfsRefs = new RepoLfsService(ctx, ledger);
@@ -163,61 +135,30 @@ export class RepoService {
   }
 
   /**
-   * After refs changed in git (a push, a file written through the API, a branch or tag made or
-   * removed): when the default branch does not exist but others do (the first push of a branch
-   * with another name), that branch becomes the default, as in Forgejo; the refs' events
-   * (push, create, delete) are recorded for `pusherId` in the same transaction; then sizes.
-   * Git has applied the refs before this runs; with `journal`, the operation that announced them
-   * is claimed in the transaction that records their events, which are left out when a
-   * reconciliation already recorded them (docs/architecture.md, "The git window").
+   * Tells the repository's own followers that its refs moved (RefUpdates calls it once a move is
+   * recorded): the history index is rewritten and each {@link onPushed} listener started, all in
+   * the background.
    */
-  async afterPush(
-    repo: Repository,
-    updates: readonly RefUpdate[],
-    pusherId?: number | null,
-    journal?: JournalledRecord,
-  ): Promise<Repository> {
-    if (journal) crashPoint(`${journal.kind}-after-move`);
-    const git = await this.git(repo);
-    const branches = await listBranches(git);
-    let nextDefault: string | undefined;
-    if (branches.length > 0 && !branches.some((b) => b.name === repo.defaultBranch)) {
-      const pushed = updates.find((u) => u.ref.startsWith("refs/heads/") && !/^0+$/.test(u.newSha));
-      nextDefault = pushed
-        ? pushed.ref.slice("refs/heads/".length)
-        : (branches[0]?.name ?? repo.defaultBranch);
-      await setDefaultBranch(git, nextDefault);
-    }
-    const recording = pusherId !== undefined && pusherId !== null && updates.length > 0;
-    const pushed = recording ? await describePushes(git, updates) : new Map();
-    if (nextDefault !== undefined || recording || journal) {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        if (nextDefault !== undefined) {
-          await repositories.updateRepository(trx, repo.id, { defaultBranch: nextDefault });
-        }
-        const mine = journal?.operation ? await this.journal.claim(trx, journal.operation) : true;
-        if (mine) await journal?.record?.(trx);
-        if (recording && mine)
-          await recordRefUpdates(this.ctx.events, trx, inRepo(repo, pusherId), updates, pushed);
-      });
-    }
-    const after = await this.refreshSize(repo.id);
+  refsMoved(after: Repository, git: GitRepository): void {
     // The history index follows in the background (HistoryIndexer); it is not part of the size.
-    this.historyIndex.schedule(repo.id, git);
-    if (updates.length > 0) for (const listener of this.pushListeners) listener(after);
-    return after;
+    this.historyIndex.schedule(after.id, git);
+    for (const listener of this.pushListeners) listener(after);
   }
 
   /**
-   * Adds a function told (synchronously, after {@link afterPush} recorded everything) that refs of
+   * Adds a function told (synchronously, after RefUpdates recorded a move) that refs of
    * a repository changed: it must start its own work in the background and never throw.
    */
   onPushed(listener: (repo: Repository) => void): void {
     this.pushListeners.push(listener);
   }
 
-  /** Waits for the background work started after pushes (tests, shutdown). */
+  /**
+   * Waits for the background work started after pushes (tests, shutdown): the history index and
+   * the after-commit stage (pull request re-checks).
+   */
   async idle(): Promise<void> {
+    await this.ctx.events.settled();
     await this.historyIndex.idle();
   }
 

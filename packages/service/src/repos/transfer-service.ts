@@ -19,6 +19,7 @@ import {
 } from "@kiln/storage";
 import { actorFor, viewerOf } from "../access/actor.js";
 import { canSeeAccount } from "../access/org-permission.js";
+import { mayCreateRepoFor } from "../access/owner-rules.js";
 import type { PermissionService } from "../access/permission-service.js";
 import { hasAccess } from "../access/repo-permission.js";
 import type { ServiceContext } from "../context.js";
@@ -75,11 +76,7 @@ export class TransferService {
       throw new InvalidArgumentError("the repository already belongs to the new owner");
     if (await repoTransfers.findTransfer(this.ctx.db, repo.id))
       throw new ConflictError("repository is already being transferred");
-    const direct =
-      doer.isAdmin ||
-      doer.id === newOwner.id ||
-      (newOwner.type === "organization" &&
-        (await this.permissions.inOrganization(newOwner, doer)).permission.canCreateRepository);
+    const direct = mayCreateRepoFor(doer, newOwner, await this.orgGrants(newOwner, doer));
     if (direct) {
       await this.transferOwnership(repo, newOwner, teams);
       return "transferred";
@@ -142,11 +139,7 @@ export class TransferService {
     const transfer = await this.pending(repo);
     if (!transfer) throw new NotFoundError("no pending transfer for this repository");
     const { recipient } = transfer;
-    const allowed =
-      doer.isAdmin ||
-      doer.id === recipient.id ||
-      (recipient.type === "organization" &&
-        (await this.permissions.inOrganization(recipient, doer)).permission.canCreateRepository);
+    const allowed = mayCreateRepoFor(doer, recipient, await this.orgGrants(recipient, doer));
     if (!allowed) throw new PermissionDeniedError("user does not have permissions to do this");
     if (!accept) {
       await repoTransfers.deleteTransfer(this.ctx.db, repo.id);
@@ -155,6 +148,12 @@ export class TransferService {
     // Forgejo's CheckQuota of the recipient, once it may accept.
     await this.quota.enforce(recipient, "size:repos:all");
     await this.transferOwnership(repo, recipient, transfer.teams);
+  }
+
+  /** Whether one of `doer`'s teams may create repositories in `owner` (false unless an organization). */
+  private async orgGrants(owner: User, doer: User): Promise<boolean> {
+    if (owner.type !== "organization") return false;
+    return (await this.permissions.inOrganization(owner, doer)).permission.canCreateRepository;
   }
 
   private async resolveTeams(newOwner: User, teamIds: readonly number[] | undefined): Promise<Team[]> {

@@ -10,6 +10,7 @@ import { notifications, repoAccess } from "@kiln/storage";
 
 const { NotificationSource, NotificationStatus } = notifications;
 
+import { isSelfOrAdmin } from "../access/account-rules.js";
 import { type Actor, signedInViewer } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 
@@ -118,7 +119,7 @@ export class NotificationService {
     const viewer = signedInViewer(actor);
     const row = await notifications.findNotificationThread(this.ctx.db, id, viewer);
     if (!row) throw new NotFoundError(`notification does not exist [id: ${id}]`);
-    if (row.userId !== viewer.id && !viewer.isAdmin) {
+    if (!isSelfOrAdmin(viewer, { id: row.userId })) {
       throw new PermissionDeniedError(
         `only user itself and admin are allowed to read/change this thread ${id}`,
       );

@@ -31,11 +31,11 @@ export class StarService {
 
   /** The users who starred the repository whom the caller may see. */
   stargazers(repo: RepoAccess, page: PageRequest): Promise<Paged<User>> {
-    return social.listStargazers(this.ctx.db, repo.repo.id, viewerOf(repo.actor), page);
+    return social.listMarkers(this.ctx.db, "star", repo.repo.id, viewerOf(repo.actor), page);
   }
 
   /** The repositories `user` starred that the actor may see (another's private ones left out). */
   starred(actor: Actor, user: User, page: PageRequest): Promise<Paged<Repository>> {
-    return social.listStarredRepos(this.ctx.db, user.id, viewerOf(actor), page);
+    return social.listMarkedRepos(this.ctx.db, "star", user.id, viewerOf(actor), page);
   }
 }

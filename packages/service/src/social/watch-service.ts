@@ -42,11 +42,11 @@ export class WatchService {
 
   /** The users watching the repository whom the caller may see. */
   watchers(repo: RepoAccess, page: PageRequest): Promise<Paged<User>> {
-    return social.listWatchers(this.ctx.db, repo.repo.id, viewerOf(repo.actor), page);
+    return social.listMarkers(this.ctx.db, "watch", repo.repo.id, viewerOf(repo.actor), page);
   }
 
   /** The repositories `user` watches that the actor may see (another's private ones left out). */
   watched(actor: Actor, user: User, page: PageRequest): Promise<Paged<Repository>> {
-    return social.listWatchedRepos(this.ctx.db, user.id, viewerOf(actor), page);
+    return social.listMarkedRepos(this.ctx.db, "watch", user.id, viewerOf(actor), page);
   }
 }

@@ -117,7 +117,7 @@ export async function loadEventSubject(
     }
     if (!issueView) return null;
     const extra: { comment?: Comment; review?: Review; user?: User | null } = {};
-    if ("commentId" in event) {
+    if (event.type === "issue_comment" || event.type === "pull_request_comment") {
       const found = await comments.findComment(trx, event.commentId);
       if (found) extra.comment = found;
     }

@@ -3,46 +3,20 @@ import type { StoredHookEvent } from "@kiln/storage";
 import { HOOK_EVENT_TYPES, type HookEventType } from "../events/event.js";
 
 /**
- * Forgejo's HookEvents flags (modules/webhook/structs.go) and which granular event each decides:
- * one `pull_request_review` flag decides the three review events, as in Forgejo.
+ * The Forgejo HookEvents flag (modules/webhook/structs.go) that decides a granular event: one
+ * `pull_request_review` flag decides the three review events, as in Forgejo; every other event
+ * has a flag of its own name.
  */
-const FLAG_OF: Readonly<Record<HookEventType, string>> = {
-  create: "create",
-  delete: "delete",
-  fork: "fork",
-  push: "push",
-  issues: "issues",
-  issue_assign: "issue_assign",
-  issue_label: "issue_label",
-  issue_milestone: "issue_milestone",
-  issue_comment: "issue_comment",
-  pull_request: "pull_request",
-  pull_request_assign: "pull_request_assign",
-  pull_request_label: "pull_request_label",
-  pull_request_milestone: "pull_request_milestone",
-  pull_request_comment: "pull_request_comment",
-  pull_request_review_approved: "pull_request_review",
-  pull_request_review_rejected: "pull_request_review",
-  pull_request_review_comment: "pull_request_review",
-  pull_request_sync: "pull_request_sync",
-  pull_request_review_request: "pull_request_review_request",
-  wiki: "wiki",
-  repository: "repository",
-  release: "release",
-  package: "package",
-};
+function flagOf(type: HookEventType): string {
+  return type.startsWith("pull_request_review_") && type !== "pull_request_review_request"
+    ? "pull_request_review"
+    : type;
+}
 
-const ISSUE_FLAGS = ["issues", "issue_assign", "issue_label", "issue_milestone", "issue_comment"];
-const PULL_FLAGS = [
-  "pull_request",
-  "pull_request_assign",
-  "pull_request_label",
-  "pull_request_milestone",
-  "pull_request_comment",
-  "pull_request_review",
-  "pull_request_sync",
-  "pull_request_review_request",
-];
+/** The flags `issues` selects all of, and those `pull_request` does, derived from the one list. */
+const FLAGS = [...new Set(HOOK_EVENT_TYPES.map(flagOf))];
+const ISSUE_FLAGS = FLAGS.filter((flag) => flag.startsWith("issue"));
+const PULL_FLAGS = FLAGS.filter((flag) => flag.startsWith("pull_request"));
 
 /** Names a hook's `events` may hold beyond the granular ones (Forgejo's API reads them too). */
 const EXTRA_NAMES = new Set(["issues_only", "pull_request_only", "pull_request_review"]);
@@ -64,7 +38,7 @@ export function parseHookEvents(names: readonly string[] | undefined): StoredHoo
   const has = (name: string) => list.includes(name);
   const events: Record<string, boolean> = {};
   for (const type of HOOK_EVENT_TYPES) {
-    const flag = FLAG_OF[type];
+    const flag = flagOf(type);
     events[flag] = (events[flag] ?? false) || has(type);
   }
   events.pull_request_review = has("pull_request_review") || events.pull_request_review === true;
@@ -81,7 +55,7 @@ export function parseHookEvents(names: readonly string[] | undefined): StoredHoo
 export function hookWants(selection: StoredHookEvent, type: HookEventType): boolean {
   if (selection.send_everything) return true;
   if (selection.push_only) return type === "push";
-  return selection.choose_events && selection.events[FLAG_OF[type]] === true;
+  return selection.choose_events && selection.events[flagOf(type)] === true;
 }
 
 /** The granular event names a selection fires for, in Forgejo's order (its EventsArray). */

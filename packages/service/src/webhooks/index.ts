@@ -13,6 +13,6 @@ export {
 export { HOOK_TASK_KEEP_MS, hookTaskCleanupTask } from "./hook-task-cleanup.js";
 export { HostMatcher } from "./host-matcher.js";
 export { HOOK_TYPES, type HookType, renderBody } from "./render.js";
-export type { HookPayload, WebhookPayloads } from "./webhook-payloads.js";
+export type { HookPayload } from "./webhook-payloads.js";
 export { eventBranch, WebhookQueue } from "./webhook-queue.js";
 export { WebhookService } from "./webhook-service.js";

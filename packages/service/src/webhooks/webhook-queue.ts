@@ -10,15 +10,14 @@ import {
   type WebhookRow,
   webhooks,
 } from "@kiln/storage";
-import type { Logger } from "../context.js";
-import type { ForgeEvent, HookEventType } from "../events/event.js";
+import { type ForgeEvent, type HookEventType, isHookEvent } from "../events/event.js";
 import type { EventConsumer } from "../events/recorder.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { branchMatches } from "./branch-glob.js";
 import { loadEventSubject, mirrorViewOf, pushCommits } from "./event-subject.js";
 import { hookWants } from "./hook-events.js";
+import type { PayloadBuilder } from "./payload-builder.js";
 import { renderBody } from "./render.js";
-import type { WebhookPayloads } from "./webhook-payloads.js";
 
 /** The branch an event is about, for `branch_filter` (Forgejo's getPayloadBranch); none for the rest. */
 export function eventBranch(event: ForgeEvent): string | undefined {
@@ -36,26 +35,15 @@ export function eventBranch(event: ForgeEvent): string | undefined {
  */
 export class WebhookQueue implements EventConsumer {
   readonly name = "webhooks";
-  #payloads: WebhookPayloads | undefined;
 
   constructor(
-    private readonly logger: Logger,
     private readonly repos: RepoService,
+    private readonly payloads: PayloadBuilder,
     private readonly queued: () => void,
   ) {}
 
-  /** Sets the payload builder (the HTTP layer's converters); without one, nothing is queued. */
-  use(payloads: WebhookPayloads): void {
-    this.#payloads = payloads;
-  }
-
-  get ready(): boolean {
-    return this.#payloads !== undefined;
-  }
-
   async consume(trx: Db, event: ForgeEvent): Promise<void> {
-    const payloads = this.#payloads;
-    if (!payloads) return;
+    if (!isHookEvent(event)) return;
     const repo = event.repoId === null ? undefined : await repositories.findRepositoryById(trx, event.repoId);
     const hooks = await webhooks.activeHooksFor(trx, event.repoId, event.ownerId, repo?.createdAt ?? null);
     const branch = eventBranch(event);
@@ -67,7 +55,7 @@ export class WebhookQueue implements EventConsumer {
     if (matching.length === 0) return;
     const subject = await loadEventSubject(trx, this.repos, event);
     if (!subject) return;
-    const payload = payloads.build(subject);
+    const payload = this.payloads.build(subject);
     await webhooks.insertHookTasks(
       trx,
       matching.map((hook) => task(hook, event.type, renderBody(hook, event.type, payload))),
@@ -83,17 +71,12 @@ export class WebhookQueue implements EventConsumer {
     actor: User,
     ref: string | undefined,
   ): Promise<void> {
-    const payloads = this.#payloads;
-    if (!payloads) {
-      this.logger.warn({ hook: hook.id }, "webhook test: no payload builder is registered");
-      return;
-    }
     const git = await this.repos.git(repo);
     const sha = (await getCommit(git, ref || repo.defaultBranch, { files: false })).sha;
     const push = await pushCommits(trx, this.repos, repo, "0".repeat(40), sha);
     const owner = await users.findUserById(trx, repo.ownerId);
     const mirror = await mirrorViewOf(trx, repo);
-    const payload = payloads.build({
+    const payload = this.payloads.build({
       event: {
         type: "push",
         repoId: repo.id,

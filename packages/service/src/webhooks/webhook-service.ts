@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context.js";
 import type { RepoService } from "../repos/repo-service.js";
 import { DeliveryWorker } from "./delivery-worker.js";
 import { HookService } from "./hook-service.js";
-import type { WebhookPayloads } from "./webhook-payloads.js";
+import { PayloadBuilder } from "./payload-builder.js";
 import { WebhookQueue } from "./webhook-queue.js";
 
 /**
@@ -23,18 +23,9 @@ export class WebhookService {
   ) {
     this.hooks = new HookService(ctx);
     this.worker = new DeliveryWorker(ctx, this.hooks);
-    this.queue = new WebhookQueue(ctx.logger, repos, () => this.worker.wake());
-  }
-
-  /**
-   * Gives the queue its payload builder and registers it as the "webhooks" event consumer; the
-   * HTTP layer calls this when it builds the app (the payloads need its converters). Only the
-   * first call registers.
-   */
-  usePayloads(payloads: WebhookPayloads): void {
-    const first = !this.queue.ready;
-    this.queue.use(payloads);
-    if (first) this.ctx.events.register(this.queue);
+    this.queue = new WebhookQueue(repos, new PayloadBuilder(ctx.settings), () => this.worker.wake());
+    // Deliveries are queued in the transaction of every change, whichever adapter or command made it.
+    ctx.events.register(this.queue);
   }
 
   /** `POST …/hooks/{id}/tests`: queues a push delivery of `ref`'s commit to one repository hook. */

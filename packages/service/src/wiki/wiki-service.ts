@@ -27,7 +27,7 @@ import { userSignature } from "../git/commit-identity.js";
 import type { QuotaLedger } from "../quota/ledger.js";
 import { crashPoint } from "../repos/crash-point.js";
 import { withGitErrors } from "../repos/git-errors.js";
-import { journalledMove } from "../repos/journalled-ref-move.js";
+import type { ReceivePackOptions, RefUpdates } from "../repos/ref-updates.js";
 import type { RepoService } from "../repos/repo-service.js";
 import {
   FOOTER,
@@ -92,6 +92,7 @@ export class WikiService {
     private readonly ctx: ServiceContext,
     private readonly repos: RepoService,
     private readonly ledger: QuotaLedger,
+    private readonly refs: RefUpdates,
   ) {
     // The wiki's usage moves with a transferred repository and goes with a deleted one.
     ledger.registerRepositoryAssets(async (db, repoId) => ({ wiki: await wikis.wikiSize(db, repoId) }));
@@ -278,9 +279,18 @@ export class WikiService {
     });
   }
 
-  /** After a push to the wiki: its size is measured again and recorded with the owner's usage. */
-  async afterPush(repo: Repository): Promise<void> {
-    await this.recordSize(repo);
+  /**
+   * The wiki's git store for a git request and its options: a push by `pusher` creates the wiki
+   * when missing and records its size after. Undefined when a reader asks for a wiki that does
+   * not exist.
+   */
+  async transport(
+    repo: Repository,
+    pusher: User | null,
+  ): Promise<{ git: GitRepository; options: ReceivePackOptions } | undefined> {
+    const git = pusher ? await this.ensure(repo) : await this.open(repo);
+    if (!git) return undefined;
+    return { git, options: await this.refs.wikiTransport(repo, pusher, () => this.recordSize(repo)) };
   }
 
   /**
@@ -389,7 +399,7 @@ export class WikiService {
     const author = { ...userSignature(doer, this.ctx.settings), date: new Date() };
     const change: WikiChange = { ...options.event, comment: options.comment ?? options.message };
     // Journalled (kind `wiki`): a crash after the branch moved still records the page's event.
-    await journalledMove(this.repos.journal, repo.id, doer.id, {
+    await this.refs.moveStore(repo, doer.id, {
       kind: "wiki",
       facts: { detail: { ...change } },
       move: (beforeMove) =>

@@ -1,6 +1,6 @@
 import type { AccessToken, Paged, PageRequest, User } from "@kiln/domain";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 const TOKEN_COLUMNS = [
@@ -20,15 +20,6 @@ export async function insertAccessToken(
   values: { userId: number; name: string; tokenHash: string; tokenLastEight: string; scope: string },
 ): Promise<AccessToken> {
   return db.insertInto("accessToken").values(values).returning(TOKEN_COLUMNS).executeTakeFirstOrThrow();
-}
-
-/** The token whose secret hashes to `tokenHash`, or undefined. */
-export async function findAccessTokenByHash(db: Db, tokenHash: string): Promise<AccessToken | undefined> {
-  return db
-    .selectFrom("accessToken")
-    .select(TOKEN_COLUMNS)
-    .where("tokenHash", "=", tokenHash)
-    .executeTakeFirst();
 }
 
 /** A token as authentication needs it: its id and scope, and the account that owns it. */
@@ -75,11 +66,7 @@ export async function listAccessTokens(
   page: PageRequest,
 ): Promise<Paged<AccessToken>> {
   const base = db.selectFrom("accessToken").where("userId", "=", userId);
-  return paged(
-    base.select(TOKEN_COLUMNS).orderBy("id", "asc"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(base, (rows) => rows.select(TOKEN_COLUMNS).orderBy("id", "asc"), page);
 }
 
 /** Deletes one of a user's tokens; false when there was none. */

@@ -2,7 +2,7 @@ import type { ActionRun, ActionTask, Paged, PageRequest } from "@kiln/domain";
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionRunJobTable, ActionRunTable } from "../database-actions.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 /** A run as stored; the domain's {@link ActionRun}. */
 export type ActionRunRow = ActionRun;
@@ -34,11 +34,7 @@ export async function listRuns(
   filter: RunFilter,
   page: PageRequest,
 ): Promise<Paged<ActionRunRow>> {
-  return paged(
-    runsOf(db, repoId, filter).selectAll().orderBy("id", "desc"),
-    runsOf(db, repoId, filter).select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return pageOf(runsOf(db, repoId, filter), (q) => q.selectAll().orderBy("id", "desc"), page);
 }
 
 /** One run of a repository by id. */
@@ -150,24 +146,25 @@ export async function listTasks(
     if (statuses.length) query = query.where("actionTask.status", "in", [...statuses]);
     return query;
   };
-  const result = await paged(
-    base()
-      .select([
-        "actionTask.id",
-        "actionTask.status",
-        "actionTask.createdAt",
-        "actionTask.updatedAt",
-        "actionRunJob.name as jobName",
-        "actionRun.index as runIndex",
-        "actionRun.title as runTitle",
-        "actionRun.event as runEvent",
-        "actionRun.ref as runRef",
-        "actionRun.commitSha as runCommitSha",
-        "actionRun.workflowId as runWorkflowId",
-        "actionRun.startedAt as runStartedAt",
-      ])
-      .orderBy("actionTask.id", "desc"),
-    base().select((eb) => eb.fn.countAll().as("count")),
+  const result = await pageOf(
+    base(),
+    (q) =>
+      q
+        .select([
+          "actionTask.id",
+          "actionTask.status",
+          "actionTask.createdAt",
+          "actionTask.updatedAt",
+          "actionRunJob.name as jobName",
+          "actionRun.index as runIndex",
+          "actionRun.title as runTitle",
+          "actionRun.event as runEvent",
+          "actionRun.ref as runRef",
+          "actionRun.commitSha as runCommitSha",
+          "actionRun.workflowId as runWorkflowId",
+          "actionRun.startedAt as runStartedAt",
+        ])
+        .orderBy("actionTask.id", "desc"),
     page,
   );
   return {

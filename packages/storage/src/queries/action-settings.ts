@@ -2,7 +2,7 @@ import type { ActionScope, Paged, PageRequest } from "@kiln/domain";
 import type { Selectable } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionRunnerTokenTable, ActionSettingTable } from "../database-actions.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 export type { ActionScope } from "@kiln/domain";
 
@@ -26,11 +26,7 @@ export async function listSettings(
   scope: ActionScope,
   page: PageRequest,
 ): Promise<Paged<ActionSettingRow>> {
-  return paged(
-    inScope(db, table, scope).selectAll().orderBy("name").orderBy("id"),
-    inScope(db, table, scope).select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return pageOf(inScope(db, table, scope), (q) => q.selectAll().orderBy("name").orderBy("id"), page);
 }
 
 /** The secret or variable of a scope by its (upper-cased) name. */

@@ -3,17 +3,12 @@ import { ActionType } from "@kiln/domain";
 import { type Insertable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionRow, ActionTable } from "../database-attachments.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import { type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
 
 export { ActionType, type ActionTypeName, actionTypeName } from "@kiln/domain";
 
 export type NewAction = Insertable<ActionTable>;
-
-/** Records an entry of an activity feed (Forgejo's Action row). */
-export async function insertAction(db: Db, row: NewAction): Promise<void> {
-  await db.insertInto("action").values(row).execute();
-}
 
 /** The repository facts a feed entry needs: privacy, owner and whether the owner is an organization. */
 export async function feedRepository(db: Db, repoId: number) {
@@ -108,9 +103,9 @@ export async function listFeed(
   page: PageRequest,
 ): Promise<Paged<ActionRow>> {
   const query = feedQuery(db, filter, viewer).where("action.isDeleted", "=", false);
-  return paged(
-    query.selectAll("action").orderBy("action.createdAt", "desc").orderBy("action.id", "desc"),
-    query.select((eb) => eb.fn.countAll().as("count")),
+  return pageOf(
+    query,
+    (q) => q.selectAll("action").orderBy("action.createdAt", "desc").orderBy("action.id", "desc"),
     page,
   );
 }

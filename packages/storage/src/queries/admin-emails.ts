@@ -1,7 +1,7 @@
 import type { EmailWithOwner, Paged, PageRequest } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 export type { EmailWithOwner } from "@kiln/domain";
 
@@ -30,19 +30,20 @@ export async function searchEmails(
       ]),
     );
   }
-  return paged(
-    q
-      .select([
-        "emailAddress.email",
-        "emailAddress.isActivated",
-        "emailAddress.isPrimary",
-        "emailAddress.userId",
-        "users.name as userName",
-      ])
-      .orderBy("emailAddress.lowerEmail")
-      .orderBy("emailAddress.isPrimary", "desc")
-      .orderBy("emailAddress.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
+  return pageOf(
+    q,
+    (q) =>
+      q
+        .select([
+          "emailAddress.email",
+          "emailAddress.isActivated",
+          "emailAddress.isPrimary",
+          "emailAddress.userId",
+          "users.name as userName",
+        ])
+        .orderBy("emailAddress.lowerEmail")
+        .orderBy("emailAddress.isPrimary", "desc")
+        .orderBy("emailAddress.id"),
     page,
   );
 }

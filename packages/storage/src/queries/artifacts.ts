@@ -2,7 +2,7 @@ import type { Paged, PageRequest } from "@kiln/domain";
 import type { Insertable, Selectable } from "kysely";
 import type { Db } from "../database.js";
 import type { ActionArtifactTable } from "../database-actions.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import type { UsageCounters } from "./quota-usage.js";
 import type { UsageSource } from "./usage-source.js";
 
@@ -59,11 +59,7 @@ export async function listArtifacts(
   let base = db.selectFrom("actionArtifact").where("repoId", "=", repoId).where("expiresAt", ">", now);
   if (filter.name !== undefined) base = base.where("name", "=", filter.name);
   if (filter.runId !== undefined) base = base.where("runId", "=", filter.runId);
-  return paged(
-    base.selectAll().orderBy("id"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(base, (q) => q.selectAll().orderBy("id"), page);
 }
 
 /** Deletes an artifact of a repository (expired or not); the deleted row, or undefined when there was none. */
@@ -155,18 +151,19 @@ export async function listUsedArtifacts(
     .where("repository.ownerId", "=", ownerId)
     .where("actionArtifact.expiresAt", ">", now);
   if (publicOnly) base = base.where("repository.isPrivate", "=", false);
-  return paged(
-    base
-      .select([
-        "actionArtifact.name",
-        "actionArtifact.size",
-        "repository.ownerName",
-        "repository.name as repoName",
-        "actionArtifact.runId",
-      ])
-      .orderBy("actionArtifact.size", "desc")
-      .orderBy("actionArtifact.id"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
+  return pageOf(
+    base,
+    (q) =>
+      q
+        .select([
+          "actionArtifact.name",
+          "actionArtifact.size",
+          "repository.ownerName",
+          "repository.name as repoName",
+          "actionArtifact.runId",
+        ])
+        .orderBy("actionArtifact.size", "desc")
+        .orderBy("actionArtifact.id"),
     page,
   );
 }

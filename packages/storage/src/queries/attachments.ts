@@ -2,7 +2,7 @@ import type { Paged, PageRequest } from "@kiln/domain";
 import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
 import type { AttachmentRow, AttachmentTable } from "../database-attachments.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import type { UsageSource } from "./usage-source.js";
 
 export type NewAttachment = Insertable<AttachmentTable>;
@@ -191,21 +191,22 @@ export async function usedByOwner(
             .where("users.visibility", "=", "public"),
         ),
       );
-  return paged(
-    base
-      .leftJoin("release", "release.id", "attachment.releaseId")
-      .leftJoin("issue", "issue.id", "attachment.issueId")
-      .selectAll("attachment")
-      .select([
-        "repository.ownerName as ownerName",
-        "repository.name as repoName",
-        "release.tagName as releaseTag",
-        "issue.index as issueIndex",
-        "issue.isPull as issueIsPull",
-      ])
-      .orderBy("attachment.size", "desc")
-      .orderBy("attachment.id", "desc"),
-    base.select((eb) => eb.fn.countAll().as("count")),
+  return pageOf(
+    base,
+    (q) =>
+      q
+        .leftJoin("release", "release.id", "attachment.releaseId")
+        .leftJoin("issue", "issue.id", "attachment.issueId")
+        .selectAll("attachment")
+        .select([
+          "repository.ownerName as ownerName",
+          "repository.name as repoName",
+          "release.tagName as releaseTag",
+          "issue.index as issueIndex",
+          "issue.isPull as issueIsPull",
+        ])
+        .orderBy("attachment.size", "desc")
+        .orderBy("attachment.id", "desc"),
     page,
   );
 }

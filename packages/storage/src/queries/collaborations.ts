@@ -1,6 +1,6 @@
 import type { CollaboratorMode, Paged, PageRequest, User } from "@kiln/domain";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
 /** Adds a collaborator or changes their mode. */
@@ -51,9 +51,10 @@ export async function listCollaborators(
     .selectFrom("collaboration")
     .innerJoin("users", "users.id", "collaboration.userId")
     .where("collaboration.repoId", "=", repoId);
-  const found = await paged(
-    q.select([...USER_COLUMNS.map((c) => `users.${c}` as const), "collaboration.mode"]).orderBy("users.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
+  const found = await pageOf(
+    q,
+    (q) =>
+      q.select([...USER_COLUMNS.map((c) => `users.${c}` as const), "collaboration.mode"]).orderBy("users.id"),
     page,
   );
   return {

@@ -19,9 +19,6 @@ export interface CommitStatusRow {
   readonly updatedAt: Date;
 }
 
-/** The orders of Forgejo's `sort` parameter; anything else is newest first. */
-export type CommitStatusSort = "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
-
 const COLUMNS = [
   "id",
   "repoId",

@@ -1,7 +1,7 @@
 import type { Paged, PageRequest } from "@kiln/domain";
 import type { Db } from "../database.js";
 import type { GpgKeyRow } from "../database-keys.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 const GPG_COLUMNS = [
   "id",
@@ -102,11 +102,7 @@ export async function listGpgKeys(
   page: PageRequest,
 ): Promise<Paged<GpgKeyWithSubkeys>> {
   const base = db.selectFrom("gpgKey").where("ownerId", "=", ownerId).where("primaryKeyId", "is", null);
-  const found = await paged(
-    base.select(GPG_COLUMNS).orderBy("id", "asc"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  const found = await pageOf(base, (q) => q.select(GPG_COLUMNS).orderBy("id", "asc"), page);
   return { items: await withSubkeys(db, found.items), total: found.total };
 }
 

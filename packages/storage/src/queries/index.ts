@@ -25,7 +25,7 @@ export * as branchRename from "./branch-rename.js";
 export * as collaborations from "./collaborations.js";
 export type { NewComment, Window } from "./comments.js";
 export * as comments from "./comments.js";
-export type { CommitStatusRow, CommitStatusSort, NewCommitStatus } from "./commit-statuses.js";
+export type { CommitStatusRow, NewCommitStatus } from "./commit-statuses.js";
 export * as commitStatuses from "./commit-statuses.js";
 export * as emails from "./emails.js";
 export * as forks from "./forks.js";

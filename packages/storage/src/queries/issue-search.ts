@@ -1,5 +1,5 @@
 import type { Issue, IssueSort, Paged, PageRequest } from "@kiln/domain";
-import { CompiledQuery, type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
 import { ISSUE_COLUMNS, issueReadableBy } from "./issues.js";
 import { paged } from "./paging.js";
@@ -273,40 +273,4 @@ function countedByRepository(db: Db, filter: IssueFilter) {
     .selectFrom("repository")
     .select(total.as("count"))
     .where("id", "=", repoIds[0] as number);
-}
-
-/**
- * PostgreSQL's plans for the queries of {@link searchIssues}: the keyword lookup (when there is
- * one), the page and the total (`EXPLAIN` lines), so that a benchmark or an operator can see
- * which indexes a search uses.
- */
-export async function explainIssueSearch(
-  db: Db,
-  filter: IssueFilter,
-  sort: IssueSort,
-  page: PageRequest,
-): Promise<{ readonly matches: string[]; readonly page: string[]; readonly total: string[] }> {
-  const explain = async (query: { sql: string; parameters: readonly unknown[] }) =>
-    (
-      await db.executeQuery<{ "QUERY PLAN": string }>(
-        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-      )
-    ).rows.map((row) => row["QUERY PLAN"]);
-  const text = filter.keyword === undefined ? undefined : keywordQuery(filter.keyword);
-  const matches = await keywordMatches(db, filter);
-  const rows = applySort(applyFilter(db.selectFrom("issue").select(ISSUE_COLUMNS), filter, matches), sort)
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit);
-  const count =
-    countedByRepository(db, filter) ??
-    applyFilter(
-      db.selectFrom("issue").select((eb) => eb.fn.countAll().as("count")),
-      filter,
-      matches,
-    );
-  return {
-    matches: text ? await explain(matchingIds(db, filter, text).compile(db)) : [],
-    page: await explain(rows.compile()),
-    total: await explain(count.compile()),
-  };
 }

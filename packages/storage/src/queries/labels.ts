@@ -2,7 +2,7 @@ import type { Label, Paged, PageRequest } from "@kiln/domain";
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
 import type { LabelTable } from "../database-issues.js";
-import { paged } from "./paging.js";
+import { paged, pageOf } from "./paging.js";
 
 const LABEL_COLUMNS = [
   "label.id",
@@ -194,11 +194,7 @@ export async function listIssueLabels(db: Db, issueId: number, page: PageRequest
     .selectFrom("issueLabel")
     .innerJoin("label", "label.id", "issueLabel.labelId")
     .where("issueLabel.issueId", "=", issueId);
-  return paged(
-    base.select(LABEL_COLUMNS).orderBy("label.name").orderBy("label.id"),
-    base.select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return pageOf(base, (q) => q.select(LABEL_COLUMNS).orderBy("label.name").orderBy("label.id"), page);
 }
 
 /** Recounts the open and closed issues of these labels (in the transaction of the change). */

@@ -2,7 +2,7 @@ import type { Paged, PageRequest } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
 import type { MirrorRow, PushMirrorRow } from "../database-mirrors.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 /** A new pull mirror row. */
 export interface NewMirror {
@@ -91,11 +91,7 @@ export async function listPushMirrors(
   page: PageRequest,
 ): Promise<Paged<PushMirrorRow>> {
   const base = db.selectFrom("pushMirror").where("repoId", "=", repoId);
-  return paged(
-    base.selectAll().orderBy("id"),
-    base.select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return pageOf(base, (q) => q.selectAll().orderBy("id"), page);
 }
 
 /** Every push mirror of a repository, oldest first (few: they are created one by one by admins). */

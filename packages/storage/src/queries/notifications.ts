@@ -204,12 +204,6 @@ export async function findNotificationThread(
   ).executeTakeFirst();
 }
 
-/** The owner of a notification (undefined when there is no such notification). */
-export async function notificationOwner(db: Db, id: number): Promise<number | undefined> {
-  const row = await db.selectFrom("notification").select("userId").where("id", "=", id).executeTakeFirst();
-  return row?.userId;
-}
-
 /** How many of the user's notifications are unread, of repositories the user may still see. */
 export async function countUnread(db: Db, userId: number, viewer: RepoViewer): Promise<number> {
   const row = await threadQuery(db, { userId, statuses: [NotificationStatus.unread] }, viewer)

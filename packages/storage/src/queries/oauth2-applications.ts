@@ -1,6 +1,6 @@
 import type { OAuth2ApplicationRecord, Paged, PageRequest } from "@kiln/domain";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 export type { OAuth2ApplicationRecord } from "@kiln/domain";
 
@@ -72,16 +72,6 @@ export async function findApplicationByClientId(
   return row && decode(row);
 }
 
-/** An application by id, whoever owns it. */
-export async function findApplicationById(db: Db, id: number): Promise<OAuth2ApplicationRecord | undefined> {
-  const row = await db
-    .selectFrom("oauth2Application")
-    .select(COLUMNS)
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row && decode(row);
-}
-
 /** One page of a user's applications, oldest first. */
 export async function listApplications(
   db: Db,
@@ -89,11 +79,7 @@ export async function listApplications(
   page: PageRequest,
 ): Promise<Paged<OAuth2ApplicationRecord>> {
   const base = db.selectFrom("oauth2Application").where("uid", "=", uid);
-  const result = await paged(
-    base.select(COLUMNS).orderBy("id", "asc"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  const result = await pageOf(base, (q) => q.select(COLUMNS).orderBy("id", "asc"), page);
   return { items: result.items.map(decode), total: result.total };
 }
 

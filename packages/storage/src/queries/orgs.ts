@@ -1,6 +1,6 @@
 import type { Paged, PageRequest, User } from "@kiln/domain";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { USER_COLUMNS } from "./user-columns.js";
 
@@ -65,9 +65,9 @@ export async function listOrgMembers(
     .innerJoin("users", "users.id", "orgUser.userId")
     .where("orgUser.orgId", "=", orgId);
   if (opts.publicOnly) q = q.where("orgUser.isPublic", "=", true);
-  return paged(
-    q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
+  return pageOf(
+    q,
+    (rows) => rows.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
     page,
   );
 }
@@ -92,9 +92,9 @@ export async function listUserOrgs(
     .where("orgUser.userId", "=", userId)
     .where(accountVisibleTo(viewer, "users"));
   if (filter.publicMembershipsOnly) q = q.where("orgUser.isPublic", "=", true);
-  return paged(
-    q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
+  return pageOf(
+    q,
+    (rows) => rows.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
     page,
   );
 }
@@ -105,11 +105,7 @@ export async function listOrgs(db: Db, viewer: RepoViewer, page: PageRequest): P
     .selectFrom("users")
     .where("type", "=", "organization")
     .where(accountVisibleTo(viewer, "users"));
-  return paged(
-    q.select(USER_COLUMNS).orderBy("id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(q, (rows) => rows.select(USER_COLUMNS).orderBy("id"), page);
 }
 
 /** The organizations in which `userId` is the only member of the Owners team. */

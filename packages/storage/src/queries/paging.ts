@@ -1,5 +1,6 @@
 import type { Paged, PageRequest } from "@kiln/domain";
 import { offsetOf } from "@kiln/domain";
+import type { SelectQueryBuilder } from "kysely";
 
 /** A query that can be cut to a page (Kysely's select builder is one). */
 interface Pageable<T> {
@@ -25,4 +26,19 @@ export async function paged<T>(rows: Pageable<T>, count: Countable, page: PageRe
     count.executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.count) };
+}
+
+/**
+ * The paged-query idiom in one call: `base` holds the joins and filters, `rows` picks the columns
+ * and the order of a page, and the total is counted over the same `base`, so the two never drift
+ * apart.
+ */
+export function pageOf<DB, TB extends keyof DB, O, T>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  rows: (base: SelectQueryBuilder<DB, TB, O>) => Pageable<T>,
+  page: PageRequest,
+): Promise<Paged<T>> {
+  // Kysely cannot resolve the selection's shape while the database type is generic; it is `{ count }`.
+  const count = base.select((eb) => eb.fn.countAll<number>().as("count")) as unknown as Countable;
+  return paged(rows(base), count, page);
 }

@@ -60,3 +60,21 @@ export async function removeReaction(
     .where("type", "=", reaction.type)
     .execute();
 }
+
+/** How many reactions of each allowed type an issue and each of its comments (`commentId` 0 is the issue) has, in one query. */
+export async function reactionCounts(
+  db: Db,
+  issueId: number,
+  types: readonly string[],
+): Promise<{ commentId: number; type: string; count: number }[]> {
+  const rows = await db
+    .selectFrom("reaction")
+    .select(["commentId", "type", (eb) => eb.fn.countAll().as("count")])
+    .where("issueId", "=", issueId)
+    .where("type", "in", types.length > 0 ? [...types] : [""])
+    .groupBy(["commentId", "type"])
+    .orderBy("commentId")
+    .orderBy((eb) => eb.fn.min("id"))
+    .execute();
+  return rows.map((row) => ({ commentId: row.commentId, type: row.type, count: Number(row.count) }));
+}

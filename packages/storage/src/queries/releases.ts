@@ -2,7 +2,7 @@ import type { Paged, PageRequest } from "@kiln/domain";
 import type { Insertable, Updateable } from "kysely";
 import type { Db } from "../database.js";
 import type { ReleaseRow, ReleaseTable } from "../database-attachments.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 export type NewRelease = Insertable<ReleaseTable>;
 export type ReleaseChanges = Updateable<ReleaseTable>;
@@ -36,17 +36,6 @@ export async function findReleaseByTag(db: Db, repoId: number, tag: string): Pro
     .selectAll()
     .where("repoId", "=", repoId)
     .where("lowerTagName", "=", tag.toLowerCase())
-    .executeTakeFirst();
-}
-
-/** Locks a release row for a change (deletion, new assets) within the caller's transaction. */
-export async function lockRelease(db: Db, repoId: number, id: number): Promise<ReleaseRow | undefined> {
-  return db
-    .selectFrom("release")
-    .selectAll()
-    .where("repoId", "=", repoId)
-    .where("id", "=", id)
-    .forUpdate()
     .executeTakeFirst();
 }
 
@@ -85,11 +74,7 @@ export async function listReleases(
       ]),
     );
   }
-  return paged(
-    base.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc"),
-    base.select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return pageOf(base, (q) => q.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc"), page);
 }
 
 export async function updateRelease(
@@ -102,24 +87,4 @@ export async function updateRelease(
 
 export async function deleteRelease(db: Db, id: number): Promise<void> {
   await db.deleteFrom("release").where("id", "=", id).execute();
-}
-
-/** Which of these tags of a repository a release names (lower-cased). */
-export async function tagsWithReleases(
-  db: Db,
-  repoId: number,
-  tags: readonly string[],
-): Promise<Set<string>> {
-  if (tags.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("release")
-    .select("lowerTagName")
-    .where("repoId", "=", repoId)
-    .where(
-      "lowerTagName",
-      "in",
-      tags.map((t) => t.toLowerCase()),
-    )
-    .execute();
-  return new Set(rows.map((r) => r.lowerTagName));
 }

@@ -8,7 +8,7 @@ import {
 } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 export const REVIEW_COLUMNS = [
   "review.id",
@@ -242,9 +242,9 @@ export async function listReviews(
         : eb("review.type", "!=", ReviewType.pending),
     );
   }
-  const list = await paged(
-    base.select(REVIEW_COLUMNS).orderBy("review.createdAt").orderBy("review.id"),
-    base.select((eb) => eb.fn.countAll().as("count")),
+  const list = await pageOf(
+    base,
+    (q) => q.select(REVIEW_COLUMNS).orderBy("review.createdAt").orderBy("review.id"),
     page,
   );
   return { items: list.items.map(toReview), total: list.total };
@@ -504,11 +504,7 @@ export async function listCodeComments(
     .selectFrom("comment")
     .where("comment.reviewId", "=", reviewId)
     .where("comment.type", "=", CommentType.code);
-  return paged(
-    base.select(CODE_COMMENT_COLUMNS).orderBy("comment.id"),
-    base.select((eb) => eb.fn.countAll().as("count")),
-    page,
-  );
+  return pageOf(base, (q) => q.select(CODE_COMMENT_COLUMNS).orderBy("comment.id"), page);
 }
 
 /** How many line comments each of these reviews has (Forgejo's `comments_count`). */

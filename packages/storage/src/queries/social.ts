@@ -2,7 +2,7 @@ import type { Paged, PageRequest, Repository, User } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
 import { WatchMode } from "../database-social.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import { accountVisibleTo, type RepoViewer, repoVisibleTo } from "./repo-visibility.js";
 import { REPO_COLUMNS } from "./repositories.js";
 import { USER_COLUMNS } from "./user-columns.js";
@@ -91,50 +91,6 @@ async function recountWatches(db: Db, repoId: number): Promise<void> {
     where watch.repo_id = ${repoId} and watch.mode in (1, 3)) where id = ${repoId}`.execute(db);
 }
 
-/** One page of the users watching a repository whom `viewer` may see. */
-export async function listWatchers(
-  db: Db,
-  repoId: number,
-  viewer: RepoViewer,
-  page: PageRequest,
-): Promise<Paged<User>> {
-  const q = db
-    .selectFrom("watch")
-    .innerJoin("users", "users.id", "watch.userId")
-    .where("watch.repoId", "=", repoId)
-    .where("watch.mode", "in", WATCHING)
-    .where(accountVisibleTo(viewer, "users"));
-  return paged(
-    q.select(USERS).orderBy("watch.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
-}
-
-/**
- * One page of the repositories a user watches that `viewer` may see; another user's private
- * repositories are left out whoever asks, as Forgejo's GetWatchedRepos.
- */
-export async function listWatchedRepos(
-  db: Db,
-  userId: number,
-  viewer: RepoViewer,
-  page: PageRequest,
-): Promise<Paged<Repository>> {
-  let q = db
-    .selectFrom("watch")
-    .innerJoin("repository", "repository.id", "watch.repoId")
-    .where("watch.userId", "=", userId)
-    .where("watch.mode", "in", WATCHING)
-    .where(repoVisibleTo(viewer));
-  if (viewer?.id !== userId) q = q.where("repository.isPrivate", "=", false);
-  return paged(
-    q.select(REPO_COLUMNS).orderBy("watch.id", "desc"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
-}
-
 /** Whether the user starred the repository. */
 export async function isStarred(db: Db, userId: number, repoId: number): Promise<boolean> {
   const row = await db
@@ -163,46 +119,49 @@ export async function setStar(db: Db, userId: number, repoId: number, on: boolea
     where id = ${userId}`.execute(db);
 }
 
-/** One page of the users who starred a repository whom `viewer` may see. */
-export async function listStargazers(
+/** A mark a user puts on a repository: a star, or a watch (Forgejo keeps them in twin tables). */
+export type RepoMark = "star" | "watch";
+
+/** The marks of one kind, as the table `mark`; a watch counts while its mode is watching. */
+function marks(db: Db, kind: RepoMark) {
+  const stars = db.selectFrom("star as mark");
+  if (kind === "star") return stars;
+  // A watch row has every column of a star row that the lists read (plus its mode).
+  return db.selectFrom("watch as mark").where("mark.mode", "in", WATCHING) as unknown as typeof stars;
+}
+
+/** One page of the users who starred or watch a repository whom `viewer` may see. */
+export async function listMarkers(
   db: Db,
+  kind: RepoMark,
   repoId: number,
   viewer: RepoViewer,
   page: PageRequest,
 ): Promise<Paged<User>> {
-  const q = db
-    .selectFrom("star")
-    .innerJoin("users", "users.id", "star.userId")
-    .where("star.repoId", "=", repoId)
+  const q = marks(db, kind)
+    .innerJoin("users", "users.id", "mark.userId")
+    .where("mark.repoId", "=", repoId)
     .where(accountVisibleTo(viewer, "users"));
-  return paged(
-    q.select(USERS).orderBy("star.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(q, (rows) => rows.select(USERS).orderBy("mark.id"), page);
 }
 
 /**
- * One page of the repositories a user starred that `viewer` may see; another user's private
- * repositories are left out whoever asks, as Forgejo's GetStarredRepos.
+ * One page of the repositories a user starred or watches that `viewer` may see; another user's
+ * private repositories are left out whoever asks, as Forgejo's GetStarredRepos and GetWatchedRepos.
  */
-export async function listStarredRepos(
+export async function listMarkedRepos(
   db: Db,
+  kind: RepoMark,
   userId: number,
   viewer: RepoViewer,
   page: PageRequest,
 ): Promise<Paged<Repository>> {
-  let q = db
-    .selectFrom("star")
-    .innerJoin("repository", "repository.id", "star.repoId")
-    .where("star.userId", "=", userId)
+  let q = marks(db, kind)
+    .innerJoin("repository", "repository.id", "mark.repoId")
+    .where("mark.userId", "=", userId)
     .where(repoVisibleTo(viewer));
   if (viewer?.id !== userId) q = q.where("repository.isPrivate", "=", false);
-  return paged(
-    q.select(REPO_COLUMNS).orderBy("star.id", "desc"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(q, (rows) => rows.select(REPO_COLUMNS).orderBy("mark.id", "desc"), page);
 }
 
 /** Whether `userId` follows `followId`. */
@@ -256,9 +215,5 @@ export async function listFollows(
     .innerJoin("users", "users.id", theirs)
     .where(mine, "=", userId)
     .where(accountVisibleTo(viewer, "users"));
-  return paged(
-    q.select(USERS).orderBy("follow.id", "desc"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(q, (rows) => rows.select(USERS).orderBy("follow.id", "desc"), page);
 }

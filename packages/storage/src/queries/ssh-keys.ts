@@ -1,7 +1,7 @@
 import type { Paged, PageRequest } from "@kiln/domain";
 import type { Db } from "../database.js";
 import type { DeployKeyRow, PublicKeyRow } from "../database-keys.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 
 /** Forgejo's KeyType: a user's key and a deploy key. */
 export const KEY_TYPE_USER = 1;
@@ -73,11 +73,7 @@ export async function listUserKeys(
 ): Promise<Paged<PublicKeyRow>> {
   let base = db.selectFrom("publicKey").where("ownerId", "=", ownerId).where("type", "=", KEY_TYPE_USER);
   if (fingerprint !== undefined) base = base.where("fingerprint", "=", fingerprint);
-  return paged(
-    base.select(KEY_COLUMNS).orderBy("id", "asc"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(base, (rows) => rows.select(KEY_COLUMNS).orderBy("id", "asc"), page);
 }
 
 /** Every key of the given users (signature verification; a bounded set of committers). */
@@ -207,11 +203,7 @@ export async function listDeployKeys(
     .where("deployKey.repoId", "=", repoId);
   if (filter.keyId) base = base.where("deployKey.keyId", "=", filter.keyId);
   if (filter.fingerprint) base = base.where("deployKey.fingerprint", "=", filter.fingerprint);
-  return paged(
-    base.select(DEPLOY_COLUMNS).orderBy("deployKey.id", "asc"),
-    base.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(base, (rows) => rows.select(DEPLOY_COLUMNS).orderBy("deployKey.id", "asc"), page);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AccessMode, Paged, PageRequest, RepoUnit, Team, User } from "@kiln/domain";
 import { sql } from "kysely";
 import type { Db } from "../database.js";
-import { paged } from "./paging.js";
+import { pageOf } from "./paging.js";
 import { accountVisibleTo, type RepoViewer } from "./repo-visibility.js";
 import { USER_COLUMNS } from "./user-columns.js";
 import { escapeLike } from "./users.js";
@@ -88,11 +88,7 @@ export async function listTeams(
       ]),
     );
   }
-  return paged(
-    q.select(TEAM_COLUMNS).orderBy("team.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(q, (rows) => rows.select(TEAM_COLUMNS).orderBy("team.id"), page);
 }
 
 /** Every team of the organization that covers the repository (all its repositories, or this one). */
@@ -165,9 +161,9 @@ export async function listTeamMembers(db: Db, teamId: number, page: PageRequest)
     .selectFrom("teamUser")
     .innerJoin("users", "users.id", "teamUser.userId")
     .where("teamUser.teamId", "=", teamId);
-  return paged(
-    q.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
+  return pageOf(
+    q,
+    (rows) => rows.select(USER_COLUMNS.map((c) => `users.${c}` as const)).orderBy("users.id"),
     page,
   );
 }
@@ -196,11 +192,7 @@ export async function listTeamsOfUser(
     .innerJoin("users as org", "org.id", "team.orgId")
     .where("teamUser.userId", "=", viewer.id)
     .where(accountVisibleTo(viewer, "org"));
-  return paged(
-    q.select(TEAM_COLUMNS).orderBy("team.id"),
-    q.select((eb) => eb.fn.countAll<number>().as("count")),
-    page,
-  );
+  return pageOf(q, (rows) => rows.select(TEAM_COLUMNS).orderBy("team.id"), page);
 }
 
 /** Gives a team access to a repository (no-op when it has it). */

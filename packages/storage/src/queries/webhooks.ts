@@ -206,16 +206,6 @@ export async function listHookTasks(db: Db, hookId: number, page: PageRequest): 
   );
 }
 
-/** The earliest time a delivery is due (for the worker's sleep), or undefined when none waits. */
-export async function nextDueAt(db: Db): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom("hook_task")
-    .select((eb) => eb.fn.min("nextAttemptAt").as("at"))
-    .where("isDelivered", "=", false)
-    .executeTakeFirst();
-  return row?.at ? new Date(row.at as unknown as string) : undefined;
-}
-
 /** A package version with its package, by the version's id (the `package` event names it so). */
 export async function packageVersionById(
   db: Db,

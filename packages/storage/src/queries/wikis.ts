@@ -21,12 +21,6 @@ export async function setWikiSize(db: Db, repoId: number, size: number): Promise
   return before;
 }
 
-/** Every wiki that exists, with its repository (for the size recount). */
-export async function listWikis(db: Db): Promise<{ repoId: number; size: number }[]> {
-  const rows = await db.selectFrom("repoWiki").select(["repoId", "size"]).orderBy("repoId").execute();
-  return rows.map((r) => ({ repoId: r.repoId, size: Number(r.size) }));
-}
-
 /** Wikis: the recorded sizes of the owners' repositories' wikis (`size:wiki`). */
 export const wikiUsage: UsageSource = async (db, ownerIds) => {
   const rows = await db

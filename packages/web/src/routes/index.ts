@@ -9,7 +9,14 @@ import { exploreRoutes } from "./explore.js";
 import { home } from "./home.js";
 import { notificationsPage } from "./notifications.js";
 import { orgRoutes } from "./org.js";
+import { blameRoutes } from "./repo/blame.js";
+import { historyRoutes } from "./repo/history-routes.js";
+import { issueRoutes } from "./repo/issue-routes.js";
+import { rawRoutes } from "./repo/raw.js";
+import { releaseRoutes } from "./repo/release.js";
 import { repoHome } from "./repo/repo-home.js";
+import { srcRoutes } from "./repo/src.js";
+import { wikiRoutes } from "./repo/wiki.js";
 
 /**
  * Every page, in the order routing tries them: fixed paths first, then the catch-all shapes
@@ -25,6 +32,13 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   ...oauthRoutes,
   notificationsPage,
   ...orgRoutes,
+  ...historyRoutes,
+  ...issueRoutes,
+  ...releaseRoutes,
+  ...wikiRoutes,
+  ...srcRoutes,
+  ...rawRoutes,
+  ...blameRoutes,
   repoHome,
   accountPage,
 ];

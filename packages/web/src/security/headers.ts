@@ -36,7 +36,8 @@ export function contentSecurityPolicy(nonce: string, options: PolicyOptions = {}
 /**
  * Sets the headers every page answer carries: the policy, no framing (`X-Frame-Options: DENY`,
  * for browsers without `frame-ancestors`), no type sniffing, no referrer to other sites, and no
- * shared caching (pages depend on who is signed in).
+ * shared caching (pages depend on who is signed in). An answer that set its own policy (a raw
+ * file's) keeps it.
  */
 export function securePage(response: Response, nonce: string, options: PolicyOptions = {}): Response {
   let out = response;
@@ -47,7 +48,9 @@ export function securePage(response: Response, nonce: string, options: PolicyOpt
     out = new Response(response.body, response);
     out.headers.set("x-frame-options", "DENY");
   }
-  out.headers.set("content-security-policy", contentSecurityPolicy(nonce, options));
+  // A raw file brings its own, stricter policy (an SVG's runs nothing at all).
+  if (!out.headers.has("content-security-policy"))
+    out.headers.set("content-security-policy", contentSecurityPolicy(nonce, options));
   out.headers.set("x-content-type-options", "nosniff");
   out.headers.set("referrer-policy", "same-origin");
   if (!out.headers.has("cache-control"))

@@ -1,4 +1,5 @@
 import { api, InvalidArgumentError } from "@kiln/domain";
+import { seeAllViewer } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
 import { pagedJson } from "../../pagination.js";
@@ -21,7 +22,7 @@ export const adminGetAllOrgs = route({
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) }, ...forbidden },
   async handler(c, { query, principal }) {
     const admin = requirePrincipal(principal).user;
-    const viewer = { id: admin.id, isAdmin: true, isRestricted: false, publicOnly: false };
+    const viewer = seeAllViewer(admin.id);
     return pagedJson(
       c,
       query,

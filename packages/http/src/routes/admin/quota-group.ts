@@ -1,8 +1,7 @@
 import { api } from "@kiln/domain";
+import { accountSight, toApiQuotaGroup, toApiUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiQuotaGroup } from "../../convert/quota.js";
-import { toApiUser } from "../../convert/user.js";
 import { route } from "../../route.js";
 import { conflict, empty, forbidden, notFound, validationError } from "../responses.js";
 import { quotaEnabled } from "../shared/quota.js";
@@ -120,7 +119,7 @@ export const adminListUsersInQuotaGroup = route({
   async handler(c, { params, principal }) {
     const viewer = requirePrincipal(principal).user;
     const owners = await c.get("services").quotaAdmin.listGroupOwners(params.quotagroup);
-    return c.json(owners.map((u) => toApiUser(u, viewer, c.get("settings"))));
+    return c.json(owners.map((u) => toApiUser(u, accountSight(viewer), c.get("settings"))));
   },
 });
 

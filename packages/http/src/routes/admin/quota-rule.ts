@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { toApiQuotaRule } from "@kiln/service";
 import * as v from "valibot";
-import { toApiQuotaRule } from "../../convert/quota.js";
 import { route } from "../../route.js";
 import { conflict, empty, forbidden, notFound, validationError } from "../responses.js";
 import { quotaEnabled } from "../shared/quota.js";

@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { toApiQuotaInfo } from "@kiln/service";
 import * as v from "valibot";
-import { toApiQuotaInfo } from "../../convert/quota.js";
 import { route } from "../../route.js";
 import { forbidden, notFound } from "../responses.js";
 import { quotaEnabled } from "../shared/quota.js";

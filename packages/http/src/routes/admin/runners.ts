@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { toApiRunJob } from "@kiln/service";
 import * as v from "valibot";
-import { toApiRunJob } from "../../convert/action.js";
 import { route } from "../../route.js";
 import { forbidden } from "../responses.js";
 import { labelsOf, labelsQuery, registrationToken } from "../shared/action.js";

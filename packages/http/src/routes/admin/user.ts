@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
+import { accountSight, toApiUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -37,7 +37,7 @@ export const adminSearchUsers = route({
       c,
       query,
       (page) => c.get("services").users.listForAdmin(filter, page),
-      (u) => toApiUser(u, viewer, c.get("settings")),
+      (u) => toApiUser(u, accountSight(viewer), c.get("settings")),
     );
   },
 });
@@ -70,7 +70,7 @@ export const adminCreateUser = route({
       visibility: body.visibility,
       createdAt: body.created_at ? new Date(body.created_at) : undefined,
     });
-    return c.json(toApiUser(user, viewer, c.get("settings")), 201);
+    return c.json(toApiUser(user, accountSight(viewer), c.get("settings")), 201);
   },
 });
 
@@ -113,7 +113,7 @@ export const adminEditUser = route({
       allowGitHook: body.allow_git_hook,
       allowImportLocal: body.allow_import_local,
     });
-    return c.json(toApiUser(user, viewer, c.get("settings")));
+    return c.json(toApiUser(user, accountSight(viewer), c.get("settings")));
   },
 });
 

@@ -1,13 +1,12 @@
 import type { Paged, PageRequest } from "@kiln/domain";
 import { api } from "@kiln/domain";
-import type { FeedEntry } from "@kiln/service";
+import { accountSight, type FeedEntry, toApiActivity } from "@kiln/service";
 import * as v from "valibot";
-import { apiActivities } from "../../convert/activity.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
-import { repoParams } from "../repo/context.js";
+import { apiRepos, repoParams } from "../repo/context.js";
 import { notFound, validationError } from "../responses.js";
 
 /**
@@ -31,6 +30,21 @@ const responses = {
   ...notFound,
   ...validationError,
 };
+
+/**
+ * Feed entries as Forgejo's `Activity` list: each repository shaped once for the caller, with
+ * their permission (one query for the page); an entry whose repository they cannot see is left out.
+ */
+async function apiActivities(c: AppContext, entries: readonly FeedEntry[]) {
+  const settings = c.get("settings");
+  const sight = accountSight(c.get("actor").user);
+  const repos = [...new Map(entries.map((e) => [e.repo.id, e.repo])).values()];
+  const repoJson = new Map((await apiRepos(c, repos)).map((json) => [json.id, json]));
+  return entries.flatMap((entry) => {
+    const json = repoJson.get(entry.repo.id);
+    return json ? [toApiActivity(entry, json, sight, settings)] : [];
+  });
+}
 
 async function answer(
   c: AppContext,
@@ -120,9 +134,9 @@ export const repoListActivityFeeds = route({
   params: v.object(repoParams),
   query: v.object(feedQuery),
   responses,
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const actor = c.get("actor");
-    return answer(c, query, (page) => c.get("services").feeds.ofRepo(actor, ctx, query, page));
+    return answer(c, query, (page) => c.get("services").feeds.ofRepo(actor, access, query, page));
   },
 });
 

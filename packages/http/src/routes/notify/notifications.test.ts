@@ -187,6 +187,23 @@ describe.each(DIALECTS)("notifications on %s", (dialect) => {
     );
   });
 
+  it("brings a thread back to unread when a due date is set through the API", async () => {
+    const created = await t.call("POST", `${repo.path}/issues`, {
+      token: writer.token,
+      body: { title: "due soon" },
+    });
+    const url = `http://kiln.test/api/v1${repo.path}/issues/${created.json.number}`;
+    expect((await t.call("PUT", "/notifications", { token: watcher.token })).status).toBe(205);
+    expect(about(await threads(watcher, ""), url)).toEqual([]);
+
+    const due = await t.call("POST", `${repo.path}/issues/${created.json.number}/deadline`, {
+      token: owner.token,
+      body: { due_date: "2030-01-02T00:00:00Z" },
+    });
+    expect(due.status).toBe(201);
+    expect(about(await threads(watcher, ""), url)).toMatchObject([{ unread: true }]);
+  });
+
   it("pins, reads and unreads one thread; another user's is 403, an unknown one 404", async () => {
     const [first] = await threads(watcher);
     if (!first) throw new Error("no thread");

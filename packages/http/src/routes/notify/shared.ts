@@ -1,7 +1,6 @@
 import { api, BadRequestError } from "@kiln/domain";
-import { type NotificationThreadRow, parseTime } from "@kiln/service";
+import { accountSight, type NotificationThreadRow, parseTime, toNotificationThread } from "@kiln/service";
 import * as v from "valibot";
-import { toNotificationThread } from "../../convert/notification.js";
 import type { AppContext } from "../../env.js";
 import { pageQuery, qs } from "../../query.js";
 
@@ -87,7 +86,9 @@ export async function apiThreads(c: AppContext, rows: readonly NotificationThrea
   const repos = await services.notifications.repositories(actor, rows);
   return rows.flatMap((row) => {
     const found = repos.get(row.repoId);
-    return found ? [toNotificationThread(row, found.repo, found.owner, actor.user, c.get("settings"))] : [];
+    return found
+      ? [toNotificationThread(row, found.repo, found.owner, accountSight(actor.user), c.get("settings"))]
+      : [];
   });
 }
 

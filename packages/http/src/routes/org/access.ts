@@ -1,6 +1,5 @@
 import type { User } from "@kiln/domain";
-import { viewerOf } from "@kiln/service";
-import { toApiOrg } from "../../convert/org.js";
+import { toApiOrg, viewerOf } from "@kiln/service";
 import type { AppContext } from "../../env.js";
 
 /** An organization in API shape, with the repository count the caller is entitled to. */

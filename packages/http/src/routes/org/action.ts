@@ -1,7 +1,6 @@
 import { api } from "@kiln/domain";
-import { actionScope } from "@kiln/service";
+import { actionScope, toApiRunJob } from "@kiln/service";
 import * as v from "valibot";
-import { toApiRunJob } from "../../convert/action.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
 import { forbidden, notFound } from "../responses.js";

@@ -1,5 +1,5 @@
+import { toApiBlockedUser } from "@kiln/service";
 import * as v from "valibot";
-import { toApiBlockedUser } from "../../convert/block.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";

@@ -1,6 +1,6 @@
 import { api, type Label, type User } from "@kiln/domain";
+import { toApiLabel } from "@kiln/service";
 import * as v from "valibot";
-import { toApiLabel } from "../../convert/label.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";

@@ -1,7 +1,7 @@
 import { api, NotFoundError } from "@kiln/domain";
+import { accountSight, toApiUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
@@ -26,13 +26,13 @@ export const orgListMembers = route({
     200: { description: "UserList", schema: v.array(api.User) },
     ...notFound,
   },
-  async handler(c, { params, query, principal, org: { org } }) {
+  async handler(c, { query, principal, org: { org } }) {
     const { user } = requirePrincipal(principal);
     return pagedJson(
       c,
       query,
       (page) => c.get("services").orgs.listMembers(org, user, page),
-      (u) => toApiUser(u, user, c.get("settings")),
+      (u) => toApiUser(u, accountSight(user), c.get("settings")),
     );
   },
 });
@@ -79,8 +79,7 @@ export const orgDeleteMember = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { params, org: { org } }) {
     const target = await c.get("services").users.getByName(params.username);
     await c.get("services").orgs.removeMember(org, target);
     return c.body(null, 204);
@@ -102,13 +101,13 @@ export const orgListPublicMembers = route({
     200: { description: "UserList", schema: v.array(api.User) },
     ...notFound,
   },
-  async handler(c, { params, query, principal, org: { org } }) {
+  async handler(c, { query, principal, org: { org } }) {
     const viewer = principal?.user ?? null;
     return pagedJson(
       c,
       query,
       (page) => c.get("services").orgs.listPublicMembers(org, page),
-      (u) => toApiUser(u, viewer, c.get("settings")),
+      (u) => toApiUser(u, accountSight(viewer), c.get("settings")),
     );
   },
 });

@@ -76,8 +76,7 @@ export const orgGet = route({
     200: { description: "Organization", schema: api.Organization },
     ...notFound,
   },
-  async handler(c, { params, principal, org: { org } }) {
-    const _viewer = principal?.user ?? null;
+  async handler(c, { org: { org } }) {
     return c.json(await apiOrg(c, org));
   },
 });
@@ -98,8 +97,7 @@ export const orgEdit = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { body, org: { org } }) {
     const edited = await c.get("services").orgs.edit(org, {
       fullName: body.full_name,
       email: body.email,
@@ -128,8 +126,7 @@ export const orgDelete = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { org: { org } }) {
     await c.get("services").orgs.delete(org);
     return c.body(null, 204);
   },
@@ -145,8 +142,7 @@ export const orgListCurrentUserOrgs = route({
   scopes: ["user", "organization"],
   query: v.object(pageQuery),
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
-  async handler(c, { query, principal }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { query }) {
     return pagedJson(
       c,
       query,
@@ -167,8 +163,7 @@ export const orgListUserOrgs = route({
   params: v.object({ username: v.string() }),
   query: v.object(pageQuery),
   responses: { 200: { description: "OrganizationList", schema: v.array(api.Organization) } },
-  async handler(c, { params, query, principal }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { params, query }) {
     const target = await c.get("services").access.account(c.get("actor"), params.username);
     return pagedJson(
       c,
@@ -193,8 +188,7 @@ export const orgGetUserPermissions = route({
     200: { description: "OrganizationPermissions", schema: api.OrganizationPermissions },
     ...notFound,
   },
-  async handler(c, { params, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { params, org: { org } }) {
     const target = await c.get("services").access.account(c.get("actor"), params.username);
     const p = await c.get("services").orgs.permissionsOf(org, target);
     return c.json({

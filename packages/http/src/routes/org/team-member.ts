@@ -1,7 +1,7 @@
 import { api, NotFoundError } from "@kiln/domain";
+import { accountSight, toApiUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -32,7 +32,7 @@ export const orgListTeamMembers = route({
       c,
       query,
       (page) => c.get("services").teams.members(team, page),
-      (u) => toApiUser(u, user, c.get("settings")),
+      (u) => toApiUser(u, accountSight(user), c.get("settings")),
     );
   },
 });
@@ -57,7 +57,7 @@ export const orgListTeamMember = route({
     const { team } = await c.get("services").access.team(c.get("actor"), params.id);
     const target = await c.get("services").access.account(c.get("actor"), params.username);
     if (!(await c.get("services").teams.isMember(team, target))) throw new NotFoundError();
-    return c.json(toApiUser(target, user, c.get("settings")));
+    return c.json(toApiUser(target, accountSight(user), c.get("settings")));
   },
 });
 

@@ -1,8 +1,7 @@
 import { api, type Team, type User } from "@kiln/domain";
-import { signedInViewer } from "@kiln/service";
+import { signedInViewer, toApiTeam } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiTeam } from "../../convert/org.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -64,8 +63,7 @@ export const orgListTeams = route({
     200: { description: "TeamList", schema: v.array(api.Team) },
     ...notFound,
   },
-  async handler(c, { params, query, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { query, org: { org } }) {
     const apiOrganization = await apiOrg(c, org);
     return pagedJson(
       c,
@@ -92,8 +90,7 @@ export const orgCreateTeam = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { body, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { body, org: { org } }) {
     const team = await c.get("services").teams.create(org, { ...teamInput(body), name: body.name });
     return c.json(toApiTeam(team, await apiOrg(c, org)), 201);
   },
@@ -115,8 +112,7 @@ export const teamSearch = route({
     ...pageQuery,
   }),
   responses: { 200: { description: "SearchResults of a successful search", schema: api.TeamSearchResults } },
-  async handler(c, { params, query, principal, org: { org } }) {
-    const { user } = requirePrincipal(principal);
+  async handler(c, { query, org: { org } }) {
     const page = pageRequest(query, c.get("settings").api);
     const list = await c.get("services").teams.search(org, query.q ?? "", query.include_desc ?? true, page);
     setPagingHeaders(c, page, list.total);

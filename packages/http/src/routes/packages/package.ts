@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { accountSight, toApiPackage, toApiPackageFile } from "@kiln/service";
 import * as v from "valibot";
-import { toApiPackage, toApiPackageFile } from "../../convert/package.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -53,7 +53,7 @@ export const listPackages = route({
         c
           .get("services")
           .packages.list(owner, { ...(type ? { type } : {}), ...(q ? { query: q } : {}) }, page),
-      (view) => toApiPackage(view, viewer(c), c.get("settings")),
+      (view) => toApiPackage(view, accountSight(viewer(c)), c.get("settings")),
     );
   },
 });
@@ -72,7 +72,7 @@ export const getPackage = route({
     const packages = c.get("services").packages;
     const found = await packages.version(owner, params.type, params.name, params.version);
     const [view] = await packages.views(owner, [found]);
-    return c.json(toApiPackage(view as NonNullable<typeof view>, viewer(c), c.get("settings")));
+    return c.json(toApiPackage(view as NonNullable<typeof view>, accountSight(viewer(c)), c.get("settings")));
   },
 });
 

@@ -1,8 +1,7 @@
 import { api, BadRequestError } from "@kiln/domain";
-import { MAX_ARTIFACT_NAME } from "@kiln/service";
+import { MAX_ARTIFACT_NAME, toApiActionArtifact } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiActionArtifact } from "../../convert/action-artifact.js";
 import { pageRequest } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -52,14 +51,14 @@ export const getArtifacts = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
     const filter = query.name !== undefined && query.name !== "" ? { name: query.name } : {};
-    const list = await c.get("services").artifacts.list(ctx.repo, filter, page);
+    const list = await c.get("services").artifacts.list(access.repo, filter, page);
     const settings = c.get("settings");
     return c.json({
       total_count: list.total,
-      artifacts: list.items.map((a) => toApiActionArtifact(a, ctx.repo, settings)),
+      artifacts: list.items.map((a) => toApiActionArtifact(a, access.repo, settings)),
     });
   },
 });
@@ -76,9 +75,9 @@ export const getArtifact = route({
   scopes: ["repository"],
   params: artifactParams,
   responses: { 200: { description: "Artifact", schema: api.ActionArtifact }, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const artifact = await c.get("services").artifacts.get(ctx.repo, params.artifact_id);
-    return c.json(toApiActionArtifact(artifact, ctx.repo, c.get("settings")));
+  async handler(c, { params, repo: access }) {
+    const artifact = await c.get("services").artifacts.get(access.repo, params.artifact_id);
+    return c.json(toApiActionArtifact(artifact, access.repo, c.get("settings")));
   },
 });
 
@@ -94,8 +93,8 @@ export const deleteArtifact = route({
   scopes: ["repository"],
   params: artifactParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").artifacts.delete(ctx.repo, params.artifact_id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").artifacts.delete(access.repo, params.artifact_id);
     return c.body(null, 204);
   },
 });
@@ -116,9 +115,9 @@ export const downloadArtifact = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     // Gitea redirects (302) to a signed `zip/raw` URL; Kiln answers with the bytes at once.
-    const { artifact, body } = await c.get("services").artifacts.open(ctx.repo, params.artifact_id);
+    const { artifact, body } = await c.get("services").artifacts.open(access.repo, params.artifact_id);
     const file = `${artifact.name}.zip`;
     return new Response(body, {
       status: 200,
@@ -179,7 +178,7 @@ export const uploadArtifact = route({
     ...repoArchived,
   },
   quota: { subject: "size:assets:artifacts", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, query, principal, repo: ctx }) {
+  async handler(c, { params, query, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const maxBytes = c.get("settings").actions.artifactMaxSize;
     const upload = await readUpload(c, {
@@ -190,7 +189,7 @@ export const uploadArtifact = route({
     });
     if (!upload.file) throw new BadRequestError('the form has no "attachment" file');
     const artifact = await c.get("services").artifacts.upload(
-      ctx.repo,
+      access.repo,
       user,
       {
         runId: params.run,
@@ -201,7 +200,7 @@ export const uploadArtifact = route({
       upload.file.body,
       upload.signal,
     );
-    return c.json(toApiActionArtifact(artifact, ctx.repo, c.get("settings")), 201);
+    return c.json(toApiActionArtifact(artifact, access.repo, c.get("settings")), 201);
   },
 });
 

@@ -1,8 +1,7 @@
 import { api, BadRequestError } from "@kiln/domain";
-import { ACTION_STATUSES } from "@kiln/service";
+import { ACTION_STATUSES, accountSight, toApiRun, toApiRunJob, toApiTask } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiRun, toApiRunJob, toApiTask } from "../../convert/action.js";
 import { pageRequest } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -148,7 +147,9 @@ export const listActionRuns = route({
     const settings = c.get("settings");
     return c.json({
       total_count: list.total,
-      workflow_runs: list.items.map((run) => toApiRun(run, repo.repo, users, repo.viewer, settings)),
+      workflow_runs: list.items.map((run) =>
+        toApiRun(run, repo.repo, users, accountSight(repo.viewer), settings),
+      ),
     });
   },
 });
@@ -166,7 +167,7 @@ export const getActionRun = route({
   responses: { 200: { description: "RepoActionRun", schema: api.RepoActionRun }, ...forbidden, ...notFound },
   async handler(c, { params, repo }) {
     const { run, users } = await c.get("services").actionRuns.getRun(repo.repo, params.run_id);
-    return c.json(toApiRun(run, repo.repo, users, repo.viewer, c.get("settings")));
+    return c.json(toApiRun(run, repo.repo, users, accountSight(repo.viewer), c.get("settings")));
   },
 });
 

@@ -20,8 +20,8 @@ export const repoUpdateAvatar = route({
   body: api.UpdateRepoAvatarOption,
   bodyLimit: (s) => api.avatarBodyLimit(s.picture.avatarMaxFileSize),
   responses: { ...empty, ...notFound, ...avatarErrors, ...validationError },
-  async handler(c, { body, repo: ctx }) {
-    await c.get("services").avatars.setForRepo(ctx.repo, body.image);
+  async handler(c, { body, repo: access }) {
+    await c.get("services").avatars.setForRepo(access.repo, body.image);
     return c.body(null, 204);
   },
 });
@@ -37,8 +37,8 @@ export const repoDeleteAvatar = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { ...empty, ...notFound },
-  async handler(c, { repo: ctx }) {
-    await c.get("services").avatars.removeForRepo(ctx.repo);
+  async handler(c, { repo: access }) {
+    await c.get("services").avatars.removeForRepo(access.repo);
     return c.body(null, 204);
   },
 });

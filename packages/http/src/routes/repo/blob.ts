@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { repoLinks, toGitBlob } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks, toGitBlob } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
 import { notFound } from "../responses.js";
@@ -23,11 +23,11 @@ export const GetBlob = route({
     400: { description: "APIError", schema: api.APIError },
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     // Forgejo's GetBlobBySHA: a blob above [api] DEFAULT_MAX_BLOB_SIZE comes without content.
     const limit = c.get("settings").api.defaultMaxBlobSize;
-    const blob = await c.get("services").gitObjects.blob(ctx.repo, params.sha, limit);
-    return c.json(toGitBlob(blob, repoLinks(ctx.repo, c.get("settings"))));
+    const blob = await c.get("services").gitObjects.blob(access.repo, params.sha, limit);
+    return c.json(toGitBlob(blob, repoLinks(access.repo, c.get("settings"))));
   },
 });
 

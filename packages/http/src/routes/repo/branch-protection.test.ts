@@ -2,7 +2,8 @@ import { ANONYMOUS } from "@kiln/service";
 import { protectedBranches } from "@kiln/storage";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 describe.each(DIALECTS)("branch protections over HTTP on %s", (dialect) => {
   let t: TestApp;
@@ -13,22 +14,21 @@ describe.each(DIALECTS)("branch protections over HTTP on %s", (dialect) => {
   let repoId: number;
   const path = "/repos/acme/guarded";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    pusher = await t.user({ name: "pusher" });
-    member = await t.user({ name: "member" });
-    reader = await t.user({ name: "reader" });
+    ({
+      t,
+      as,
+      users: [owner, pusher, member, reader],
+    } = await openWorld(dialect, {
+      users: ["owner", "pusher", "member", "reader"],
+      org: "acme",
+      repo: { name: "guarded" },
+      collaborators: { pusher: "write" },
+    }));
     const call = (method: string, p: string, body?: unknown) =>
       t.call(method, p, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-    expect((await call("POST", "/orgs", { username: "acme" })).status).toBe(201);
-    expect((await call("POST", "/orgs/acme/repos", { name: "guarded", auto_init: true })).status).toBe(201);
     const writers = await call("POST", "/orgs/acme/teams", {
       name: "writers",
       units_map: { "repo.code": "write" },
@@ -41,7 +41,6 @@ describe.each(DIALECTS)("branch protections over HTTP on %s", (dialect) => {
     });
     expect((await call("PUT", `/teams/${writers.json.id}/members/member`)).status).toBe(204);
     expect((await call("PUT", `/teams/${readers.json.id}/members/reader`)).status).toBe(204);
-    expect((await call("PUT", `${path}/collaborators/pusher`, { permission: "write" })).status).toBe(204);
     repoId = (await call("GET", path)).json.id;
   });
   afterAll(() => t?.close());

@@ -1,7 +1,6 @@
 import { api } from "@kiln/domain";
-import type { BranchProtectionInput } from "@kiln/service";
+import { type BranchProtectionInput, toApiBranchProtection } from "@kiln/service";
 import * as v from "valibot";
-import { toApiBranchProtection } from "../../convert/branch.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
 import { conflict, empty, forbidden, notFound, repoArchived, validationError } from "../responses.js";
@@ -63,8 +62,8 @@ export const repoListBranchProtection = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    const views = await c.get("services").branchProtections.listViews(ctx.repo);
+  async handler(c, { repo: access }) {
+    const views = await c.get("services").branchProtections.listViews(access.repo);
     return c.json(views.map(toApiBranchProtection));
   },
 });
@@ -90,11 +89,11 @@ export const repoCreateBranchProtection = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { body, repo: ctx }) {
+  async handler(c, { body, repo: access }) {
     const { rule_name, branch_name, ...options } = body;
     const view = await c
       .get("services")
-      .branchProtections.create(ctx.repo, rule_name || branch_name || "", protectionInput(options));
+      .branchProtections.create(access.repo, rule_name || branch_name || "", protectionInput(options));
     return c.json(toApiBranchProtection(view), 201);
   },
 });
@@ -114,9 +113,9 @@ export const repoGetBranchProtection = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     return c.json(
-      toApiBranchProtection(await c.get("services").branchProtections.get(ctx.repo, params.name)),
+      toApiBranchProtection(await c.get("services").branchProtections.get(access.repo, params.name)),
     );
   },
 });
@@ -140,8 +139,10 @@ export const repoEditBranchProtection = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const view = await c.get("services").branchProtections.edit(ctx.repo, params.name, protectionInput(body));
+  async handler(c, { params, body, repo: access }) {
+    const view = await c
+      .get("services")
+      .branchProtections.edit(access.repo, params.name, protectionInput(body));
     return c.json(toApiBranchProtection(view));
   },
 });
@@ -161,8 +162,8 @@ export const repoDeleteBranchProtection = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").branchProtections.delete(ctx.repo, params.name);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").branchProtections.delete(access.repo, params.name);
     return c.body(null, 204);
   },
 });

@@ -1,34 +1,27 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 describe.each(DIALECTS)("PATCH /branches/{branch} (rename) on %s", (dialect) => {
   let t: TestApp;
   let owner: TestUser;
   let writer: TestUser;
-  const path = "/repos/owner/renamed";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
   const rename = (user: TestUser | null, from: string, to: string) =>
     as(user, "PATCH", `/branches/${from}`, { name: to });
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    writer = await t.user({ name: "writer" });
-    expect(
-      (
-        await t.call("POST", "/user/repos", {
-          token: owner.token,
-          body: { name: "renamed", auto_init: true },
-        })
-      ).status,
-    ).toBe(201);
-    expect((await as(owner, "PUT", "/collaborators/writer", { permission: "write" })).status).toBe(204);
+    ({
+      t,
+      as,
+      users: [owner, writer],
+    } = await openWorld(dialect, {
+      users: ["owner", "writer"],
+      repo: { name: "renamed" },
+      collaborators: { writer: "write" },
+    }));
     for (const name of ["feature", "other", "guarded", "release/1"]) {
       expect((await as(owner, "POST", "/branches", { new_branch_name: name })).status).toBe(201);
     }

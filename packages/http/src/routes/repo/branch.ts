@@ -1,15 +1,13 @@
 import { api } from "@kiln/domain";
 import { isValidBranchName, isValidRefName } from "@kiln/git";
-import { isRepoAdmin } from "@kiln/service";
+import { repoLinks, seesBranchRuleNames, toApiBranch } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiBranch } from "../../convert/branch.js";
-import { repoLinks } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { empty, forbidden, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
-import { type RepoContext, repoParams } from "./context.js";
+import { repoParams } from "./context.js";
 
 /** Forgejo's routers/api/v1/repo/branch.go, branches (protections: branch-protection.ts). */
 
@@ -40,11 +38,6 @@ const CreateBranchBody = v.pipe(
   }),
 );
 
-/** Forgejo shows the effective rule's name only to repository admins. */
-function seesRuleNames(ctx: RepoContext): boolean {
-  return isRepoAdmin(ctx.permission) || (ctx.viewer?.isAdmin ?? false);
-}
-
 export const repoListBranches = route({
   method: "get",
   path: "/repos/{owner}/{repo}/branches",
@@ -60,12 +53,12 @@ export const repoListBranches = route({
     200: { description: "BranchList", schema: v.array(api.Branch) },
     ...notFound,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
-    const list = await c.get("services").branches.list(ctx, page);
+    const list = await c.get("services").branches.list(access, page);
     setPagingHeaders(c, page, list.total);
-    const links = repoLinks(ctx.repo, c.get("settings"));
-    return c.json(list.items.map((b) => toApiBranch(b, links, seesRuleNames(ctx))));
+    const links = repoLinks(access.repo, c.get("settings"));
+    return c.json(list.items.map((b) => toApiBranch(b, links, seesBranchRuleNames(access))));
   },
 });
 
@@ -83,9 +76,11 @@ export const repoGetBranch = route({
     200: { description: "Branch", schema: api.Branch },
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    const branch = await c.get("services").branches.get(ctx, params.branch);
-    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.get("settings")), seesRuleNames(ctx)));
+  async handler(c, { params, repo: access }) {
+    const branch = await c.get("services").branches.get(access, params.branch);
+    return c.json(
+      toApiBranch(branch, repoLinks(access.repo, c.get("settings")), seesBranchRuleNames(access)),
+    );
   },
 });
 
@@ -110,14 +105,17 @@ export const repoCreateBranch = route({
     ...repoArchived,
   },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const branch = await c.get("services").branches.create(ctx.repo, user, {
+    const branch = await c.get("services").branches.create(access.repo, user, {
       name: body.new_branch_name,
       ...(body.old_branch_name ? { oldBranchName: body.old_branch_name } : {}),
       ...(body.old_ref_name ? { oldRefName: body.old_ref_name } : {}),
     });
-    return c.json(toApiBranch(branch, repoLinks(ctx.repo, c.get("settings")), seesRuleNames(ctx)), 201);
+    return c.json(
+      toApiBranch(branch, repoLinks(access.repo, c.get("settings")), seesBranchRuleNames(access)),
+      201,
+    );
   },
 });
 
@@ -138,9 +136,9 @@ export const repoDeleteBranch = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, principal, repo: ctx }) {
+  async handler(c, { params, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    await c.get("services").branches.delete(ctx.repo, params.branch, user);
+    await c.get("services").branches.delete(access.repo, params.branch, user);
     return c.body(null, 204);
   },
 });
@@ -163,9 +161,9 @@ export const repoUpdateBranch = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    await c.get("services").branchRenames.rename(ctx, user, params.branch, body.name);
+    await c.get("services").branchRenames.rename(access, user, params.branch, body.name);
     return c.body(null, 204);
   },
 });

@@ -1,7 +1,7 @@
-import { api, NotFoundError, PermissionDeniedError } from "@kiln/domain";
+import { api, NotFoundError } from "@kiln/domain";
+import { accountSight, requirePermissionQuery, toApiUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
@@ -27,12 +27,12 @@ export const repoListCollaborators = route({
     200: { description: "UserList", schema: v.array(api.User) },
     ...notFound,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     return pagedJson(
       c,
       query,
-      (page) => c.get("services").collaborators.list(ctx.repo, page),
-      (u) => toApiUser(u, ctx.viewer, c.get("settings")),
+      (page) => c.get("services").collaborators.list(access.repo, page),
+      (u) => toApiUser(u, accountSight(access.viewer), c.get("settings")),
     );
   },
 });
@@ -51,9 +51,9 @@ export const repoCheckCollaborator = route({
     204: { description: "the user is a collaborator", schema: "empty" },
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     const user = await c.get("services").users.getByName(params.collaborator);
-    if (!(await c.get("services").collaborators.isCollaborator(ctx.repo, user))) throw new NotFoundError();
+    if (!(await c.get("services").collaborators.isCollaborator(access.repo, user))) throw new NotFoundError();
     return c.body(null, 204);
   },
 });
@@ -76,10 +76,10 @@ export const repoAddCollaborator = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user: doer } = requirePrincipal(principal);
     const user = await c.get("services").users.getByName(params.collaborator);
-    await c.get("services").collaborators.add(ctx.repo, user, body.permission ?? "write", doer);
+    await c.get("services").collaborators.add(access.repo, user, body.permission ?? "write", doer);
     return c.body(null, 204);
   },
 });
@@ -99,9 +99,9 @@ export const repoDeleteCollaborator = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     const user = await c.get("services").users.getByName(params.collaborator);
-    await c.get("services").collaborators.remove(ctx.repo, user);
+    await c.get("services").collaborators.remove(access.repo, user);
     return c.body(null, 204);
   },
 });
@@ -121,21 +121,16 @@ export const repoGetRepoPermissions = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, principal, repo: ctx }) {
+  async handler(c, { params, principal, repo: access }) {
     const { user: doer } = requirePrincipal(principal);
     const target = await c.get("services").users.getByName(params.collaborator);
-    if (
-      !doer.isAdmin &&
-      doer.id !== target.id &&
-      ctx.permission.mode !== "admin" &&
-      ctx.permission.mode !== "owner"
-    ) {
-      throw new PermissionDeniedError(
-        "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own",
-      );
-    }
-    const mode = await c.get("services").collaborators.accessModeOf(ctx.repo, target);
-    return c.json({ permission: mode, role_name: mode, user: toApiUser(target, doer, c.get("settings")) });
+    requirePermissionQuery(access, target);
+    const mode = await c.get("services").collaborators.accessModeOf(access.repo, target);
+    return c.json({
+      permission: mode,
+      role_name: mode,
+      user: toApiUser(target, accountSight(doer), c.get("settings")),
+    });
   },
 });
 

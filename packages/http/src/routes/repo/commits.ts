@@ -1,8 +1,13 @@
 import { api, InvalidArgumentError, type PageRequest } from "@kiln/domain";
 import { isValidRefName } from "@kiln/git";
-import type { CommitDetailOptions, CommitsView } from "@kiln/service";
+import {
+  accountSight,
+  type CommitDetailOptions,
+  type CommitsView,
+  repoLinks,
+  toApiCommit,
+} from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks, toApiCommit } from "../../convert/git.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -32,10 +37,10 @@ export function detailOptions(query: DetailQuery): CommitDetailOptions {
   };
 }
 
-export function commitsJson(c: AppContext, ctx: RepoContext, view: CommitsView, query: DetailQuery) {
-  const links = repoLinks(ctx.repo, c.get("settings"));
+export function commitsJson(c: AppContext, access: RepoContext, view: CommitsView, query: DetailQuery) {
+  const links = repoLinks(access.repo, c.get("settings"));
   return view.commits.map((commit) =>
-    toApiCommit(commit, view.users, links, ctx.viewer, c.get("settings"), {
+    toApiCommit(commit, view.users, links, accountSight(access.viewer), c.get("settings"), {
       ...(query.verification !== undefined ? { verification: query.verification } : {}),
       ...(view.verifications?.has(commit.sha) ? { checked: view.verifications.get(commit.sha) } : {}),
     }),
@@ -82,9 +87,9 @@ export const repoGetAllCommits = route({
     ...notFound,
     409: { description: "EmptyRepository", schema: api.APIError },
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
-    const list = await c.get("services").commits.list(ctx.repo, {
+    const list = await c.get("services").commits.list(access.repo, {
       ...(query.sha ? { sha: query.sha } : {}),
       ...(query.path ? { path: query.path } : {}),
       ...detailOptions(query),
@@ -92,7 +97,7 @@ export const repoGetAllCommits = route({
       limit: page.limit,
     });
     setCommitPaging(c, page, list.total);
-    return c.json(commitsJson(c, ctx, list, query));
+    return c.json(commitsJson(c, access, list, query));
   },
 });
 
@@ -118,9 +123,9 @@ export const repoGetCommitByRef = route({
   }),
   query: v.object(detailQuery),
   responses: singleResponses,
-  async handler(c, { params, query, repo: ctx }) {
-    const view = await c.get("services").commits.get(ctx.repo, params.ref, detailOptions(query));
-    return c.json(commitsJson(c, ctx, view, query)[0]);
+  async handler(c, { params, query, repo: access }) {
+    const view = await c.get("services").commits.get(access.repo, params.ref, detailOptions(query));
+    return c.json(commitsJson(c, access, view, query)[0]);
   },
 });
 
@@ -139,12 +144,12 @@ export const repoGetSingleCommit = route({
     ...singleResponses,
     ...validationError,
   },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     if (!isValidRefName(`refs/heads/${params.sha}`)) {
       throw new InvalidArgumentError(`no valid ref or sha: ${params.sha}`);
     }
-    const view = await c.get("services").commits.get(ctx.repo, params.sha, detailOptions(query));
-    return c.json(commitsJson(c, ctx, view, query)[0]);
+    const view = await c.get("services").commits.get(access.repo, params.sha, detailOptions(query));
+    return c.json(commitsJson(c, access, view, query)[0]);
   },
 });
 

@@ -1,6 +1,7 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
@@ -8,23 +9,18 @@ describe.each(DIALECTS)("GET /compare/{basehead} on %s", (dialect) => {
   let t: TestApp;
   let owner: TestUser;
   let outsider: TestUser;
-  const path = "/repos/owner/compared";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    outsider = await t.user({ name: "outsider" });
-    const created = await t.call("POST", "/user/repos", {
-      token: owner.token,
-      body: { name: "compared", auto_init: true, private: true },
-    });
-    expect(created.status).toBe(201);
+    ({
+      t,
+      as,
+      users: [owner, outsider],
+    } = await openWorld(dialect, {
+      users: ["owner", "outsider"],
+      repo: { name: "compared", private: true },
+    }));
     expect((await as(owner, "POST", "/branches", { new_branch_name: "feature/x" })).status).toBe(201);
     for (const [file, content] of [
       ["a.txt", "a"],

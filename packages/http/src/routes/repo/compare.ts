@@ -30,14 +30,14 @@ export const repoCompareDiff = route({
     200: { description: "Compare", schema: api.Compare },
     ...notFound,
   },
-  async handler(c, { params, query, repo: ctx }) {
-    const view = await c.get("services").compare.compare(ctx, params.basehead, {
+  async handler(c, { params, query, repo: access }) {
+    const view = await c.get("services").compare.compare(access, params.basehead, {
       ...(query.files !== undefined ? { files: query.files } : {}),
       ...(query.verification !== undefined ? { verification: query.verification } : {}),
     });
     return c.json({
       total_commits: view.totalCommits,
-      commits: commitsJson(c, ctx, view, query),
+      commits: commitsJson(c, access, view, query),
       files: view.files.map((f) => ({ filename: f.filename, status: f.status })),
     });
   },

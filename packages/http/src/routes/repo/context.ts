@@ -7,10 +7,17 @@ import {
   type Settings,
   type User,
 } from "@kiln/domain";
-import { hasAccess, type PendingTransfer, type RepoAccess, type RepoPermission } from "@kiln/service";
+import {
+  accountSight,
+  type PendingTransfer,
+  type RepoAccess,
+  type RepoPermission,
+  repoPermissionView,
+  toApiRepository,
+  toApiUser,
+  withMirror,
+} from "@kiln/service";
 import * as v from "valibot";
-import { toApiRepository, withMirror } from "../../convert/repository.js";
-import { toApiUser } from "../../convert/user.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 
@@ -62,14 +69,15 @@ async function parentsFor(c: AppContext, repos: readonly Repository[]): Promise<
   const services = c.get("services");
   const actor = c.get("actor");
   const parents = await services.forks.parentsOf(repos);
-  const access = await services.access.repoPermissions(actor, parents);
+  const visible = await services.access.visibleRepos(actor, parents);
   const out = new Map<number, ApiRepository>();
   for (const parent of parents) {
-    const known = access.get(parent.id);
-    if (known && hasAccess(known.permission)) {
+    const known = visible.get(parent.id);
+    if (known) {
+      const permissions = repoPermissionView(known.permission);
       out.set(
         parent.id,
-        toApiRepository(parent, known.owner, actor.user, known.permission, c.get("settings")),
+        toApiRepository(parent, known.owner, accountSight(actor.user), permissions, c.get("settings")),
       );
     }
   }
@@ -126,13 +134,19 @@ function shape(
   known: { readonly owner: User; readonly permission: RepoPermission },
   transfer: PendingTransfer | undefined,
 ): ApiRepository {
-  const json = toApiRepository(repo, known.owner, viewer, known.permission, settings);
+  const json = toApiRepository(
+    repo,
+    known.owner,
+    accountSight(viewer),
+    repoPermissionView(known.permission),
+    settings,
+  );
   if (!transfer) return json;
   return {
     ...json,
     repo_transfer: {
-      doer: toApiUser(transfer.doer, viewer, settings),
-      recipient: toApiUser(transfer.recipient, viewer, settings),
+      doer: toApiUser(transfer.doer, accountSight(viewer), settings),
+      recipient: toApiUser(transfer.recipient, accountSight(viewer), settings),
       teams: transfer.teams.map((t) => ({ id: t.id, name: t.name })),
     },
   };

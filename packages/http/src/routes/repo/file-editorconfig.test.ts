@@ -1,27 +1,22 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
 describe.each(DIALECTS)("GET /editorconfig/{filepath} on %s", (dialect) => {
   let t: TestApp;
   let owner: TestUser;
-  const path = "/repos/owner/styled";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    expect(
-      (await t.call("POST", "/user/repos", { token: owner.token, body: { name: "styled", auto_init: true } }))
-        .status,
-    ).toBe(201);
+    ({
+      t,
+      as,
+      users: [owner],
+    } = await openWorld(dialect, { users: ["owner"], repo: { name: "styled" } }));
     expect((await as(owner, "POST", "/branches", { new_branch_name: "plain" })).status).toBe(201);
     const config = [
       "root = true",

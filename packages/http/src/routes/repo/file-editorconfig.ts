@@ -38,8 +38,8 @@ export const repoGetEditorConfig = route({
     200: { description: "success", schema: EditorconfigDefinition },
     ...notFound,
   },
-  async handler(c, { params, query, repo: ctx }) {
-    return c.json(await c.get("services").editorconfig.definition(ctx.repo, params.filepath, query.ref));
+  async handler(c, { params, query, repo: access }) {
+    return c.json(await c.get("services").editorconfig.definition(access.repo, params.filepath, query.ref));
   },
 });
 

@@ -1,9 +1,13 @@
 import { api, InvalidArgumentError } from "@kiln/domain";
-import type { FileCommitInput } from "@kiln/service";
+import {
+  type FileCommitInput,
+  repoLinks,
+  toFileDeleteResponse,
+  toFileResponse,
+  toFilesResponse,
+} from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toFileDeleteResponse, toFileResponse, toFilesResponse } from "../../convert/contents.js";
-import { repoLinks } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
 import { conflict, notFound, quotaExceeded, repoArchived, validationError } from "../responses.js";
@@ -65,11 +69,11 @@ export const repoCreateFile = route({
   body: api.CreateFileOptions,
   responses: { 201: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const op = { operation: "create", path: params.filepath, content: decodeBase64(body.content) } as const;
-    const result = await c.get("services").files.createFile(ctx.repo, user, op, commitInput(body));
-    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")), 201);
+    const result = await c.get("services").files.createFile(access.repo, user, op, commitInput(body));
+    return c.json(toFileResponse(result, repoLinks(access.repo, c.get("settings")), c.get("settings")), 201);
   },
 });
 
@@ -86,7 +90,7 @@ export const repoUpdateFile = route({
   body: api.UpdateFileOptions,
   responses: { 200: { description: "FileResponse", schema: api.FileResponse }, ...writeResponses },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const op = {
       operation: "update",
@@ -95,8 +99,8 @@ export const repoUpdateFile = route({
       sha: body.sha,
       ...(body.from_path ? { fromPath: body.from_path } : {}),
     } as const;
-    const result = await c.get("services").files.updateFile(ctx.repo, user, op, commitInput(body));
-    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")));
+    const result = await c.get("services").files.updateFile(access.repo, user, op, commitInput(body));
+    return c.json(toFileResponse(result, repoLinks(access.repo, c.get("settings")), c.get("settings")));
   },
 });
 
@@ -121,11 +125,11 @@ export const repoDeleteFile = route({
     ...repoArchived,
   },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const op = { operation: "delete", path: params.filepath, sha: body.sha } as const;
-    const result = await c.get("services").files.deleteFile(ctx.repo, user, op, commitInput(body));
-    return c.json(toFileDeleteResponse(result, repoLinks(ctx.repo, c.get("settings"))));
+    const result = await c.get("services").files.deleteFile(access.repo, user, op, commitInput(body));
+    return c.json(toFileDeleteResponse(result, repoLinks(access.repo, c.get("settings"))));
   },
 });
 
@@ -142,7 +146,7 @@ export const repoChangeFiles = route({
   body: api.ChangeFilesOptions,
   responses: { 201: { description: "FilesResponse", schema: api.FilesResponse }, ...writeResponses },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const ops = body.files.map((file) => {
       if (file.operation === "create") {
@@ -159,8 +163,8 @@ export const repoChangeFiles = route({
         ...(file.from_path ? { fromPath: file.from_path } : {}),
       } as const;
     });
-    const result = await c.get("services").files.changeFiles(ctx.repo, user, ops, commitInput(body));
-    return c.json(toFilesResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")), 201);
+    const result = await c.get("services").files.changeFiles(access.repo, user, ops, commitInput(body));
+    return c.json(toFilesResponse(result, repoLinks(access.repo, c.get("settings")), c.get("settings")), 201);
   },
 });
 

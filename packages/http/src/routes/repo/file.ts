@@ -1,8 +1,6 @@
 import { api } from "@kiln/domain";
-import type { RawFile } from "@kiln/service";
+import { type RawFile, repoLinks, toContentsResponse } from "@kiln/service";
 import * as v from "valibot";
-import { toContentsResponse } from "../../convert/contents.js";
-import { repoLinks } from "../../convert/git.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -57,10 +55,10 @@ export const repoGetRawFile = route({
   operationId: "repoGetRawFile",
   summary: "Get a file from a repository",
   ...fileRoute,
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     return serveFile(
       c,
-      await c.get("services").contents.raw(ctx.repo, params.filepath, query.ref || undefined),
+      await c.get("services").contents.raw(access.repo, params.filepath, query.ref || undefined),
     );
   },
 });
@@ -71,10 +69,10 @@ export const repoGetRawFileOrLFS = route({
   operationId: "repoGetRawFileOrLFS",
   summary: "Get a file or it's LFS object from a repository",
   ...fileRoute,
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     return serveFile(
       c,
-      await c.get("services").contents.media(ctx.repo, params.filepath, query.ref || undefined),
+      await c.get("services").contents.media(access.repo, params.filepath, query.ref || undefined),
     );
   },
 });
@@ -122,12 +120,12 @@ function fileHeaders(file: RawFile, head: Uint8Array): Record<string, string> {
   };
 }
 
-async function contents(c: AppContext, ctx: RepoContext, path: string, ref: string | undefined) {
+async function contents(c: AppContext, access: RepoContext, path: string, ref: string | undefined) {
   const { defaultMaxBlobSize, maxDirectoryEntries } = c.get("settings").api;
   const view = await c
     .get("services")
-    .contents.contents(ctx.repo, path, ref || undefined, defaultMaxBlobSize, maxDirectoryEntries);
-  const links = repoLinks(ctx.repo, c.get("settings"));
+    .contents.contents(access.repo, path, ref || undefined, defaultMaxBlobSize, maxDirectoryEntries);
+  const links = repoLinks(access.repo, c.get("settings"));
   const json = view.items.map((item) =>
     toContentsResponse(item, view.ref, links, c.get("settings"), view.kind === "dir"),
   );
@@ -149,8 +147,8 @@ export const repoGetContentsList = route({
     200: { description: "ContentsListResponse", schema: v.array(api.ContentsResponse) },
     ...notFound,
   },
-  async handler(c, { query, repo: ctx }) {
-    return contents(c, ctx, "", query.ref || query.branch);
+  async handler(c, { query, repo: access }) {
+    return contents(c, access, "", query.ref || query.branch);
   },
 });
 
@@ -178,8 +176,8 @@ export const repoGetContents = route({
     },
     ...notFound,
   },
-  async handler(c, { params, query, repo: ctx }) {
-    return contents(c, ctx, params.filepath, query.ref || query.branch);
+  async handler(c, { params, query, repo: access }) {
+    return contents(c, access, params.filepath, query.ref || query.branch);
   },
 });
 

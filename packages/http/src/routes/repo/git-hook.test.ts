@@ -1,6 +1,7 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { openWorld } from "../../../test/world.js";
 
 describe.each(DIALECTS)("git hooks over HTTP on %s", (dialect) => {
   let t: TestApp;
@@ -9,18 +10,15 @@ describe.each(DIALECTS)("git hooks over HTTP on %s", (dialect) => {
   let writer: TestUser;
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    admin = await t.user({ name: "root", admin: true });
-    writer = await t.user({ name: "writer" });
-    expect(
-      (await t.call("POST", "/user/repos", { token: owner.token, body: { name: "hooked" } })).status,
-    ).toBe(201);
-    const collab = await t.call("PUT", "/repos/owner/hooked/collaborators/writer", {
-      token: owner.token,
-      body: { permission: "write" },
-    });
-    expect(collab.status).toBe(204);
+    ({
+      t,
+      users: [owner, admin, writer],
+    } = await openWorld(dialect, {
+      users: ["owner", "root", "writer"],
+      admins: ["root"],
+      repo: { name: "hooked", empty: true },
+      collaborators: { writer: "write" },
+    }));
   });
   afterAll(() => t?.close());
 

@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { repoLinks, toReference } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks, toReference } from "../../convert/git.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
 import { notFound } from "../responses.js";
@@ -24,9 +24,9 @@ export const repoListAllGitRefs = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: listResponses,
-  async handler(c, { repo: ctx }) {
-    const links = repoLinks(ctx.repo, c.get("settings"));
-    const refs = await c.get("services").gitObjects.refs(ctx.repo);
+  async handler(c, { repo: access }) {
+    const links = repoLinks(access.repo, c.get("settings"));
+    const refs = await c.get("services").gitObjects.refs(access.repo);
     return c.json(refs.map((ref) => toReference(ref, links)));
   },
 });
@@ -49,9 +49,9 @@ export const repoListGitRefs = route({
       validate: v.union([v.array(api.Reference), api.Reference]),
     },
   },
-  async handler(c, { params, repo: ctx }) {
-    const links = repoLinks(ctx.repo, c.get("settings"));
-    const refs = (await c.get("services").gitObjects.refs(ctx.repo, params.ref)).map((ref) =>
+  async handler(c, { params, repo: access }) {
+    const links = repoLinks(access.repo, c.get("settings"));
+    const refs = (await c.get("services").gitObjects.refs(access.repo, params.ref)).map((ref) =>
       toReference(ref, links),
     );
     const [only] = refs;

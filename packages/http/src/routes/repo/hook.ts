@@ -48,13 +48,13 @@ export const repoTestHook = route({
     ),
   }),
   responses: { 204: { description: "APIEmpty", schema: "empty" }, ...forbidden, ...notFound },
-  async handler(c, { params, query, principal, repo: ctx }) {
+  async handler(c, { params, query, principal, repo: access }) {
     await c
       .get("services")
       .webhooks.test(
-        hookScope.repo(ctx.repo),
+        hookScope.repo(access.repo),
         params.id,
-        ctx.repo,
+        access.repo,
         requirePrincipal(principal).user,
         query.ref,
       );

@@ -1,8 +1,13 @@
 import { api, timeOf } from "@kiln/domain";
-import { type CommentView, parseTime } from "@kiln/service";
+import {
+  accountSight,
+  type CommentView,
+  groupAssets,
+  parseTime,
+  toApiComment,
+  toApiTimelineComment,
+} from "@kiln/service";
 import * as v from "valibot";
-import { toApiComment, toApiTimelineComment } from "../../convert/comment.js";
-import { groupAssets } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson, UNPAGED_LIMIT } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -24,7 +29,7 @@ const windowOf = (query: { since?: string | undefined; before?: string | undefin
 });
 
 /** Comments as the API shows them, their posters loaded in one query. */
-async function apiComments(c: AppContext, ctx: RepoContext, views: readonly CommentView[]) {
+async function apiComments(c: AppContext, access: RepoContext, views: readonly CommentView[]) {
   const ids = [
     ...new Set(views.map((view) => view.comment.posterId).filter((id): id is number => id !== null)),
   ];
@@ -37,7 +42,7 @@ async function apiComments(c: AppContext, ctx: RepoContext, views: readonly Comm
   return views.map((view) =>
     toApiComment(
       view,
-      ctx.repo,
+      access.repo,
       view.comment.posterId === null ? null : (byId.get(view.comment.posterId) ?? null),
       c.get("settings"),
       assets.get(view.comment.id),
@@ -61,14 +66,14 @@ export const issueGetRepoComments = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const window = windowOf(query);
     return optionallyPagedJson(
       c,
       query,
       async (page) => {
-        const list = await c.get("services").comments.listForRepo(ctx, window, page);
-        return { total: list.total, items: await apiComments(c, ctx, list.items) };
+        const list = await c.get("services").comments.listForRepo(access, window, page);
+        return { total: list.total, items: await apiComments(c, access, list.items) };
       },
       (comment) => comment,
     );
@@ -86,27 +91,27 @@ export const issueGetComment = route({
   scopes: ["issue"],
   params: idParams,
   responses: { 200: { description: "Comment", schema: api.Comment }, ...empty, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const view = await c.get("services").comments.get(ctx, params.id);
+  async handler(c, { params, repo: access }) {
+    const view = await c.get("services").comments.get(access, params.id);
     if (!view) return c.body(null, 204);
-    return c.json((await apiComments(c, ctx, [view]))[0]);
+    return c.json((await apiComments(c, access, [view]))[0]);
   },
 });
 
 const editComment = async (
   c: AppContext,
-  ctx: RepoContext,
+  access: RepoContext,
   id: number,
   body: { body: string; updated_at?: string | undefined },
 ) => {
   const updatedAt = body.updated_at === undefined ? undefined : timeOf(body.updated_at);
-  const view = await c.get("services").comments.edit(ctx, id, body.body, updatedAt);
+  const view = await c.get("services").comments.edit(access, id, body.body, updatedAt);
   if (!view) return c.body(null, 204);
-  return c.json((await apiComments(c, ctx, [view]))[0]);
+  return c.json((await apiComments(c, access, [view]))[0]);
 };
 
-const deleteComment = async (c: AppContext, ctx: RepoContext, id: number) => {
-  await c.get("services").comments.delete(ctx, id);
+const deleteComment = async (c: AppContext, access: RepoContext, id: number) => {
+  await c.get("services").comments.delete(access, id);
   return c.body(null, 204);
 };
 
@@ -130,7 +135,7 @@ export const issueEditComment = route({
     ...validationError,
     ...repoArchived,
   },
-  handler: (c, { params, body, repo: ctx }) => editComment(c, ctx, params.id, body),
+  handler: (c, { params, body, repo: access }) => editComment(c, access, params.id, body),
 });
 
 export const issueDeleteComment = route({
@@ -144,7 +149,7 @@ export const issueDeleteComment = route({
   scopes: ["issue"],
   params: idParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  handler: (c, { params, repo: ctx }) => deleteComment(c, ctx, params.id),
+  handler: (c, { params, repo: access }) => deleteComment(c, access, params.id),
 });
 
 export const issueGetComments = route({
@@ -163,7 +168,7 @@ export const issueGetComments = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     // Forgejo answers every comment (ListIssueComments has no paging); Kiln answers at most
     // UNPAGED_LIMIT of them, with the total, and pages when asked.
     const window = windowOf(query);
@@ -171,8 +176,8 @@ export const issueGetComments = route({
       c,
       query,
       async (page) => {
-        const list = await c.get("services").comments.listForIssue(ctx, params.index, window, page);
-        return { total: list.total, items: await apiComments(c, ctx, list.items) };
+        const list = await c.get("services").comments.listForIssue(access, params.index, window, page);
+        return { total: list.total, items: await apiComments(c, access, list.items) };
       },
       (comment) => comment,
     );
@@ -199,10 +204,10 @@ export const issueCreateComment = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, body, repo: ctx }) {
+  async handler(c, { params, body, repo: access }) {
     const updatedAt = body.updated_at === undefined ? undefined : timeOf(body.updated_at);
-    const view = await c.get("services").comments.create(ctx, params.index, body.body, updatedAt);
-    return c.json((await apiComments(c, ctx, [view]))[0], 201);
+    const view = await c.get("services").comments.create(access, params.index, body.body, updatedAt);
+    return c.json((await apiComments(c, access, [view]))[0], 201);
   },
 });
 
@@ -228,7 +233,7 @@ export const issueEditCommentDeprecated = route({
     ...notFound,
     ...validationError,
   },
-  handler: (c, { params, body, repo: ctx }) => editComment(c, ctx, params.id, body),
+  handler: (c, { params, body, repo: access }) => editComment(c, access, params.id, body),
 });
 
 export const issueDeleteCommentDeprecated = route({
@@ -246,7 +251,7 @@ export const issueDeleteCommentDeprecated = route({
     id: qs.int("id of the comment to delete"),
   }),
   responses: { ...empty, ...forbidden, ...notFound },
-  handler: (c, { params, repo: ctx }) => deleteComment(c, ctx, params.id),
+  handler: (c, { params, repo: access }) => deleteComment(c, access, params.id),
 });
 
 export const issueGetCommentsAndTimeline = route({
@@ -265,14 +270,14 @@ export const issueGetCommentsAndTimeline = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     const window = windowOf(query);
     const viewer = c.get("actor").user;
     return optionallyPagedJson(
       c,
       query,
-      (page) => c.get("services").timeline.list(ctx, params.index, window, page),
-      (entry) => toApiTimelineComment(entry, ctx.repo, viewer, c.get("settings")),
+      (page) => c.get("services").timeline.list(access, params.index, window, page),
+      (entry) => toApiTimelineComment(entry, access.repo, accountSight(viewer), c.get("settings")),
     );
   },
 });

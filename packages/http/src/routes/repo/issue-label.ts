@@ -1,7 +1,6 @@
 import { api, type Label, timeOf } from "@kiln/domain";
+import { repoLinks, toApiLabel } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks } from "../../convert/git.js";
-import { toApiLabel } from "../../convert/label.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -14,12 +13,12 @@ import { type RepoContext, repoParams } from "./context.js";
 const indexParams = v.object({ ...repoParams, index: qs.int("index of the issue", { min: 1 }) });
 const badRequest = { 400: { description: "APIError", schema: api.APIError } } as const;
 
-function apiLabels(c: AppContext, ctx: RepoContext, list: readonly Label[]) {
-  const apiRepo = repoLinks(ctx.repo, c.get("settings")).api;
+function apiLabels(c: AppContext, access: RepoContext, list: readonly Label[]) {
+  const apiRepo = repoLinks(access.repo, c.get("settings")).api;
   return list.map((label) =>
     toApiLabel(
       label,
-      label.orgId !== null ? { orgName: ctx.repo.ownerName } : { apiRepo },
+      label.orgId !== null ? { orgName: access.repo.ownerName } : { apiRepo },
       c.get("settings"),
     ),
   );
@@ -40,14 +39,14 @@ export const issueGetLabels = route({
   params: indexParams,
   query: v.object(pageQuery),
   responses: { 200: { description: "LabelList", schema: v.array(api.Label) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     // Forgejo answers all of them; Kiln at most UNPAGED_LIMIT, with X-Total-Count, paged when asked.
     return optionallyPagedJson(
       c,
       query,
       async (page) => {
-        const list = await c.get("services").issueLabels.listPage(ctx, params.index, page);
-        return { total: list.total, items: apiLabels(c, ctx, list.items) };
+        const list = await c.get("services").issueLabels.listPage(access, params.index, page);
+        return { total: list.total, items: apiLabels(c, access, list.items) };
       },
       (label) => label,
     );
@@ -73,11 +72,11 @@ export const issueAddLabel = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
+  async handler(c, { params, body, repo: access }) {
     const list = await c
       .get("services")
-      .issueLabels.add(ctx, params.index, body.labels ?? [], updatedAtOf(body));
-    return c.json(apiLabels(c, ctx, list));
+      .issueLabels.add(access, params.index, body.labels ?? [], updatedAtOf(body));
+    return c.json(apiLabels(c, access, list));
   },
 });
 
@@ -100,11 +99,11 @@ export const issueReplaceLabels = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
+  async handler(c, { params, body, repo: access }) {
     const list = await c
       .get("services")
-      .issueLabels.replace(ctx, params.index, body.labels ?? [], updatedAtOf(body));
-    return c.json(apiLabels(c, ctx, list));
+      .issueLabels.replace(access, params.index, body.labels ?? [], updatedAtOf(body));
+    return c.json(apiLabels(c, access, list));
   },
 });
 
@@ -121,8 +120,8 @@ export const issueClearLabels = route({
   body: api.DeleteLabelsOption,
   bodyRequired: false,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, body, repo: ctx }) {
-    await c.get("services").issueLabels.clear(ctx, params.index, updatedAtOf(body));
+  async handler(c, { params, body, repo: access }) {
+    await c.get("services").issueLabels.clear(access, params.index, updatedAtOf(body));
     return c.body(null, 204);
   },
 });
@@ -142,8 +141,8 @@ export const issueRemoveLabel = route({
     id: qs.int("id of the label to remove"),
   }),
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").issueLabels.remove(ctx, params.index, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").issueLabels.remove(access, params.index, params.id);
     return c.body(null, 204);
   },
 });

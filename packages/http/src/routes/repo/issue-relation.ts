@@ -31,8 +31,8 @@ export const issueLockIssue = route({
   body: api.LockIssueOption,
   bodyRequired: false,
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, body, repo: ctx }) {
-    await c.get("services").issueStates.lock(ctx, params.index, body?.lock_reason ?? "");
+  async handler(c, { params, body, repo: access }) {
+    await c.get("services").issueStates.lock(access, params.index, body?.lock_reason ?? "");
     return c.body(null, 204);
   },
 });
@@ -49,8 +49,8 @@ export const issueUnlockIssue = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").issueStates.unlock(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").issueStates.unlock(access, params.index);
     return c.body(null, 204);
   },
 });
@@ -66,8 +66,8 @@ export const pinIssue = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { ...empty, ...badRequest, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").issueStates.pin(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").issueStates.pin(access, params.index);
     return c.body(null, 204);
   },
 });
@@ -83,8 +83,8 @@ export const unpinIssue = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").issueStates.unpin(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").issueStates.unpin(access, params.index);
     return c.body(null, 204);
   },
 });
@@ -104,8 +104,8 @@ export const moveIssuePin = route({
     position: qs.int("the new position", { min: 1 }),
   }),
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").issueStates.move(ctx, params.index, params.position);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").issueStates.move(access, params.index, params.position);
     return c.body(null, 204);
   },
 });
@@ -121,12 +121,12 @@ export const repoListPinnedIssues = route({
   scopes: ["issue"],
   params: v.object(repoParams),
   responses: { 200: { description: "IssueList", schema: v.array(api.Issue) }, ...notFound },
-  async handler(c, { repo: ctx }) {
+  async handler(c, { repo: access }) {
     // All of them, as Forgejo answers ([repository.issue] MAX_PINNED bounds them), with the count.
-    const list = await c.get("services").issueStates.pinned(ctx, false);
+    const list = await c.get("services").issueStates.pinned(access, false);
     c.header("X-Total-Count", String(list.length));
     c.header("Access-Control-Expose-Headers", "X-Total-Count, Link");
-    return c.json(await apiIssues(c, list, [ctx.repo]));
+    return c.json(await apiIssues(c, list, [access.repo]));
   },
 });
 
@@ -144,8 +144,8 @@ export const repoNewPinAllowed = route({
     200: { description: "RepoNewIssuePinsAllowed", schema: api.NewIssuePinsAllowed },
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    const allowed = await c.get("services").issueStates.newPinAllowed(ctx);
+  async handler(c, { repo: access }) {
+    const allowed = await c.get("services").issueStates.newPinAllowed(access);
     return c.json({ issues: allowed.issues, pull_requests: allowed.pulls });
   },
 });
@@ -180,9 +180,9 @@ export const issueListIssueDependencies = route({
   params: indexParams,
   query: v.object(pageQuery),
   responses: { 200: { description: "IssueList", schema: v.array(api.Issue) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
-    const list = await c.get("services").issueDependencies.dependencies(ctx, params.index);
-    return issuePage(c, query, list, [ctx.repo]);
+  async handler(c, { params, query, repo: access }) {
+    const list = await c.get("services").issueDependencies.dependencies(access, params.index);
+    return issuePage(c, query, list, [access.repo]);
   },
 });
 
@@ -198,9 +198,9 @@ export const issueListBlocks = route({
   params: indexParams,
   query: v.object(pageQuery),
   responses: { 200: { description: "IssueList", schema: v.array(api.Issue) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
-    const list = await c.get("services").issueDependencies.blocks(ctx, params.index);
-    return issuePage(c, query, list, [ctx.repo]);
+  async handler(c, { params, query, repo: access }) {
+    const list = await c.get("services").issueDependencies.blocks(access, params.index);
+    return issuePage(c, query, list, [access.repo]);
   },
 });
 
@@ -233,13 +233,13 @@ function dependencyChange(
     responses: adding
       ? { 201: { description: "Issue", schema: api.Issue }, ...responses }
       : { 200: { description: "Issue", schema: api.Issue }, ...responses },
-    async handler(c, { params, body, repo: ctx }) {
+    async handler(c, { params, body, repo: access }) {
       const service = c.get("services").issueDependencies;
       const blockedIsPath = suffix === "dependencies";
       const issue = adding
-        ? await service.add(ctx, params.index, body, blockedIsPath)
-        : await service.remove(ctx, params.index, body, blockedIsPath);
-      const [json] = await apiIssues(c, [issue], [ctx.repo]);
+        ? await service.add(access, params.index, body, blockedIsPath)
+        : await service.remove(access, params.index, body, blockedIsPath);
+      const [json] = await apiIssues(c, [issue], [access.repo]);
       return c.json(json, adding ? 201 : 200);
     },
   });

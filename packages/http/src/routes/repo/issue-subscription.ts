@@ -1,7 +1,6 @@
 import { api, formatTime } from "@kiln/domain";
+import { accountSight, repoLinks, toApiUser } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks } from "../../convert/git.js";
-import { toApiUser } from "../../convert/user.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -39,8 +38,8 @@ export const issueAddSubscription = route({
   scopes: ["issue"],
   params: userParams,
   responses: changed,
-  async handler(c, { params, repo: ctx }) {
-    const done = await c.get("services").issueWatches.set(ctx, params.index, params.user, true);
+  async handler(c, { params, repo: access }) {
+    const done = await c.get("services").issueWatches.set(access, params.index, params.user, true);
     return c.body(null, done ? 201 : 200);
   },
 });
@@ -57,8 +56,8 @@ export const issueDeleteSubscription = route({
   scopes: ["issue"],
   params: userParams,
   responses: changed,
-  async handler(c, { params, repo: ctx }) {
-    const done = await c.get("services").issueWatches.set(ctx, params.index, params.user, false);
+  async handler(c, { params, repo: access }) {
+    const done = await c.get("services").issueWatches.set(access, params.index, params.user, false);
     return c.body(null, done ? 201 : 200);
   },
 });
@@ -74,9 +73,9 @@ export const issueCheckSubscription = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { 200: { description: "WatchInfo", schema: api.WatchInfo }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const { issue, subscribed } = await c.get("services").issueWatches.check(ctx, params.index);
-    const links = repoLinks(ctx.repo, c.get("settings"));
+  async handler(c, { params, repo: access }) {
+    const { issue, subscribed } = await c.get("services").issueWatches.check(access, params.index);
+    const links = repoLinks(access.repo, c.get("settings"));
     return c.json({
       subscribed,
       ignored: !subscribed,
@@ -100,14 +99,14 @@ export const issueSubscriptions = route({
   params: indexParams,
   query: v.object(pageQuery),
   responses: { 200: { description: "UserList", schema: v.array(api.User) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     const viewer = c.get("actor").user;
     // As Forgejo's GetIssueWatchers: a page when asked, else all of them (at most UNPAGED_LIMIT).
     return optionallyPagedJson(
       c,
       query,
-      (page) => c.get("services").issueWatches.watchers(ctx, params.index, page),
-      (user) => toApiUser(user, viewer, c.get("settings")),
+      (page) => c.get("services").issueWatches.watchers(access, params.index, page),
+      (user) => toApiUser(user, accountSight(viewer), c.get("settings")),
     );
   },
 });

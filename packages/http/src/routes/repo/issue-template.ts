@@ -24,8 +24,8 @@ export const repoGetIssueTemplates = route({
     },
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    const templates = await c.get("services").issueTemplates.templates(ctx.repo);
+  async handler(c, { repo: access }) {
+    const templates = await c.get("services").issueTemplates.templates(access.repo);
     // Forgejo never initialises its list, so a repository without valid templates answers `null`.
     return c.json(templates.length > 0 ? templates : null);
   },
@@ -42,8 +42,8 @@ export const repoGetIssueConfig = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { 200: { description: "RepoIssueConfig", schema: api.IssueConfig }, ...notFound },
-  async handler(c, { repo: ctx }) {
-    return c.json((await c.get("services").issueTemplates.config(ctx.repo)).config);
+  async handler(c, { repo: access }) {
+    return c.json((await c.get("services").issueTemplates.config(access.repo)).config);
   },
 });
 
@@ -61,8 +61,8 @@ export const repoValidateIssueConfig = route({
     200: { description: "RepoIssueConfigValidation", schema: api.IssueConfigValidation },
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    const { error } = await c.get("services").issueTemplates.config(ctx.repo);
+  async handler(c, { repo: access }) {
+    const { error } = await c.get("services").issueTemplates.config(access.repo);
     return c.json({ valid: error === undefined, message: error ?? "" });
   },
 });

@@ -1,9 +1,14 @@
 import type { TrackedTimeEntry } from "@kiln/domain";
 import { api, inputTime, type Paged, type PageRequest } from "@kiln/domain";
-import { parseTime, type TrackedTimeView } from "@kiln/service";
+import {
+  accountSight,
+  parseTime,
+  type TrackedTimeView,
+  toApiStopWatch,
+  toApiTrackedTime,
+} from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiStopWatch, toApiTrackedTime } from "../../convert/time.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -53,7 +58,7 @@ async function timesJson(
       const list = await load(page);
       return { total: list.total, items: await services.times.views(list.items) };
     },
-    (view: TrackedTimeView) => toApiTrackedTime(view, viewer, c.get("settings")),
+    (view: TrackedTimeView) => toApiTrackedTime(view, accountSight(viewer), c.get("settings")),
   );
 }
 
@@ -73,11 +78,11 @@ export const issueTrackedTimes = route({
     user: v.optional(qs.string("optional filter by user (available for issue managers)")),
   }),
   responses: { 200: { description: "TrackedTimeList", schema: v.array(api.TrackedTime) }, ...notFound },
-  async handler(c, { params, query, principal, repo: ctx }) {
+  async handler(c, { params, query, principal, repo: access }) {
     requirePrincipal(principal);
     const filter = { ...windowOf(query), user: query.user };
     return timesJson(c, query, (page) =>
-      c.get("services").times.listForIssue(ctx, params.index, filter, page),
+      c.get("services").times.listForIssue(access, params.index, filter, page),
     );
   },
 });
@@ -99,16 +104,18 @@ export const issueAddTime = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, body, repo: ctx }) {
+  async handler(c, { params, body, repo: access }) {
     const services = c.get("services");
-    const entry = await services.times.add(ctx, params.index, {
+    const entry = await services.times.add(access, params.index, {
       seconds: body.time,
       // Go clients send the zero time for "now" (Forgejo: `if !form.Created.IsZero()`).
       created: body.created === undefined ? undefined : inputTime(body.created),
       userName: body.user_name,
     });
     const [view] = await services.times.views([entry]);
-    return c.json(toApiTrackedTime(view as TrackedTimeView, c.get("actor").user, c.get("settings")));
+    return c.json(
+      toApiTrackedTime(view as TrackedTimeView, accountSight(c.get("actor").user), c.get("settings")),
+    );
   },
 });
 
@@ -123,8 +130,8 @@ export const issueResetTime = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { ...empty, ...badRequest, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").times.reset(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").times.reset(access, params.index);
     return c.body(null, 204);
   },
 });
@@ -144,8 +151,8 @@ export const issueDeleteTime = route({
     id: qs.int("id of time to delete"),
   }),
   responses: { ...empty, ...badRequest, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").times.delete(ctx, params.index, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").times.delete(access, params.index, params.id);
     return c.body(null, 204);
   },
 });
@@ -171,10 +178,10 @@ export const repoTrackedTimes = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { query, principal, repo: ctx }) {
+  async handler(c, { query, principal, repo: access }) {
     requirePrincipal(principal);
     const filter = { ...windowOf(query), user: query.user };
-    return timesJson(c, query, (page) => c.get("services").times.listForRepo(ctx, filter, page));
+    return timesJson(c, query, (page) => c.get("services").times.listForRepo(access, filter, page));
   },
 });
 
@@ -194,11 +201,11 @@ export const userTrackedTimes = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, principal, repo: ctx }) {
+  async handler(c, { params, principal, repo: access }) {
     requirePrincipal(principal);
     // Forgejo answers this (older) form unpaged: everything, which Kiln bounds as other such lists.
     return timesJson(c, {}, (page) =>
-      c.get("services").times.listForRepo(ctx, { user: params.user }, page, true),
+      c.get("services").times.listForRepo(access, { user: params.user }, page, true),
     );
   },
 });
@@ -232,8 +239,8 @@ export const issueStartStopWatch = route({
   scopes: ["issue"],
   params: indexParams,
   responses: stopwatchResponses,
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").times.startStopwatch(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").times.startStopwatch(access, params.index);
     return c.body(null, 201);
   },
 });
@@ -249,8 +256,8 @@ export const issueStopStopWatch = route({
   scopes: ["issue"],
   params: indexParams,
   responses: stopwatchResponses,
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").times.stopStopwatch(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").times.stopStopwatch(access, params.index);
     return c.body(null, 201);
   },
 });
@@ -266,8 +273,8 @@ export const issueDeleteStopWatch = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { ...empty, ...forbidden, ...notFound, ...conflict },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").times.cancelStopwatch(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").times.cancelStopwatch(access, params.index);
     return c.body(null, 204);
   },
 });

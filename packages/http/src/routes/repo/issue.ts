@@ -1,9 +1,6 @@
-import type { IssueSort } from "@kiln/domain";
 import { api, formatTime, type Issue, inputTime, timeOf } from "@kiln/domain";
-import type { RepoAccess } from "@kiln/service";
+import { accountSight, groupAssets, issueSort, type RepoAccess, toApiIssue } from "@kiln/service";
 import * as v from "valibot";
-import { toApiIssue } from "../../convert/issue.js";
-import { groupAssets } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -14,23 +11,6 @@ import { repoParams } from "./context.js";
 /** Forgejo's routers/api/v1/repo/issue.go: one repository's issues. */
 
 const indexParams = v.object({ ...repoParams, index: qs.int("index of the issue", { min: 1 }) });
-const SORTS = [
-  "latest",
-  "oldest",
-  "recentupdate",
-  "leastupdate",
-  "mostcomment",
-  "leastcomment",
-  "nearduedate",
-  "farduedate",
-];
-
-/** Forgejo's `sort` values (any case); anything else is the default, newest first. */
-export function issueSort(sort: string | undefined): IssueSort {
-  const lowered = sort?.toLowerCase();
-  return (lowered && SORTS.includes(lowered) ? lowered : "latest") as IssueSort;
-}
-
 /** Answers issues as the API shows them to the caller. */
 export async function apiIssues(c: AppContext, list: readonly Issue[], known: RepoAccess["repo"][] = []) {
   const services = c.get("services");
@@ -41,7 +21,7 @@ export async function apiIssues(c: AppContext, list: readonly Issue[], known: Re
   ]);
   const viewer = c.get("actor")?.user ?? null;
   const assets = groupAssets(files, (a) => a.issueId, settings);
-  return views.map((view) => toApiIssue(view, viewer, settings, assets.get(view.issue.id)));
+  return views.map((view) => toApiIssue(view, accountSight(viewer), settings, assets.get(view.issue.id)));
 }
 
 export const issueListIssues = route({
@@ -73,10 +53,10 @@ export const issueListIssues = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
     const list = await c.get("services").issues.list(
-      ctx,
+      access,
       {
         state: query.state,
         labels: query.labels,
@@ -93,7 +73,7 @@ export const issueListIssues = route({
       page,
     );
     setPagingHeaders(c, page, list.total);
-    return c.json(await apiIssues(c, list.items, [ctx.repo]));
+    return c.json(await apiIssues(c, list.items, [access.repo]));
   },
 });
 
@@ -118,8 +98,8 @@ export const issueCreateIssue = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { body, repo: ctx }) {
-    const issue = await c.get("services").issues.create(ctx, {
+  async handler(c, { body, repo: access }) {
+    const issue = await c.get("services").issues.create(access, {
       title: body.title,
       body: body.body,
       ref: body.ref,
@@ -130,7 +110,7 @@ export const issueCreateIssue = route({
       labelIds: body.labels,
       closed: body.closed,
     });
-    const [json] = await apiIssues(c, [issue], [ctx.repo]);
+    const [json] = await apiIssues(c, [issue], [access.repo]);
     return c.json(json, 201);
   },
 });
@@ -146,9 +126,9 @@ export const issueGetIssue = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { 200: { description: "Issue", schema: api.Issue }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const issue = await c.get("services").issues.get(ctx, params.index);
-    const [json] = await apiIssues(c, [issue], [ctx.repo]);
+  async handler(c, { params, repo: access }) {
+    const issue = await c.get("services").issues.get(access, params.index);
+    const [json] = await apiIssues(c, [issue], [access.repo]);
     return c.json(json);
   },
 });
@@ -173,8 +153,8 @@ export const issueEditIssue = route({
     412: { description: "APIError", schema: api.APIError },
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const issue = await c.get("services").issueEdits.edit(ctx, params.index, {
+  async handler(c, { params, body, repo: access }) {
+    const issue = await c.get("services").issueEdits.edit(access, params.index, {
       title: body.title,
       body: body.body,
       ref: body.ref,
@@ -186,7 +166,7 @@ export const issueEditIssue = route({
       unsetDueDate: body.unset_due_date,
       updatedAt: body.updated_at === undefined ? undefined : timeOf(body.updated_at),
     });
-    const [json] = await apiIssues(c, [issue], [ctx.repo]);
+    const [json] = await apiIssues(c, [issue], [access.repo]);
     // Forgejo answers an edit with 201.
     return c.json(json, 201);
   },
@@ -203,8 +183,8 @@ export const issueDelete = route({
   scopes: ["issue"],
   params: indexParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").issues.delete(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").issues.delete(access, params.index);
     return c.body(null, 204);
   },
 });
@@ -284,8 +264,8 @@ export const issueEditIssueDeadline = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const deadline = await c.get("services").issueEdits.setDeadline(ctx, params.index, body.due_date);
+  async handler(c, { params, body, repo: access }) {
+    const deadline = await c.get("services").issueEdits.setDeadline(access, params.index, body.due_date);
     // Forgejo answers a removed deadline with Go's zero time, not null.
     return c.json({ due_date: deadline ? formatTime(deadline) : "0001-01-01T00:00:00Z" }, 201);
   },

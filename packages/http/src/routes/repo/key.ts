@@ -1,7 +1,12 @@
 import { api } from "@kiln/domain";
+import {
+  accountSight,
+  repoPermissionView,
+  seesDeployKeyRepository,
+  toApiDeployKey,
+  toApiRepository,
+} from "@kiln/service";
 import * as v from "valibot";
-import { toApiDeployKey } from "../../convert/key.js";
-import { toApiRepository } from "../../convert/repository.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -18,10 +23,15 @@ const deployKey = { description: "DeployKey", schema: api.DeployKey };
 const idParams = v.object({ ...repoParams, id: qs.int("id of the key") });
 
 /** Forgejo shows the repository of a deploy key to site admins and the repository's owner. */
-function repositoryFor(c: AppContext, ctx: RepoContext) {
-  const viewer = ctx.viewer;
-  if (!viewer || (!viewer.isAdmin && viewer.id !== ctx.owner.id)) return undefined;
-  return toApiRepository(ctx.repo, ctx.owner, viewer, ctx.permission, c.get("settings"));
+function repositoryFor(c: AppContext, access: RepoContext) {
+  if (!seesDeployKeyRepository(access)) return undefined;
+  return toApiRepository(
+    access.repo,
+    access.owner,
+    accountSight(access.viewer),
+    repoPermissionView(access.permission),
+    c.get("settings"),
+  );
 }
 
 export const repoListKeys = route({
@@ -40,17 +50,17 @@ export const repoListKeys = route({
     ...pageQuery,
   }),
   responses: { 200: { description: "DeployKeyList", schema: v.array(api.DeployKey) }, ...notFound },
-  handler(c, { query, repo: ctx }) {
-    const repository = repositoryFor(c, ctx);
+  handler(c, { query, repo: access }) {
+    const repository = repositoryFor(c, access);
     return pagedJson(
       c,
       query,
       (page) =>
-        c.get("services").sshKeys.listDeploy(ctx.repo, page, {
+        c.get("services").sshKeys.listDeploy(access.repo, page, {
           ...(query.key_id !== undefined ? { keyId: query.key_id } : {}),
           ...(query.fingerprint ? { fingerprint: query.fingerprint } : {}),
         }),
-      (key) => toApiDeployKey(key, ctx.repo, c.get("settings"), repository),
+      (key) => toApiDeployKey(key, access.repo, c.get("settings"), repository),
     );
   },
 });
@@ -67,11 +77,11 @@ export const repoCreateKey = route({
   params: v.object(repoParams),
   body: api.CreateKeyOption,
   responses: { 201: deployKey, ...notFound, ...validationError },
-  async handler(c, { body, repo: ctx }) {
+  async handler(c, { body, repo: access }) {
     const key = await c
       .get("services")
-      .sshKeys.createDeploy(ctx.repo, body.title, body.key, body.read_only === true);
-    return c.json(toApiDeployKey(key, ctx.repo, c.get("settings")), 201);
+      .sshKeys.createDeploy(access.repo, body.title, body.key, body.read_only === true);
+    return c.json(toApiDeployKey(key, access.repo, c.get("settings")), 201);
   },
 });
 
@@ -86,9 +96,9 @@ export const repoGetKey = route({
   scopes: ["repository"],
   params: idParams,
   responses: { 200: deployKey, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const key = await c.get("services").sshKeys.getDeploy(ctx.repo, params.id);
-    return c.json(toApiDeployKey(key, ctx.repo, c.get("settings"), repositoryFor(c, ctx)));
+  async handler(c, { params, repo: access }) {
+    const key = await c.get("services").sshKeys.getDeploy(access.repo, params.id);
+    return c.json(toApiDeployKey(key, access.repo, c.get("settings"), repositoryFor(c, access)));
   },
 });
 
@@ -103,8 +113,8 @@ export const repoDeleteKey = route({
   scopes: ["repository"],
   params: idParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").sshKeys.deleteDeploy(ctx.repo, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").sshKeys.deleteDeploy(access.repo, params.id);
     return c.body(null, 204);
   },
 });

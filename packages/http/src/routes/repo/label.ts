@@ -1,8 +1,7 @@
 import type { Label, Repository } from "@kiln/domain";
 import { api } from "@kiln/domain";
+import { repoLinks, toApiLabel } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks } from "../../convert/git.js";
-import { toApiLabel } from "../../convert/label.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -36,13 +35,13 @@ export const issueListLabels = route({
     sort: v.optional(qs.string("alphabetically (default), reversealphabetically, leastissues or mostissues")),
   }),
   responses: { 200: { description: "LabelList", schema: v.array(api.Label) }, ...notFound },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const sort = labelSort(query.sort);
     return optionallyPagedJson(
       c,
       query,
-      (page) => c.get("services").labels.list({ repoId: ctx.repo.id }, sort, page),
-      apiLabel(c, ctx.repo),
+      (page) => c.get("services").labels.list({ repoId: access.repo.id }, sort, page),
+      apiLabel(c, access.repo),
     );
   },
 });
@@ -71,9 +70,9 @@ export const issueCreateLabel = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { body, repo: ctx }) {
+  async handler(c, { body, repo: access }) {
     const label = await c.get("services").labels.create(
-      { repoId: ctx.repo.id },
+      { repoId: access.repo.id },
       {
         name: body.name,
         color: body.color,
@@ -82,7 +81,7 @@ export const issueCreateLabel = route({
         archived: body.is_archived,
       },
     );
-    return c.json(apiLabel(c, ctx.repo)(label), 201);
+    return c.json(apiLabel(c, access.repo)(label), 201);
   },
 });
 
@@ -97,9 +96,9 @@ export const issueGetLabel = route({
   scopes: ["issue"],
   params: v.object({ ...repoParams, id: qs.string("id (or name) of the label to get") }),
   responses: { 200: { description: "Label", schema: api.Label }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const label = await c.get("services").labels.get({ repoId: ctx.repo.id }, params.id);
-    return c.json(apiLabel(c, ctx.repo)(label));
+  async handler(c, { params, repo: access }) {
+    const label = await c.get("services").labels.get({ repoId: access.repo.id }, params.id);
+    return c.json(apiLabel(c, access.repo)(label));
   },
 });
 
@@ -121,15 +120,15 @@ export const issueEditLabel = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const label = await c.get("services").labels.edit({ repoId: ctx.repo.id }, params.id, {
+  async handler(c, { params, body, repo: access }) {
+    const label = await c.get("services").labels.edit({ repoId: access.repo.id }, params.id, {
       name: body.name,
       color: body.color,
       description: body.description,
       exclusive: body.exclusive,
       archived: body.is_archived,
     });
-    return c.json(apiLabel(c, ctx.repo)(label));
+    return c.json(apiLabel(c, access.repo)(label));
   },
 });
 
@@ -144,8 +143,8 @@ export const issueDeleteLabel = route({
   scopes: ["issue"],
   params: idParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").labels.delete({ repoId: ctx.repo.id }, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").labels.delete({ repoId: access.repo.id }, params.id);
     return c.body(null, 204);
   },
 });

@@ -20,8 +20,8 @@ export const repoGetLanguages = route({
     200: { description: "LanguageStatistics", schema: api.LanguageStatistics },
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    return c.json(await c.get("services").gitObjects.languages(ctx.repo));
+  async handler(c, { repo: access }) {
+    return c.json(await c.get("services").gitObjects.languages(access.repo));
   },
 });
 

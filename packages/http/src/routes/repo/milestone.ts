@@ -1,6 +1,6 @@
 import { api, inputTime } from "@kiln/domain";
+import { toApiMilestone } from "@kiln/service";
 import * as v from "valibot";
-import { toApiMilestone } from "../../convert/label.js";
 import { optionallyPagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -39,13 +39,13 @@ export const issueGetMilestonesList = route({
     name: v.optional(qs.string("filter by milestone name")),
   }),
   responses: { 200: { description: "MilestoneList", schema: v.array(api.Milestone) }, ...notFound },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     // As Forgejo: `open` and `closed` filter, anything else (also nothing) lists all.
     const state = query.state === "open" || query.state === "closed" ? query.state : "all";
     return optionallyPagedJson(
       c,
       query,
-      (page) => c.get("services").milestones.list(ctx.repo, { state, name: query.name }, page),
+      (page) => c.get("services").milestones.list(access.repo, { state, name: query.name }, page),
       toApiMilestone,
     );
   },
@@ -69,8 +69,8 @@ export const issueCreateMilestone = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { body, repo: ctx }) {
-    const milestone = await c.get("services").milestones.create(ctx.repo, {
+  async handler(c, { body, repo: access }) {
+    const milestone = await c.get("services").milestones.create(access.repo, {
       title: body.title,
       description: body.description,
       dueOn: dueOn(body.due_on),
@@ -91,8 +91,8 @@ export const issueGetMilestone = route({
   scopes: ["issue"],
   params: idParams,
   responses: { 200: { description: "Milestone", schema: api.Milestone }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    return c.json(toApiMilestone(await c.get("services").milestones.get(ctx.repo, params.id)));
+  async handler(c, { params, repo: access }) {
+    return c.json(toApiMilestone(await c.get("services").milestones.get(access.repo, params.id)));
   },
 });
 
@@ -114,8 +114,8 @@ export const issueEditMilestone = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const milestone = await c.get("services").milestones.edit(ctx.repo, params.id, {
+  async handler(c, { params, body, repo: access }) {
+    const milestone = await c.get("services").milestones.edit(access.repo, params.id, {
       title: body.title,
       description: body.description,
       dueOn: dueOn(body.due_on),
@@ -136,8 +136,8 @@ export const issueDeleteMilestone = route({
   scopes: ["issue"],
   params: idParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").milestones.delete(ctx.repo, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").milestones.delete(access.repo, params.id);
     return c.body(null, 204);
   },
 });

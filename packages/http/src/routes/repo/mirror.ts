@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { toApiPushMirror } from "@kiln/service";
 import * as v from "valibot";
-import { toApiPushMirror } from "../../convert/push-mirror.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
@@ -30,8 +30,8 @@ export const repoMirrorSync = route({
   params: v.object(repoParams),
   responses: { ...okEmpty, ...badRequest, ...forbidden, ...notFound, ...quotaExceeded, ...repoArchived },
   quota: { subject: "size:git:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { repo: ctx }) {
-    await c.get("services").pullMirrors.requestSync(ctx.repo);
+  async handler(c, { repo: access }) {
+    await c.get("services").pullMirrors.requestSync(access.repo);
     return c.body(null, 200);
   },
 });
@@ -48,8 +48,8 @@ export const repoPushMirrorSync = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { ...okEmpty, ...badRequest, ...forbidden, ...notFound, ...repoArchived },
-  async handler(c, { repo: ctx }) {
-    await c.get("services").pushMirrors.syncAll(ctx.repo);
+  async handler(c, { repo: access }) {
+    await c.get("services").pushMirrors.syncAll(access.repo);
     return c.body(null, 200);
   },
 });
@@ -71,12 +71,12 @@ export const repoListPushMirrors = route({
     ...forbidden,
     ...notFound,
   },
-  handler(c, { query, repo: ctx }) {
+  handler(c, { query, repo: access }) {
     return pagedJson(
       c,
       query,
-      (page) => c.get("services").pushMirrors.list(ctx.repo, page),
-      (row) => toApiPushMirror(ctx.repo, row),
+      (page) => c.get("services").pushMirrors.list(access.repo, page),
+      (row) => toApiPushMirror(access.repo, row),
     );
   },
 });
@@ -101,8 +101,8 @@ export const repoAddPushMirror = route({
     422: { description: "APIValidationError", schema: api.APIError },
     ...repoArchived,
   },
-  async handler(c, { body, repo: ctx }) {
-    const row = await c.get("services").pushMirrors.add(ctx.repo, {
+  async handler(c, { body, repo: access }) {
+    const row = await c.get("services").pushMirrors.add(access.repo, {
       remoteAddress: body.remote_address,
       remoteUsername: body.remote_username,
       remotePassword: body.remote_password,
@@ -110,7 +110,7 @@ export const repoAddPushMirror = route({
       syncOnCommit: body.sync_on_commit,
       useSsh: body.use_ssh,
     });
-    return c.json(toApiPushMirror(ctx.repo, row), 200);
+    return c.json(toApiPushMirror(access.repo, row), 200);
   },
 });
 
@@ -130,9 +130,9 @@ export const repoGetPushMirrorByRemoteName = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    const row = await c.get("services").pushMirrors.get(ctx.repo, params.name);
-    return c.json(toApiPushMirror(ctx.repo, row));
+  async handler(c, { params, repo: access }) {
+    const row = await c.get("services").pushMirrors.get(access.repo, params.name);
+    return c.json(toApiPushMirror(access.repo, row));
   },
 });
 
@@ -154,8 +154,8 @@ export const repoDeletePushMirror = route({
     ...notFound,
     ...repoArchived,
   },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").pushMirrors.delete(ctx.repo, params.name);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").pushMirrors.delete(access.repo, params.name);
     return c.body(null, 204);
   },
 });

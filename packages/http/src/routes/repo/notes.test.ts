@@ -1,29 +1,22 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 describe.each(DIALECTS)("git notes and annotated tags over HTTP on %s", (dialect) => {
   let t: TestApp;
   let owner: TestUser;
   let reader: TestUser;
   let head: string;
-  const path = "/repos/owner/noted";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    reader = await t.user({ name: "reader" });
-    const created = await t.call("POST", "/user/repos", {
-      token: owner.token,
-      body: { name: "noted", auto_init: true },
-    });
-    expect(created.status).toBe(201);
+    ({
+      t,
+      as,
+      users: [owner, reader],
+    } = await openWorld(dialect, { users: ["owner", "reader"], repo: { name: "noted" } }));
     head = (await as(owner, "GET", "/branches/main")).json.commit.id;
   });
   afterAll(() => t?.close());

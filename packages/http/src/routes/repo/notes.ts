@@ -34,12 +34,12 @@ export const repoGetNote = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, query, repo: ctx }) {
-    const note = await c.get("services").notes.get(ctx.repo, params.sha, {
+  async handler(c, { params, query, repo: access }) {
+    const note = await c.get("services").notes.get(access.repo, params.sha, {
       ...(query.files !== undefined ? { files: query.files } : {}),
       ...(query.verification !== undefined ? { verification: query.verification } : {}),
     });
-    const [commit] = commitsJson(c, ctx, note.commit, query);
+    const [commit] = commitsJson(c, access, note.commit, query);
     return c.json({ message: note.message, commit });
   },
 });
@@ -66,10 +66,10 @@ export const repoSetNote = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const note = await c.get("services").notes.set(ctx.repo, user, params.sha, body.message ?? "");
-    const [commit] = commitsJson(c, ctx, note.commit, {});
+    const note = await c.get("services").notes.set(access.repo, user, params.sha, body.message ?? "");
+    const [commit] = commitsJson(c, access, note.commit, {});
     return c.json({ message: note.message, commit });
   },
 });
@@ -92,9 +92,9 @@ export const repoRemoveNote = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, principal, repo: ctx }) {
+  async handler(c, { params, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    await c.get("services").notes.remove(ctx.repo, user, params.sha);
+    await c.get("services").notes.remove(access.repo, user, params.sha);
     return c.body(null, 204);
   },
 });

@@ -1,6 +1,7 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
@@ -27,11 +28,7 @@ describe.each(DIALECTS)("POST /diffpatch on %s", (dialect) => {
   let reader: TestUser;
   const path = "/repos/owner/patched";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
   const raw = async (file: string, ref: string) =>
     (
       await t.app.request(`/api/v1${path}/raw/${file}?ref=${ref}`, {
@@ -40,20 +37,15 @@ describe.each(DIALECTS)("POST /diffpatch on %s", (dialect) => {
     ).text();
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    writer = await t.user({ name: "writer" });
-    reader = await t.user({ name: "reader" });
-    expect(
-      (
-        await t.call("POST", "/user/repos", {
-          token: owner.token,
-          body: { name: "patched", auto_init: true },
-        })
-      ).status,
-    ).toBe(201);
-    expect((await as(owner, "PUT", "/collaborators/writer", { permission: "write" })).status).toBe(204);
-    expect((await as(owner, "PUT", "/collaborators/reader", { permission: "read" })).status).toBe(204);
+    ({
+      t,
+      as,
+      users: [owner, writer, reader],
+    } = await openWorld(dialect, {
+      users: ["owner", "writer", "reader"],
+      repo: { name: "patched" },
+      collaborators: { writer: "write", reader: "read" },
+    }));
     expect((await as(owner, "POST", "/contents/hello.txt", { content: b64("hello\n") })).status).toBe(201);
     expect((await as(owner, "POST", "/branches", { new_branch_name: "guarded" })).status).toBe(201);
     expect((await as(owner, "POST", "/branch_protections", { rule_name: "guarded" })).status).toBe(201);

@@ -1,8 +1,7 @@
 import { api } from "@kiln/domain";
+import { repoLinks, toFileResponse } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toFileResponse } from "../../convert/contents.js";
-import { repoLinks } from "../../convert/git.js";
 import { route } from "../../route.js";
 import { conflict, notFound, quotaExceeded, repoArchived } from "../responses.js";
 import { repoParams } from "./context.js";
@@ -30,9 +29,9 @@ export const repoApplyDiffPatch = route({
     ...repoArchived,
   },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const result = await c.get("services").patches.apply(ctx.repo, user, body.content, {
+    const result = await c.get("services").patches.apply(access.repo, user, body.content, {
       ...(body.branch ? { branch: body.branch } : {}),
       ...(body.new_branch ? { newBranch: body.new_branch } : {}),
       ...(body.message ? { message: body.message } : {}),
@@ -44,7 +43,7 @@ export const repoApplyDiffPatch = route({
         ...(body.dates?.committer ? { committer: new Date(body.dates.committer) } : {}),
       },
     });
-    return c.json(toFileResponse(result, repoLinks(ctx.repo, c.get("settings")), c.get("settings")), 201);
+    return c.json(toFileResponse(result, repoLinks(access.repo, c.get("settings")), c.get("settings")), 201);
   },
 });
 

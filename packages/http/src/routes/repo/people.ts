@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { accountSight, toApiUser } from "@kiln/service";
 import * as v from "valibot";
-import { toApiUser } from "../../convert/user.js";
 import { route } from "../../route.js";
 import { notFound } from "../responses.js";
 import { repoParams } from "./context.js";
@@ -24,9 +24,9 @@ export const repoGetAssignees = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { ...userList, ...notFound },
-  async handler(c, { repo: ctx }) {
-    const users = await c.get("services").repoPeople.assignees(ctx);
-    return c.json(users.map((u) => toApiUser(u, ctx.viewer, c.get("settings"))));
+  async handler(c, { repo: access }) {
+    const users = await c.get("services").repoPeople.assignees(access);
+    return c.json(users.map((u) => toApiUser(u, accountSight(access.viewer), c.get("settings"))));
   },
 });
 
@@ -41,9 +41,9 @@ export const repoGetReviewers = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { ...userList, ...notFound },
-  async handler(c, { repo: ctx }) {
-    const users = await c.get("services").repoPeople.reviewers(ctx);
-    return c.json(users.map((u) => toApiUser(u, ctx.viewer, c.get("settings"))));
+  async handler(c, { repo: access }) {
+    const users = await c.get("services").repoPeople.reviewers(access);
+    return c.json(users.map((u) => toApiUser(u, accountSight(access.viewer), c.get("settings"))));
   },
 });
 

@@ -1,7 +1,6 @@
 import { api } from "@kiln/domain";
+import { repoLinks, toApiChangedFile } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks } from "../../convert/git.js";
-import { toApiChangedFile } from "../../convert/pull.js";
 import { pageRequest } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -23,14 +22,14 @@ export const repoGetPullRequestCommits = route({
   params: pullIndexParams,
   query: v.object({ ...pageQuery, verification: detailQuery.verification, files: detailQuery.files }),
   responses: { 200: { description: "CommitList", schema: v.array(api.Commit) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     const services = c.get("services");
     const page = pageRequest(query, c.get("settings").api);
-    const found = await services.pullCompare.commits(ctx, params.index, page);
+    const found = await services.pullCompare.commits(access, params.index, page);
     const detail: DetailQuery = { ...query, stat: true };
-    const view = await services.commits.describe(ctx.repo, found.items, detailOptions(detail));
+    const view = await services.commits.describe(access.repo, found.items, detailOptions(detail));
     setCommitPaging(c, page, found.total);
-    return c.json(commitsJson(c, ctx, view, detail));
+    return c.json(commitsJson(c, access, view, detail));
   },
 });
 
@@ -50,14 +49,14 @@ export const repoGetPullRequestFiles = route({
     whitespace: v.optional(qs.string("whitespace behavior")),
   }),
   responses: { 200: { description: "ChangedFileList", schema: v.array(api.ChangedFile) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
-    const { files, headSha } = await c.get("services").pullCompare.files(ctx, params.index, page, {
+    const { files, headSha } = await c.get("services").pullCompare.files(access, params.index, page, {
       skipTo: query["skip-to"],
       whitespace: query.whitespace,
     });
     setCommitPaging(c, page, files.total);
-    const links = repoLinks(ctx.repo, c.get("settings"));
+    const links = repoLinks(access.repo, c.get("settings"));
     return c.json(files.items.map((file) => toApiChangedFile(file, links, headSha)));
   },
 });
@@ -81,8 +80,8 @@ export const repoDownloadPullDiffOrPatch = route({
     ),
   }),
   responses: { 200: { description: "APIString", schema: "text" }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
-    const stream = await c.get("services").pullCompare.diff(ctx, params.index, {
+  async handler(c, { params, query, repo: access }) {
+    const stream = await c.get("services").pullCompare.diff(access, params.index, {
       patch: params.diffType === "patch",
       binary: query.binary === true,
     });

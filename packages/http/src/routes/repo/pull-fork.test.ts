@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitWithGit } from "../../../test/git-work.js";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { openWorld } from "../../../test/world.js";
 
 const git = (gitdir: string, ...args: string[]) =>
   execFileSync("git", ["--git-dir", gitdir, ...args], { encoding: "utf8" }).trim();
@@ -45,14 +46,10 @@ describe.each(DIALECTS)("pull requests from forks on %s", (dialect) => {
     t.call("POST", `/repos/alice/base/pulls/${index}/merge`, { token: alice.token, body });
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    alice = await t.user({ name: "alice" });
-    bob = await t.user({ name: "bob" });
-    carol = await t.user({ name: "carol" });
-    expect(
-      (await t.call("POST", "/user/repos", { token: alice.token, body: { name: "base", auto_init: true } }))
-        .status,
-    ).toBe(201);
+    ({
+      t,
+      users: [alice, bob, carol],
+    } = await openWorld(dialect, { users: ["alice", "bob", "carol"], repo: { name: "base" } }));
     expect((await t.call("POST", "/repos/alice/base/forks", { token: bob.token, body: {} })).status).toBe(
       202,
     );

@@ -18,8 +18,8 @@ export const repoPullRequestIsMerged = route({
   scopes: ["repository"],
   params: pullIndexParams,
   responses: { 204: { description: "pull request has been merged", schema: "empty" }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    if (!(await c.get("services").merges.isMerged(ctx, params.index))) throw new NotFoundError();
+  async handler(c, { params, repo: access }) {
+    if (!(await c.get("services").merges.isMerged(access, params.index))) throw new NotFoundError();
     return c.body(null, 204);
   },
 });
@@ -50,8 +50,8 @@ export const repoMergePullRequest = route({
     ...repoArchived,
   },
   quota: { subject: "size:git:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, body, repo: ctx }) {
-    const outcome = await c.get("services").merges.merge(ctx, params.index, {
+  async handler(c, { params, body, repo: access }) {
+    const outcome = await c.get("services").merges.merge(access, params.index, {
       style: body.Do,
       title: body.MergeTitleField ?? body.merge_title_field ?? undefined,
       message: body.MergeMessageField ?? body.merge_message_field ?? undefined,
@@ -78,8 +78,8 @@ export const repoCancelScheduledAutoMerge = route({
   scopes: ["repository"],
   params: pullIndexParams,
   responses: { ...empty, ...forbidden, ...notFound, ...repoArchived },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").merges.cancelScheduled(ctx, params.index);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").merges.cancelScheduled(access, params.index);
     return c.body(null, 204);
   },
 });
@@ -109,10 +109,10 @@ export const repoUpdatePullRequest = route({
     ...repoArchived,
   },
   quota: { subject: "size:git:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     await c
       .get("services")
-      .pullUpdates.update(ctx, params.index, query.style === "rebase" ? "rebase" : "merge");
+      .pullUpdates.update(access, params.index, query.style === "rebase" ? "rebase" : "merge");
     return c.body(null, 200);
   },
 });

@@ -1,7 +1,13 @@
 import { api } from "@kiln/domain";
-import type { RepoAccess, ReviewCommentView, ReviewView } from "@kiln/service";
+import {
+  accountSight,
+  type RepoAccess,
+  type ReviewCommentView,
+  type ReviewView,
+  toApiPullReview,
+  toApiPullReviewComment,
+} from "@kiln/service";
 import * as v from "valibot";
-import { toApiPullReview, toApiPullReviewComment } from "../../convert/pull-review.js";
 import type { AppContext } from "../../env.js";
 import { optionallyPagedJson, pagedJson, UNPAGED_LIMIT } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -24,10 +30,10 @@ const commentParams = v.object({
   comment: qs.int("id of the comment"),
 });
 
-const reviewJson = (c: AppContext, ctx: RepoAccess) => (view: ReviewView) =>
-  toApiPullReview(view, ctx.repo, c.get("actor").user, c.get("settings"));
-const commentJson = (c: AppContext, ctx: RepoAccess) => (view: ReviewCommentView) =>
-  toApiPullReviewComment(view, ctx.repo, c.get("actor").user, c.get("settings"));
+const reviewJson = (c: AppContext, access: RepoAccess) => (view: ReviewView) =>
+  toApiPullReview(view, access.repo, accountSight(c.get("actor").user), c.get("settings"));
+const commentJson = (c: AppContext, access: RepoAccess) => (view: ReviewCommentView) =>
+  toApiPullReviewComment(view, access.repo, accountSight(c.get("actor").user), c.get("settings"));
 
 const reviewResponse = { 200: { description: "PullReview", schema: api.PullReview } } as const;
 
@@ -43,12 +49,12 @@ export const repoListPullReviews = route({
   params: pullIndexParams,
   query: v.object(pageQuery),
   responses: { 200: { description: "PullReviewList", schema: v.array(api.PullReview) }, ...notFound },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     return pagedJson(
       c,
       query,
-      (page) => c.get("services").reviews.list(ctx, params.index, page),
-      reviewJson(c, ctx),
+      (page) => c.get("services").reviews.list(access, params.index, page),
+      reviewJson(c, access),
     );
   },
 });
@@ -66,8 +72,8 @@ export const repoCreatePullReview = route({
   params: pullIndexParams,
   body: api.CreatePullReviewOptions,
   responses: { ...reviewResponse, ...notFound, ...validationError },
-  async handler(c, { params, body, repo: ctx }) {
-    const view = await c.get("services").reviews.create(ctx, params.index, {
+  async handler(c, { params, body, repo: access }) {
+    const view = await c.get("services").reviews.create(access, params.index, {
       event: body.event ?? "",
       body: body.body ?? "",
       commitId: body.commit_id ?? undefined,
@@ -79,7 +85,7 @@ export const repoCreatePullReview = route({
       })),
     });
     // Forgejo answers a new review with 200.
-    return c.json(reviewJson(c, ctx)(view), 200);
+    return c.json(reviewJson(c, access)(view), 200);
   },
 });
 
@@ -94,9 +100,9 @@ export const repoGetPullReview = route({
   scopes: ["repository"],
   params: reviewParams,
   responses: { ...reviewResponse, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const view = await c.get("services").reviews.get(ctx, params.index, params.id);
-    return c.json(reviewJson(c, ctx)(view));
+  async handler(c, { params, repo: access }) {
+    const view = await c.get("services").reviews.get(access, params.index, params.id);
+    return c.json(reviewJson(c, access)(view));
   },
 });
 
@@ -112,11 +118,11 @@ export const repoSubmitPullReview = route({
   params: reviewParams,
   body: api.SubmitPullReviewOptions,
   responses: { ...reviewResponse, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, body, repo: ctx }) {
+  async handler(c, { params, body, repo: access }) {
     const view = await c
       .get("services")
-      .reviews.submit(ctx, params.index, params.id, { event: body.event ?? "", body: body.body ?? "" });
-    return c.json(reviewJson(c, ctx)(view));
+      .reviews.submit(access, params.index, params.id, { event: body.event ?? "", body: body.body ?? "" });
+    return c.json(reviewJson(c, access)(view));
   },
 });
 
@@ -131,8 +137,8 @@ export const repoDeletePullReview = route({
   scopes: ["repository"],
   params: reviewParams,
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").reviews.delete(ctx, params.index, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").reviews.delete(access, params.index, params.id);
     return c.body(null, 204);
   },
 });
@@ -152,12 +158,12 @@ export const repoGetPullReviewComments = route({
     200: { description: "PullReviewCommentList", schema: v.array(api.PullReviewComment) },
     ...notFound,
   },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     return optionallyPagedJson(
       c,
       query,
-      (page) => c.get("services").reviewComments.list(ctx, params.index, params.id, page),
-      commentJson(c, ctx),
+      (page) => c.get("services").reviewComments.list(access, params.index, params.id, page),
+      commentJson(c, access),
     );
   },
 });
@@ -179,14 +185,14 @@ export const repoCreatePullReviewComment = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const view = await c.get("services").reviewComments.create(ctx, params.index, params.id, {
+  async handler(c, { params, body, repo: access }) {
+    const view = await c.get("services").reviewComments.create(access, params.index, params.id, {
       path: body.path ?? "",
       body: body.body ?? "",
       oldPosition: body.old_position ?? 0,
       newPosition: body.new_position ?? 0,
     });
-    return c.json(commentJson(c, ctx)(view), 200);
+    return c.json(commentJson(c, access)(view), 200);
   },
 });
 
@@ -205,9 +211,9 @@ export const repoGetPullReviewComment = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    const view = await c.get("services").reviewComments.get(ctx, params.index, params.id, params.comment);
-    return c.json(commentJson(c, ctx)(view));
+  async handler(c, { params, repo: access }) {
+    const view = await c.get("services").reviewComments.get(access, params.index, params.id, params.comment);
+    return c.json(commentJson(c, access)(view));
   },
 });
 
@@ -222,8 +228,8 @@ export const repoDeletePullReviewComment = route({
   scopes: ["repository"],
   params: commentParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").reviewComments.delete(ctx, params.index, params.id, params.comment);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").reviewComments.delete(access, params.index, params.id, params.comment);
     return c.body(null, 204);
   },
 });
@@ -240,13 +246,13 @@ export const repoDismissPullReview = route({
   params: reviewParams,
   body: api.DismissPullReviewOptions,
   responses: { ...reviewResponse, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, body, repo: ctx }) {
-    const view = await c.get("services").reviews.dismiss(ctx, params.index, params.id, {
+  async handler(c, { params, body, repo: access }) {
+    const view = await c.get("services").reviews.dismiss(access, params.index, params.id, {
       dismiss: true,
       message: body.message ?? "",
       priors: body.priors ?? false,
     });
-    return c.json(reviewJson(c, ctx)(view));
+    return c.json(reviewJson(c, access)(view));
   },
 });
 
@@ -261,11 +267,11 @@ export const repoUnDismissPullReview = route({
   scopes: ["repository"],
   params: reviewParams,
   responses: { ...reviewResponse, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     const view = await c
       .get("services")
-      .reviews.dismiss(ctx, params.index, params.id, { dismiss: false, message: "", priors: false });
-    return c.json(reviewJson(c, ctx)(view));
+      .reviews.dismiss(access, params.index, params.id, { dismiss: false, message: "", priors: false });
+    return c.json(reviewJson(c, access)(view));
   },
 });
 
@@ -292,9 +298,9 @@ export const repoCreatePullReviewRequests = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const made = await c.get("services").reviewRequests.request(ctx, params.index, requestInput(body));
-    return c.json(made.map(reviewJson(c, ctx)), 201);
+  async handler(c, { params, body, repo: access }) {
+    const made = await c.get("services").reviewRequests.request(access, params.index, requestInput(body));
+    return c.json(made.map(reviewJson(c, access)), 201);
   },
 });
 
@@ -311,8 +317,8 @@ export const repoDeletePullReviewRequests = route({
   params: pullIndexParams,
   body: api.PullReviewRequestOptions,
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, body, repo: ctx }) {
-    await c.get("services").reviewRequests.withdraw(ctx, params.index, requestInput(body));
+  async handler(c, { params, body, repo: access }) {
+    await c.get("services").reviewRequests.withdraw(access, params.index, requestInput(body));
     return c.body(null, 204);
   },
 });

@@ -1,14 +1,12 @@
 import { api, inputTime, type Repository } from "@kiln/domain";
-import { hasAccess, type PullIssue, type RepoAccess } from "@kiln/service";
+import { accountSight, issueSort, type PullIssue, type RepoAccess, toApiPullRequest } from "@kiln/service";
 import * as v from "valibot";
-import { toApiPullRequest } from "../../convert/pull.js";
 import type { AppContext } from "../../env.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { forbidden, notFound, repoArchived, validationError } from "../responses.js";
 import { apiRepo, apiRepos, repoParams } from "./context.js";
-import { issueSort } from "./issue.js";
 
 /** Forgejo's routers/api/v1/repo/pull.go: listing, opening, reading and editing pull requests. */
 
@@ -21,9 +19,9 @@ export const pullIndexParams = v.object({
 });
 
 /** Pull requests in API shape for the caller, with both sides' repositories converted once. */
-export async function apiPulls(c: AppContext, ctx: RepoAccess, list: readonly PullIssue[]) {
-  const views = await c.get("services").pulls.views(ctx, list);
-  const repos = new Map([[ctx.repo.id, await apiRepo(c, ctx.repo, ctx)]]);
+export async function apiPulls(c: AppContext, access: RepoAccess, list: readonly PullIssue[]) {
+  const views = await c.get("services").pulls.views(access, list);
+  const repos = new Map([[access.repo.id, await apiRepo(c, access.repo, access)]]);
   // A fork the caller may not see is left out (the head shows no repository), as Kiln hides every
   // private thing; the pull request itself lives in the base and stays readable.
   const heads = new Map<number, Repository>();
@@ -31,19 +29,16 @@ export async function apiPulls(c: AppContext, ctx: RepoAccess, list: readonly Pu
     const head = view.head.repo;
     if (head && !repos.has(head.id)) heads.set(head.id, head);
   }
-  const known = await c.get("services").access.repoPermissions(c.get("actor"), [...heads.values()]);
-  const visible = [...heads.values()].filter((head) => {
-    const access = known.get(head.id);
-    return access !== undefined && hasAccess(access.permission);
-  });
+  const known = await c.get("services").access.visibleRepos(c.get("actor"), [...heads.values()]);
+  const visible = [...heads.values()].filter((head) => known.has(head.id));
   for (const json of await apiRepos(c, visible)) repos.set(json.id, json);
   const viewer = c.get("actor")?.user ?? null;
-  return views.map((view) => toApiPullRequest(view, repos, viewer, c.get("settings")));
+  return views.map((view) => toApiPullRequest(view, repos, accountSight(viewer), c.get("settings")));
 }
 
 /** One pull request in API shape for the caller. */
-export async function onePull(c: AppContext, ctx: RepoAccess, item: PullIssue) {
-  const [json] = await apiPulls(c, ctx, [item]);
+export async function onePull(c: AppContext, access: RepoAccess, item: PullIssue) {
+  const [json] = await apiPulls(c, access, [item]);
   return json;
 }
 
@@ -72,18 +67,18 @@ export const repoListPullRequests = route({
     ...notFound,
     ...validationError,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
     const list = await c
       .get("services")
       .pulls.list(
-        ctx,
+        access,
         { state: query.state, labelIds: query.labels, milestoneId: query.milestone, poster: query.poster },
         issueSort(query.sort),
         page,
       );
     setPagingHeaders(c, page, list.total);
-    return c.json(await apiPulls(c, ctx, list.items));
+    return c.json(await apiPulls(c, access, list.items));
   },
 });
 
@@ -108,8 +103,8 @@ export const repoCreatePullRequest = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { body, repo: ctx }) {
-    const created = await c.get("services").pulls.create(ctx, {
+  async handler(c, { body, repo: access }) {
+    const created = await c.get("services").pulls.create(access, {
       head: body.head,
       base: body.base,
       title: body.title,
@@ -120,7 +115,7 @@ export const repoCreatePullRequest = route({
       labelIds: body.labels ?? undefined,
       dueDate: body.due_date === undefined ? undefined : inputTime(body.due_date),
     });
-    return c.json(await onePull(c, ctx, created), 201);
+    return c.json(await onePull(c, access, created), 201);
   },
 });
 
@@ -135,8 +130,8 @@ export const repoGetPullRequest = route({
   scopes: ["repository"],
   params: pullIndexParams,
   responses: { 200: { description: "PullRequest", schema: api.PullRequest }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    return c.json(await onePull(c, ctx, await c.get("services").pulls.get(ctx, params.index)));
+  async handler(c, { params, repo: access }) {
+    return c.json(await onePull(c, access, await c.get("services").pulls.get(access, params.index)));
   },
 });
 
@@ -162,8 +157,8 @@ export const repoEditPullRequest = route({
     412: { description: "APIError", schema: api.APIError },
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const edited = await c.get("services").pullEdits.edit(ctx, params.index, {
+  async handler(c, { params, body, repo: access }) {
+    const edited = await c.get("services").pullEdits.edit(access, params.index, {
       title: body?.title ?? undefined,
       body: body?.body ?? undefined,
       base: body?.base ?? undefined,
@@ -177,7 +172,7 @@ export const repoEditPullRequest = route({
       allowMaintainerEdit: body?.allow_maintainer_edit ?? undefined,
     });
     // Forgejo answers an edit with 201.
-    return c.json(await onePull(c, ctx, edited), 201);
+    return c.json(await onePull(c, access, edited), 201);
   },
 });
 
@@ -192,12 +187,12 @@ export const repoListPinnedPullRequests = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { 200: { description: "PullRequestList", schema: v.array(api.PullRequest) }, ...notFound },
-  async handler(c, { repo: ctx }) {
+  async handler(c, { repo: access }) {
     const services = c.get("services");
-    const pinned = await services.issueStates.pinned(ctx, true);
+    const pinned = await services.issueStates.pinned(access, true);
     const list: PullIssue[] = [];
-    for (const issue of pinned) list.push(await services.pulls.get(ctx, issue.index));
-    return c.json(await apiPulls(c, ctx, list));
+    for (const issue of pinned) list.push(await services.pulls.get(access, issue.index));
+    return c.json(await apiPulls(c, access, list));
   },
 });
 
@@ -216,9 +211,9 @@ export const repoGetPullRequestByBaseHead = route({
     head: qs.string("head of the pull request to get"),
   }),
   responses: { 200: { description: "PullRequest", schema: api.PullRequest }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const found = await c.get("services").pulls.byBaseHead(ctx, params.base, params.head);
-    return c.json(await onePull(c, ctx, found));
+  async handler(c, { params, repo: access }) {
+    const found = await c.get("services").pulls.byBaseHead(access, params.base, params.head);
+    return c.json(await onePull(c, access, found));
   },
 });
 

@@ -1,7 +1,6 @@
 import { api, BadRequestError, NotFoundError } from "@kiln/domain";
-import type { RepoAccess } from "@kiln/service";
+import { type RepoAccess, releaseAssetUrls, toApiAttachment } from "@kiln/service";
 import * as v from "valibot";
-import { toApiAttachment } from "../../convert/release.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -26,10 +25,10 @@ const assetParams = v.object({
 const badRequest = { 400: { description: "APIError", schema: api.APIError } } as const;
 
 /** The release's asset `id`, or 404. */
-async function assetOf(c: AppContext, ctx: RepoAccess, releaseId: number, id: number) {
+async function assetOf(c: AppContext, access: RepoAccess, releaseId: number, id: number) {
   const services = c.get("services");
-  const release = await services.releases.get(ctx, releaseId);
-  const row = await services.attachments.find(ctx.repo.id, id);
+  const release = await services.releases.get(access, releaseId);
+  const row = await services.attachments.find(access.repo.id, id);
   if (!row || row.releaseId !== release.id) throw new NotFoundError("attachment does not exist");
   return row;
 }
@@ -45,11 +44,13 @@ export const repoListReleaseAttachments = route({
   scopes: ["repository"],
   params: releaseParams,
   responses: { 200: { description: "AttachmentList", schema: v.array(api.Attachment) }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     const services = c.get("services");
-    const release = await services.releases.get(ctx, params.id);
+    const release = await services.releases.get(access, params.id);
     const rows = await services.attachments.ofReleases([release.id]);
-    return c.json(rows.map((a) => toApiAttachment(a, c.get("settings"))));
+    // As Forgejo's, the list is the release's `assets`: named links when the names are unique.
+    const named = releaseAssetUrls(release, access.repo, rows, c.get("settings"));
+    return c.json(rows.map((a) => toApiAttachment(a, c.get("settings"), named.get(a.id))));
   },
 });
 
@@ -86,11 +87,11 @@ export const repoCreateReleaseAttachment = route({
     ...validationError,
   },
   quota: { subject: "size:assets:attachments:releases", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     const services = c.get("services");
     const settings = c.get("settings");
     if (!settings.attachment.enabled) throw new NotFoundError("Attachment is not enabled");
-    const release = await services.releases.get(ctx, params.id);
+    const release = await services.releases.get(access, params.id);
     const upload = await readUpload(c, {
       field: "attachment",
       raw: true,
@@ -106,7 +107,7 @@ export const repoCreateReleaseAttachment = route({
       if (!name) throw new BadRequestError("Missing 'name' parameter");
       checkFileType(upload.file, name, settings.attachment.releaseAllowedTypes, "bad_request");
       const row = await services.attachments.upload(
-        ctx,
+        access,
         { releaseId: release.id },
         { name, body: upload.file.body, signal: upload.signal },
       );
@@ -122,7 +123,12 @@ export const repoCreateReleaseAttachment = route({
           throw new BadRequestError(`invalid external URL: '${externalUrl.slice(0, 200)}'`);
         }
       }
-      const row = await services.attachments.linkExternal(ctx, release.id, name || "external", externalUrl);
+      const row = await services.attachments.linkExternal(
+        access,
+        release.id,
+        name || "external",
+        externalUrl,
+      );
       return c.json(toApiAttachment(row, settings), 201);
     }
     throw new BadRequestError("One of 'attachment' or 'external_url' is required");
@@ -140,8 +146,8 @@ export const repoGetReleaseAttachment = route({
   scopes: ["repository"],
   params: assetParams,
   responses: { 200: { description: "Attachment", schema: api.Attachment }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const row = await assetOf(c, ctx, params.id, params.attachment_id);
+  async handler(c, { params, repo: access }) {
+    const row = await assetOf(c, access, params.id, params.attachment_id);
     return c.json(toApiAttachment(row, c.get("settings")));
   },
 });
@@ -166,8 +172,8 @@ export const repoEditReleaseAttachment = route({
     ...quotaExceeded,
     ...validationError,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const row = await assetOf(c, ctx, params.id, params.attachment_id);
+  async handler(c, { params, body, repo: access }) {
+    const row = await assetOf(c, access, params.id, params.attachment_id);
     if (body?.name) checkNewName(body.name, c.get("settings").attachment.releaseAllowedTypes);
     const updated = await c
       .get("services")
@@ -187,8 +193,8 @@ export const repoDeleteReleaseAttachment = route({
   scopes: ["repository"],
   params: assetParams,
   responses: { ...empty, ...forbidden, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const row = await assetOf(c, ctx, params.id, params.attachment_id);
+  async handler(c, { params, repo: access }) {
+    const row = await assetOf(c, access, params.id, params.attachment_id);
     await c.get("services").attachments.delete(row);
     return c.body(null, 204);
   },

@@ -1,11 +1,11 @@
 import { api } from "@kiln/domain";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { apiReleases } from "../../convert/release.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
 import { conflict, empty, forbidden, notFound, validationError } from "../responses.js";
+import { apiReleases } from "./api-releases.js";
 import { repoParams } from "./context.js";
 
 /**
@@ -37,15 +37,15 @@ export const repoListReleases = route({
     ...pageQuery,
   }),
   responses: { 200: { description: "ReleaseList", schema: v.array(api.Release) }, ...notFound },
-  handler(c, { query, repo: ctx }) {
+  handler(c, { query, repo: access }) {
     return pagedJson(
       c,
       query,
       async (page) => {
         const list = await c
           .get("services")
-          .releases.list(ctx, { draft: query.draft, prerelease: query["pre-release"], q: query.q }, page);
-        return { total: list.total, items: await apiReleases(c, ctx, list.items) };
+          .releases.list(access, { draft: query.draft, prerelease: query["pre-release"], q: query.q }, page);
+        return { total: list.total, items: await apiReleases(c, access, list.items) };
       },
       (release) => release,
     );
@@ -72,9 +72,9 @@ export const repoCreateRelease = route({
     ...archived,
   },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const row = await c.get("services").releases.create(ctx, user, {
+    const row = await c.get("services").releases.create(access, user, {
       tagName: body.tag_name,
       target: body.target_commitish,
       title: body.name,
@@ -83,7 +83,7 @@ export const repoCreateRelease = route({
       prerelease: body.prerelease,
       hideArchiveLinks: body.hide_archive_links,
     });
-    return c.json((await apiReleases(c, ctx, [row]))[0], 201);
+    return c.json((await apiReleases(c, access, [row]))[0], 201);
   },
 });
 
@@ -98,9 +98,9 @@ export const repoGetLatestRelease = route({
   scopes: ["repository"],
   params: v.object(repoParams),
   responses: { 200: { description: "Release", schema: api.Release }, ...notFound },
-  async handler(c, { repo: ctx }) {
-    const row = await c.get("services").releases.latest(ctx);
-    return c.json((await apiReleases(c, ctx, [row]))[0]);
+  async handler(c, { repo: access }) {
+    const row = await c.get("services").releases.latest(access);
+    return c.json((await apiReleases(c, access, [row]))[0]);
   },
 });
 
@@ -115,9 +115,9 @@ export const repoGetReleaseByTag = route({
   scopes: ["repository"],
   params: tagParams,
   responses: { 200: { description: "Release", schema: api.Release }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const row = await c.get("services").releases.getByTag(ctx, params.tag);
-    return c.json((await apiReleases(c, ctx, [row]))[0]);
+  async handler(c, { params, repo: access }) {
+    const row = await c.get("services").releases.getByTag(access, params.tag);
+    return c.json((await apiReleases(c, access, [row]))[0]);
   },
 });
 
@@ -132,9 +132,9 @@ export const repoDeleteReleaseByTag = route({
   scopes: ["repository"],
   params: tagParams,
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     const releases = c.get("services").releases;
-    await releases.delete(ctx, await releases.getByTag(ctx, params.tag));
+    await releases.delete(access, await releases.getByTag(access, params.tag));
     return c.body(null, 204);
   },
 });
@@ -150,9 +150,9 @@ export const repoGetRelease = route({
   scopes: ["repository"],
   params: idParams,
   responses: { 200: { description: "Release", schema: api.Release }, ...notFound },
-  async handler(c, { params, repo: ctx }) {
-    const row = await c.get("services").releases.get(ctx, params.id);
-    return c.json((await apiReleases(c, ctx, [row]))[0]);
+  async handler(c, { params, repo: access }) {
+    const row = await c.get("services").releases.get(access, params.id);
+    return c.json((await apiReleases(c, access, [row]))[0]);
   },
 });
 
@@ -177,9 +177,9 @@ export const repoEditRelease = route({
     ...archived,
   },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { params, body, principal, repo: ctx }) {
+  async handler(c, { params, body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const row = await c.get("services").releases.edit(ctx, user, params.id, {
+    const row = await c.get("services").releases.edit(access, user, params.id, {
       tagName: body?.tag_name,
       target: body?.target_commitish,
       title: body?.name,
@@ -188,7 +188,7 @@ export const repoEditRelease = route({
       prerelease: body?.prerelease,
       hideArchiveLinks: body?.hide_archive_links,
     });
-    return c.json((await apiReleases(c, ctx, [row]))[0]);
+    return c.json((await apiReleases(c, access, [row]))[0]);
   },
 });
 
@@ -203,9 +203,9 @@ export const repoDeleteRelease = route({
   scopes: ["repository"],
   params: idParams,
   responses: { ...empty, ...forbidden, ...notFound, ...validationError },
-  async handler(c, { params, repo: ctx }) {
+  async handler(c, { params, repo: access }) {
     const releases = c.get("services").releases;
-    await releases.delete(ctx, await releases.get(ctx, params.id));
+    await releases.delete(access, await releases.get(access, params.id));
     return c.body(null, 204);
   },
 });

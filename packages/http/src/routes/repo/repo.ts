@@ -90,8 +90,8 @@ export const repoGet = route({
     200: { description: "Repository", schema: api.Repository },
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    return c.json(await apiRepo(c, ctx.repo, ctx));
+  async handler(c, { repo: access }) {
+    return c.json(await apiRepo(c, access.repo, access));
   },
 });
 
@@ -109,8 +109,8 @@ export const repoGetByID = route({
     ...notFound,
   },
   async handler(c, { params }) {
-    const ctx = await c.get("services").access.repoById(c.get("actor"), params.id);
-    return c.json(await apiRepo(c, ctx.repo, ctx));
+    const access = await c.get("services").access.repoById(c.get("actor"), params.id);
+    return c.json(await apiRepo(c, access.repo, access));
   },
 });
 
@@ -132,12 +132,12 @@ export const repoEdit = route({
     ...conflict,
     ...validationError,
   },
-  async handler(c, { body, repo: ctx }) {
-    const mirrorEdit = await c.get("services").pullMirrors.prepareEdit(ctx.repo, {
+  async handler(c, { body, repo: access }) {
+    const mirrorEdit = await c.get("services").pullMirrors.prepareEdit(access.repo, {
       interval: body.mirror_interval ?? undefined,
       enablePrune: body.enable_prune ?? undefined,
     });
-    const repo = await c.get("services").repositories.edit(ctx.repo, {
+    const repo = await c.get("services").repositories.edit(access.repo, {
       name: body.name,
       description: body.description,
       website: body.website,
@@ -167,8 +167,8 @@ export const repoDelete = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    await c.get("services").repositories.delete(ctx.repo, ctx.viewer?.id);
+  async handler(c, { repo: access }) {
+    await c.get("services").repositories.delete(access.repo, access.viewer?.id);
     return c.body(null, 204);
   },
 });

@@ -1,7 +1,6 @@
 import { api } from "@kiln/domain";
+import { accountSight, repoLinks, toApiCommitStatuses } from "@kiln/service";
 import * as v from "valibot";
-import { toApiCommitStatuses } from "../../convert/commit-status.js";
-import { repoLinks } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -44,7 +43,7 @@ export const repoCreateStatus = route({
       description: body.description,
       context: body.context,
     });
-    const [status] = toApiCommitStatuses(view, repo.repo, repo.viewer, c.get("settings"));
+    const [status] = toApiCommitStatuses(view, repo.repo, accountSight(repo.viewer), c.get("settings"));
     return c.json(status, 201);
   },
 });
@@ -65,7 +64,7 @@ export const repoListStatuses = route({
     const page = pageRequest(query, c.get("settings").api);
     const view = await c.get("services").commitStatuses.list(repo, params.sha, query, page);
     setPagingHeaders(c, page, view.total);
-    return c.json(toApiCommitStatuses(view, repo.repo, repo.viewer, c.get("settings")));
+    return c.json(toApiCommitStatuses(view, repo.repo, accountSight(repo.viewer), c.get("settings")));
   },
 });
 
@@ -85,7 +84,7 @@ export const repoListStatusesByRef = route({
     const page = pageRequest(query, c.get("settings").api);
     const view = await c.get("services").commitStatuses.listByRef(repo, params.ref, query, page);
     setPagingHeaders(c, page, view.total);
-    return c.json(toApiCommitStatuses(view, repo.repo, repo.viewer, c.get("settings")));
+    return c.json(toApiCommitStatuses(view, repo.repo, accountSight(repo.viewer), c.get("settings")));
   },
 });
 
@@ -125,7 +124,7 @@ export const repoGetCombinedStatusByRef = route({
       state: view.state,
       sha: view.sha,
       total_count: view.total,
-      statuses: toApiCommitStatuses(view, repo.repo, repo.viewer, c.get("settings")),
+      statuses: toApiCommitStatuses(view, repo.repo, accountSight(repo.viewer), c.get("settings")),
       repository: await apiRepo(c, repo.repo, repo),
       commit_url: `${links.api}/commits/${view.sha}`,
       url: `${links.api}/commits/${view.sha}/status`,

@@ -1,6 +1,7 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { type AsCaller, openWorld } from "../../../test/world.js";
 
 describe.each(DIALECTS)("tag protections over HTTP on %s", (dialect) => {
   let t: TestApp;
@@ -8,33 +9,28 @@ describe.each(DIALECTS)("tag protections over HTTP on %s", (dialect) => {
   let writer: TestUser;
   let releaser: TestUser;
   let teamMember: TestUser;
-  const path = "/repos/acme/tagged";
 
-  const as = (user: TestUser | null, method: string, sub: string, body?: unknown) =>
-    t.call(method, `${path}${sub}`, {
-      ...(user ? { token: user.token } : {}),
-      ...(body !== undefined ? { body } : {}),
-    });
+  let as: AsCaller;
 
   beforeAll(async () => {
-    t = await openTestApp(dialect);
-    owner = await t.user({ name: "owner" });
-    writer = await t.user({ name: "writer" });
-    releaser = await t.user({ name: "releaser" });
-    teamMember = await t.user({ name: "teamer" });
+    ({
+      t,
+      as,
+      users: [owner, writer, releaser, teamMember],
+    } = await openWorld(dialect, {
+      users: ["owner", "writer", "releaser", "teamer"],
+      org: "acme",
+      repo: { name: "tagged" },
+      collaborators: { writer: "write", releaser: "write" },
+    }));
     const call = (method: string, p: string, body?: unknown) =>
       t.call(method, p, { token: owner.token, ...(body !== undefined ? { body } : {}) });
-    expect((await call("POST", "/orgs", { username: "acme" })).status).toBe(201);
-    expect((await call("POST", "/orgs/acme/repos", { name: "tagged", auto_init: true })).status).toBe(201);
     const team = await call("POST", "/orgs/acme/teams", {
       name: "release-team",
       units_map: { "repo.code": "write" },
       includes_all_repositories: true,
     });
     expect((await call("PUT", `/teams/${team.json.id}/members/teamer`)).status).toBe(204);
-    for (const name of ["writer", "releaser"]) {
-      expect((await call("PUT", `${path}/collaborators/${name}`, { permission: "write" })).status).toBe(204);
-    }
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,6 @@
 import { api } from "@kiln/domain";
-import type { TagProtectionInput } from "@kiln/service";
+import { type TagProtectionInput, toApiTagProtection } from "@kiln/service";
 import * as v from "valibot";
-import { toApiTagProtection } from "../../convert/tag-protection.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
 import { empty, forbidden, notFound, repoArchived, validationError } from "../responses.js";
@@ -37,8 +36,8 @@ export const repoListTagProtection = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { repo: ctx }) {
-    return c.json((await c.get("services").tagProtections.list(ctx.repo)).map(toApiTagProtection));
+  async handler(c, { repo: access }) {
+    return c.json((await c.get("services").tagProtections.list(access.repo)).map(toApiTagProtection));
   },
 });
 
@@ -62,8 +61,8 @@ export const repoCreateTagProtection = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { body, repo: ctx }) {
-    const view = await c.get("services").tagProtections.create(ctx.repo, protectionInput(body));
+  async handler(c, { body, repo: access }) {
+    const view = await c.get("services").tagProtections.create(access.repo, protectionInput(body));
     return c.json(toApiTagProtection(view), 201);
   },
 });
@@ -83,8 +82,8 @@ export const repoGetTagProtection = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    return c.json(toApiTagProtection(await c.get("services").tagProtections.get(ctx.repo, params.id)));
+  async handler(c, { params, repo: access }) {
+    return c.json(toApiTagProtection(await c.get("services").tagProtections.get(access.repo, params.id)));
   },
 });
 
@@ -107,8 +106,8 @@ export const repoEditTagProtection = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, body, repo: ctx }) {
-    const view = await c.get("services").tagProtections.edit(ctx.repo, params.id, protectionInput(body));
+  async handler(c, { params, body, repo: access }) {
+    const view = await c.get("services").tagProtections.edit(access.repo, params.id, protectionInput(body));
     return c.json(toApiTagProtection(view));
   },
 });
@@ -128,8 +127,8 @@ export const repoDeleteTagProtection = route({
     ...forbidden,
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    await c.get("services").tagProtections.delete(ctx.repo, params.id);
+  async handler(c, { params, repo: access }) {
+    await c.get("services").tagProtections.delete(access.repo, params.id);
     return c.body(null, 204);
   },
 });

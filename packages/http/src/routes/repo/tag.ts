@@ -1,8 +1,7 @@
 import { api } from "@kiln/domain";
+import { repoLinks, toAnnotatedTag, toApiTag } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { repoLinks, toApiTag } from "../../convert/git.js";
-import { toAnnotatedTag } from "../../convert/git-ops.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -36,11 +35,11 @@ export const repoListTags = route({
     200: { description: "TagList", schema: v.array(api.Tag) },
     ...notFound,
   },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const page = pageRequest(query, c.get("settings").api);
-    const list = await c.get("services").tags.list(ctx.repo, page);
+    const list = await c.get("services").tags.list(access.repo, page);
     setPagingHeaders(c, page, list.total);
-    const links = repoLinks(ctx.repo, c.get("settings"));
+    const links = repoLinks(access.repo, c.get("settings"));
     return c.json(list.items.map((tag) => toApiTag(tag, links)));
   },
 });
@@ -59,9 +58,9 @@ export const repoGetTag = route({
     200: { description: "Tag", schema: api.Tag },
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    const tag = await c.get("services").tags.get(ctx.repo, params.tag);
-    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.get("settings"))));
+  async handler(c, { params, repo: access }) {
+    const tag = await c.get("services").tags.get(access.repo, params.tag);
+    return c.json(toApiTag(tag, repoLinks(access.repo, c.get("settings"))));
   },
 });
 
@@ -86,14 +85,14 @@ export const repoCreateTag = route({
     ...repoArchived,
   },
   quota: { subject: "size:repos:all", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const tag = await c.get("services").tags.create(ctx.repo, user, {
+    const tag = await c.get("services").tags.create(access.repo, user, {
       name: body.tag_name,
       ...(body.target ? { target: body.target } : {}),
       ...(body.message ? { message: body.message } : {}),
     });
-    return c.json(toApiTag(tag, repoLinks(ctx.repo, c.get("settings"))), 201);
+    return c.json(toApiTag(tag, repoLinks(access.repo, c.get("settings"))), 201);
   },
 });
 
@@ -115,9 +114,9 @@ export const repoDeleteTag = route({
     ...validationError,
     ...repoArchived,
   },
-  async handler(c, { params, principal, repo: ctx }) {
+  async handler(c, { params, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    await c.get("services").tags.delete(ctx.repo, params.tag, user);
+    await c.get("services").tags.delete(access.repo, params.tag, user);
     return c.body(null, 204);
   },
 });
@@ -142,9 +141,9 @@ export const GetAnnotatedTag = route({
     400: { description: "APIError", schema: api.APIError },
     ...notFound,
   },
-  async handler(c, { params, repo: ctx }) {
-    const view = await c.get("services").annotatedTags.get(ctx.repo, params.sha);
-    return c.json(toAnnotatedTag(view, repoLinks(ctx.repo, c.get("settings"))));
+  async handler(c, { params, repo: access }) {
+    const view = await c.get("services").annotatedTags.get(access.repo, params.sha);
+    return c.json(toAnnotatedTag(view, repoLinks(access.repo, c.get("settings"))));
   },
 });
 

@@ -1,8 +1,7 @@
 import { api, InvalidArgumentError, MethodNotAllowedError, NotFoundError, type Team } from "@kiln/domain";
-import type { RepoAccess } from "@kiln/service";
+import { type RepoAccess, toApiTeam } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiTeam } from "../../convert/org.js";
 import type { AppContext } from "../../env.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";

@@ -1,7 +1,8 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoOnDisk, usageOf } from "../../../test/repos.js";
-import { openTestApp, type TestApp, type TestUser } from "../../../test/support.js";
+import type { TestApp, TestUser } from "../../../test/support.js";
+import { openWorld } from "../../../test/world.js";
 
 describe.each(DIALECTS)("repository transfers over HTTP on %s", (dialect) => {
   let t: TestApp;
@@ -9,14 +10,16 @@ describe.each(DIALECTS)("repository transfers over HTTP on %s", (dialect) => {
   let bob: TestUser;
   let admin: TestUser;
   beforeAll(async () => {
-    t = await openTestApp(dialect, { repository: { maxCreationLimit: 20 } });
-    alice = await t.user({ name: "alice" });
-    bob = await t.user({ name: "bob" });
-    admin = await t.user({ name: "root", admin: true });
-    // The organization alice owns, which receives a repository at once.
-    expect((await t.call("POST", "/orgs", { token: alice.token, body: { username: "acme" } })).status).toBe(
-      201,
-    );
+    // acme is the organization alice owns, which receives a repository at once.
+    ({
+      t,
+      users: [alice, bob, admin],
+    } = await openWorld(dialect, {
+      settings: { repository: { maxCreationLimit: 20 } },
+      users: ["alice", "bob", "root"],
+      admins: ["root"],
+      org: "acme",
+    }));
   });
   afterAll(() => t?.close());
 

@@ -26,10 +26,10 @@ export const repoTransfer = route({
     409: { description: "APIConflict", schema: api.APIError },
     ...validationError,
   },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    const outcome = await c.get("services").transfers.start(user, ctx.repo, body.new_owner, body.team_ids);
-    const moved = await c.get("services").access.repoById(c.get("actor"), ctx.repo.id);
+    const outcome = await c.get("services").transfers.start(user, access.repo, body.new_owner, body.team_ids);
+    const moved = await c.get("services").access.repoById(c.get("actor"), access.repo.id);
     return c.json(await apiRepo(c, moved.repo, moved), outcome === "transferred" ? 202 : 201);
   },
 });
@@ -50,10 +50,10 @@ function decision(path: string, operationId: string, summary: string, accept: bo
       ...forbidden,
       ...notFound,
     },
-    async handler(c, { principal, repo: ctx }) {
+    async handler(c, { principal, repo: access }) {
       const { user } = requirePrincipal(principal);
-      await c.get("services").transfers.decide(user, ctx.repo, accept);
-      const decided = await c.get("services").access.repoById(c.get("actor"), ctx.repo.id);
+      await c.get("services").transfers.decide(user, access.repo, accept);
+      const decided = await c.get("services").access.repoById(c.get("actor"), access.repo.id);
       return c.json(await apiRepo(c, decided.repo, decided), accept ? 202 : 200);
     },
   });

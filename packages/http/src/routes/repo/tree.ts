@@ -1,6 +1,6 @@
 import { api } from "@kiln/domain";
+import { repoLinks, toGitTree } from "@kiln/service";
 import * as v from "valibot";
-import { repoLinks, toGitTree } from "../../convert/git.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -34,19 +34,19 @@ export const GetTree = route({
     400: { description: "APIError", schema: api.APIError },
     ...notFound,
   },
-  async handler(c, { params, query, repo: ctx }) {
+  async handler(c, { params, query, repo: access }) {
     const perPageLimit = c.get("settings").api.defaultGitTreesPerPage;
     const page = pageRequest(
       { page: query.page, limit: query.per_page },
       { ...c.get("settings").api, defaultPagingNum: perPageLimit, maxResponseItems: perPageLimit },
     );
-    const tree = await c.get("services").gitObjects.tree(ctx.repo, params.sha, {
+    const tree = await c.get("services").gitObjects.tree(access.repo, params.sha, {
       recursive: query.recursive ?? false,
       page: page.page,
       perPage: page.limit,
     });
     setPagingHeaders(c, page, tree.totalCount);
-    return c.json(toGitTree(tree, repoLinks(ctx.repo, c.get("settings"))));
+    return c.json(toGitTree(tree, repoLinks(access.repo, c.get("settings"))));
   },
 });
 

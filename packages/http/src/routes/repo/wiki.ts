@@ -1,8 +1,7 @@
 import { api, BadRequestError } from "@kiln/domain";
-import { webPathFromRequest } from "@kiln/service";
+import { toApiWikiCommit, toApiWikiPage, toApiWikiPageMetaData, webPathFromRequest } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiWikiCommit, toApiWikiPage, toApiWikiPageMetaData } from "../../convert/wiki.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson, pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -57,15 +56,15 @@ export const repoCreateWikiPage = route({
     ...repoArchived,
   },
   quota: { subject: "size:wiki", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const content = decodeContent(body.content_base64);
     const wikis = c.get("services").wikis;
-    const webPath = await wikis.create(ctx.repo, user, body.title ?? "", {
+    const webPath = await wikis.create(access.repo, user, body.title ?? "", {
       content,
       ...(body.message ? { message: body.message } : {}),
     });
-    return c.json(toApiWikiPage(await wikis.page(ctx.repo, webPath), ctx.repo, c.get("settings")), 201);
+    return c.json(toApiWikiPage(await wikis.page(access.repo, webPath), access.repo, c.get("settings")), 201);
   },
 });
 
@@ -80,9 +79,9 @@ export const repoGetWikiPage = route({
   scopes: ["repository"],
   params: pageParams,
   responses: { 200: { description: "WikiPage", schema: api.WikiPage }, ...notFound },
-  async handler(c, { repo: ctx }) {
-    const page = await c.get("services").wikis.page(ctx.repo, rawPageName(c));
-    return c.json(toApiWikiPage(page, ctx.repo, c.get("settings")));
+  async handler(c, { repo: access }) {
+    const page = await c.get("services").wikis.page(access.repo, rawPageName(c));
+    return c.json(toApiWikiPage(page, access.repo, c.get("settings")));
   },
 });
 
@@ -108,15 +107,15 @@ export const repoEditWikiPage = route({
     ...repoArchived,
   },
   quota: { subject: "size:wiki", owner: (_c, { repo }) => repo.owner },
-  async handler(c, { body, principal, repo: ctx }) {
+  async handler(c, { body, principal, repo: access }) {
     const { user } = requirePrincipal(principal);
     const content = decodeContent(body.content_base64);
     const wikis = c.get("services").wikis;
-    const webPath = await wikis.edit(ctx.repo, user, rawPageName(c), body.title, {
+    const webPath = await wikis.edit(access.repo, user, rawPageName(c), body.title, {
       content,
       ...(body.message ? { message: body.message } : {}),
     });
-    return c.json(toApiWikiPage(await wikis.page(ctx.repo, webPath), ctx.repo, c.get("settings")));
+    return c.json(toApiWikiPage(await wikis.page(access.repo, webPath), access.repo, c.get("settings")));
   },
 });
 
@@ -132,9 +131,9 @@ export const repoDeleteWikiPage = route({
   scopes: ["repository"],
   params: pageParams,
   responses: { ...empty, ...forbidden, ...notFound, ...repoArchived },
-  async handler(c, { principal, repo: ctx }) {
+  async handler(c, { principal, repo: access }) {
     const { user } = requirePrincipal(principal);
-    await c.get("services").wikis.delete(ctx.repo, user, rawPageName(c));
+    await c.get("services").wikis.delete(access.repo, user, rawPageName(c));
     return c.body(null, 204);
   },
 });
@@ -151,13 +150,13 @@ export const repoGetWikiPages = route({
   params: v.object(repoParams),
   query: v.object(pageQuery),
   responses: { 200: { description: "WikiPageList", schema: v.array(api.WikiPageMetaData) }, ...notFound },
-  handler(c, { query, repo: ctx }) {
+  handler(c, { query, repo: access }) {
     const settings = c.get("settings");
     return pagedJson(
       c,
       query,
-      (page) => c.get("services").wikis.pages(ctx.repo, page),
-      (page) => toApiWikiPageMetaData(page, ctx.repo, settings),
+      (page) => c.get("services").wikis.pages(access.repo, page),
+      (page) => toApiWikiPageMetaData(page, access.repo, settings),
     );
   },
 });
@@ -174,13 +173,13 @@ export const repoGetWikiPageRevisions = route({
   params: pageParams,
   query: v.object({ page: pageQuery.page }),
   responses: { 200: { description: "WikiCommitList", schema: api.WikiCommitList }, ...notFound },
-  async handler(c, { query, repo: ctx }) {
+  async handler(c, { query, repo: access }) {
     const wikis = c.get("services").wikis;
     const page = pageRequest(
       { page: query.page, limit: "50" },
       { ...c.get("settings").api, maxResponseItems: 50 },
     );
-    const history = await wikis.revisions(ctx.repo, rawPageName(c), page.page);
+    const history = await wikis.revisions(access.repo, rawPageName(c), page.page);
     setPagingHeaders(c, { page: page.page, limit: 50 }, history.total);
     return c.json({ commits: history.commits.map(toApiWikiCommit), count: history.total });
   },

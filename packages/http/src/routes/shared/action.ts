@@ -1,7 +1,7 @@
 import type { ActionScope } from "@kiln/domain";
 import { api } from "@kiln/domain";
+import { toApiSecret, toApiVariable } from "@kiln/service";
 import * as v from "valibot";
-import { toApiSecret, toApiVariable } from "../../convert/action.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";

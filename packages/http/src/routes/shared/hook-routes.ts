@@ -1,7 +1,6 @@
 import { api, type ScopeCategory } from "@kiln/domain";
-import type { hookScope, OrgNeed, RepoNeed } from "@kiln/service";
+import { type hookScope, type OrgNeed, type RepoNeed, toApiHook, toApiHookDelivery } from "@kiln/service";
 import * as v from "valibot";
-import { toApiHook, toApiHookDelivery } from "../../convert/hook.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";

@@ -1,12 +1,12 @@
 import { api, type Settings } from "@kiln/domain";
-import type { UsedItemScope } from "@kiln/service";
-import * as v from "valibot";
 import {
   toApiQuotaInfo,
   toApiQuotaUsedArtifact,
   toApiQuotaUsedAttachment,
   toApiQuotaUsedPackage,
-} from "../../convert/quota.js";
+  type UsedItemScope,
+} from "@kiln/service";
+import * as v from "valibot";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";

@@ -1,8 +1,7 @@
 import { api } from "@kiln/domain";
-import { actionScope, type Principal } from "@kiln/service";
+import { actionScope, type Principal, toApiRunJob } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiRunJob } from "../../convert/action.js";
 import { route } from "../../route.js";
 import { forbidden, notFound } from "../responses.js";
 import { labelsOf, labelsQuery, registrationToken } from "../shared/action.js";

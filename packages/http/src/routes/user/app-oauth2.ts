@@ -1,8 +1,7 @@
 import { api } from "@kiln/domain";
-import type { ApplicationInput } from "@kiln/service";
+import { type ApplicationInput, toApiOAuth2Application } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiOAuth2Application } from "../../convert/oauth2.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";

@@ -1,7 +1,7 @@
-import { api, PermissionDeniedError, type User } from "@kiln/domain";
+import { api, type User } from "@kiln/domain";
+import { requireSelfOrAdmin, toApiAccessToken } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiAccessToken } from "../../convert/account.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
@@ -12,12 +12,10 @@ import { empty, notFound } from "../responses.js";
 
 const username = v.object({ username: v.string() });
 
-/** Forgejo's reqSelfOrAdmin: the tokens of a user are theirs and site admins' business only. */
-async function selfOrAdmin(c: AppContext, name: string, doer: User): Promise<User> {
+/** The user named `name`, whose tokens are theirs and site admins' business only (Forgejo's reqSelfOrAdmin). */
+async function tokenOwner(c: AppContext, name: string, doer: User): Promise<User> {
   const target = await c.get("services").access.account(c.get("actor"), name);
-  if (!doer.isAdmin && doer.id !== target.id) {
-    throw new PermissionDeniedError("doer should be the site admin or be same as the contextUser");
-  }
+  requireSelfOrAdmin(doer, target);
   return target;
 }
 
@@ -38,7 +36,7 @@ export const userGetTokens = route({
   query: v.object(pageQuery),
   responses: { 200: { description: "AccessTokenList", schema: v.array(api.AccessToken) } },
   async handler(c, { params, query, principal }) {
-    const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
+    const target = await tokenOwner(c, params.username, requirePrincipal(principal).user);
     return pagedJson(
       c,
       query,
@@ -63,7 +61,7 @@ export const userCreateToken = route({
     400: { description: "APIError", schema: api.APIError },
   },
   async handler(c, { params, body, principal }) {
-    const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
+    const target = await tokenOwner(c, params.username, requirePrincipal(principal).user);
     const { token, secret } = await c.get("services").tokens.create(target, body.name, body.scopes ?? []);
     return c.json(toApiAccessToken(token, secret), 201);
   },
@@ -83,7 +81,7 @@ export const userDeleteAccessToken = route({
     ...notFound,
   },
   async handler(c, { params, principal }) {
-    const target = await selfOrAdmin(c, params.username, requirePrincipal(principal).user);
+    const target = await tokenOwner(c, params.username, requirePrincipal(principal).user);
     await c.get("services").tokens.delete(target, params.token);
     return c.body(null, 204);
   },

@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
+import { toApiBlockedUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiBlockedUser } from "../../convert/block.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";

@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
+import { toApiEmail } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiEmail } from "../../convert/account.js";
 import { route } from "../../route.js";
 import { empty, notFound, validationError } from "../responses.js";
 

@@ -1,7 +1,7 @@
 import { api, NotFoundError } from "@kiln/domain";
+import { accountSight, toApiUser } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiUser } from "../../convert/user.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
@@ -32,7 +32,7 @@ export const userCurrentListFollowers = route({
       c,
       query,
       (page) => c.get("services").follows.followers(actor, user, page),
-      (u) => toApiUser(u, actor.user, c.get("settings")),
+      (u) => toApiUser(u, accountSight(actor.user), c.get("settings")),
     );
   },
 });
@@ -54,7 +54,7 @@ export const userCurrentListFollowing = route({
       c,
       query,
       (page) => c.get("services").follows.following(actor, user, page),
-      (u) => toApiUser(u, actor.user, c.get("settings")),
+      (u) => toApiUser(u, accountSight(actor.user), c.get("settings")),
     );
   },
 });
@@ -137,7 +137,7 @@ export const userListFollowers = route({
       c,
       query,
       (page) => services.follows.followers(actor, user, page),
-      (u) => toApiUser(u, actor.user, c.get("settings")),
+      (u) => toApiUser(u, accountSight(actor.user), c.get("settings")),
     );
   },
 });
@@ -161,7 +161,7 @@ export const userListFollowing = route({
       c,
       query,
       (page) => services.follows.following(actor, user, page),
-      (u) => toApiUser(u, actor.user, c.get("settings")),
+      (u) => toApiUser(u, accountSight(actor.user), c.get("settings")),
     );
   },
 });

@@ -1,7 +1,7 @@
 import { api } from "@kiln/domain";
+import { toApiGpgKey } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiGpgKey } from "../../convert/key.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";

@@ -1,7 +1,7 @@
 import { api, type SshKey, type User } from "@kiln/domain";
+import { accountSight, seesKeyDetails, toApiPublicKey } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiPublicKey } from "../../convert/key.js";
 import type { AppContext } from "../../env.js";
 import { pagedJson } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
@@ -25,8 +25,12 @@ const fingerprintQuery = {
 /** The key in API shape, with its owner's details when the viewer is the owner or a site admin. */
 export function apiPublicKey(c: AppContext, key: SshKey, owner: User) {
   const viewer = c.get("actor").user;
-  const privileged = viewer !== null && (viewer.isAdmin || viewer.id === key.ownerId);
-  return toApiPublicKey(key, c.get("settings"), privileged ? { user: owner, viewer } : undefined);
+  const details = viewer !== null && seesKeyDetails(viewer, key);
+  return toApiPublicKey(
+    key,
+    c.get("settings"),
+    details ? { user: owner, sight: accountSight(viewer) } : undefined,
+  );
 }
 
 export const userCurrentListKeys = route({

@@ -1,10 +1,9 @@
-import { api, NotFoundError } from "@kiln/domain";
+import { NotFoundError } from "@kiln/domain";
 import * as v from "valibot";
-import { requirePrincipal } from "../../auth.js";
-import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
-import { pagedRepos, repoParams } from "../repo/context.js";
+import { repoParams } from "../repo/context.js";
 import { empty, forbidden, notFound } from "../responses.js";
+import { markedRepoRoutes } from "../shared/mark-routes.js";
 
 /**
  * Forgejo's routers/api/v1/user/star.go: starring repositories. `/user/starred…` sits in Forgejo's
@@ -13,40 +12,20 @@ import { empty, forbidden, notFound } from "../responses.js";
  * may see.
  */
 
-const repoList = { description: "RepositoryList", schema: v.array(api.Repository) };
-
-export const userCurrentListStarred = route({
-  method: "get",
-  path: "/user/starred",
-  operationId: "userCurrentListStarred",
-  tags: ["user"],
-  summary: "The repos that the authenticated user has starred",
-  access: "signed-in",
-  scopes: ["user", "repository"],
-  query: v.object(pageQuery),
-  responses: { 200: repoList, ...forbidden },
-  async handler(c, { query, principal }) {
-    const { user } = requirePrincipal(principal);
-    return pagedRepos(c, query, (page) => c.get("services").stars.starred(c.get("actor"), user, page));
+const starredRoutes = markedRepoRoutes({
+  mine: {
+    path: "/user/starred",
+    operationId: "userCurrentListStarred",
+    summary: "The repos that the authenticated user has starred",
+    scopes: ["user", "repository"],
+    responses: forbidden,
   },
-});
-
-export const userListStarred = route({
-  method: "get",
-  path: "/users/{username}/starred",
-  operationId: "userListStarred",
-  tags: ["user"],
-  summary: "The repos that the given user has starred",
-  access: "public",
-  scopes: ["user"],
-  params: v.object({ username: v.pipe(v.string(), v.maxLength(255)) }),
-  query: v.object(pageQuery),
-  responses: { 200: repoList, ...notFound },
-  async handler(c, { params, query }) {
-    const services = c.get("services");
-    const user = await services.access.account(c.get("actor"), params.username);
-    return pagedRepos(c, query, (page) => services.stars.starred(c.get("actor"), user, page));
+  theirs: {
+    path: "/users/{username}/starred",
+    operationId: "userListStarred",
+    summary: "The repos that the given user has starred",
   },
+  marked: (services, actor, user, page) => services.stars.starred(actor, user, page),
 });
 
 export const userCurrentCheckStarring = route({
@@ -103,8 +82,7 @@ export const userCurrentDeleteStar = route({
 });
 
 export const starRoutes = [
-  userCurrentListStarred,
-  userListStarred,
+  ...starredRoutes,
   userCurrentCheckStarring,
   userCurrentPutStar,
   userCurrentDeleteStar,

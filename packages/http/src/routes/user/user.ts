@@ -1,8 +1,7 @@
 import { api } from "@kiln/domain";
-import { viewerOf } from "@kiln/service";
+import { accountSight, toApiUser, viewerOf } from "@kiln/service";
 import * as v from "valibot";
 import { requirePrincipal } from "../../auth.js";
-import { toApiUser } from "../../convert/user.js";
 import { pageRequest, setPagingHeaders } from "../../pagination.js";
 import { pageQuery, qs } from "../../query.js";
 import { route } from "../../route.js";
@@ -31,7 +30,10 @@ export const userSearch = route({
       .get("services")
       .users.search(viewerOf(c.get("actor")), { q: query.q, uid: query.uid, byEmail: true }, page);
     setPagingHeaders(c, page, found.total);
-    return c.json({ ok: true, data: found.items.map((u) => toApiUser(u, viewer, c.get("settings"))) });
+    return c.json({
+      ok: true,
+      data: found.items.map((u) => toApiUser(u, accountSight(viewer), c.get("settings"))),
+    });
   },
 });
 
@@ -51,7 +53,7 @@ export const userGet = route({
   async handler(c, { params, principal }) {
     const viewer = principal?.user ?? null;
     const user = await c.get("services").access.account(c.get("actor"), params.username);
-    return c.json(toApiUser(user, viewer, c.get("settings")));
+    return c.json(toApiUser(user, accountSight(viewer), c.get("settings")));
   },
 });
 
@@ -66,7 +68,7 @@ export const userGetCurrent = route({
   responses: { 200: { description: "User", schema: api.User } },
   handler(c, { principal }) {
     const { user } = requirePrincipal(principal);
-    return c.json(toApiUser(user, user, c.get("settings")));
+    return c.json(toApiUser(user, accountSight(user), c.get("settings")));
   },
 });
 

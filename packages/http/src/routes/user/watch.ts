@@ -1,65 +1,43 @@
 import { api, formatTime, NotFoundError } from "@kiln/domain";
+import { repoLinks } from "@kiln/service";
 import * as v from "valibot";
-import { requirePrincipal } from "../../auth.js";
-import { repoLinks } from "../../convert/git.js";
 import type { AppContext } from "../../env.js";
-import { pageQuery } from "../../query.js";
 import { route } from "../../route.js";
-import { pagedRepos, type RepoContext, repoParams } from "../repo/context.js";
+import { type RepoContext, repoParams } from "../repo/context.js";
 import { empty, notFound } from "../responses.js";
+import { markedRepoRoutes } from "../shared/mark-routes.js";
 
 /**
  * Forgejo's routers/api/v1/user/watch.go: watching repositories. The caller's own list shows
  * their private repositories too; another user's shows only public ones the caller may see.
  */
 
-const repoList = { description: "RepositoryList", schema: v.array(api.Repository) };
-
 /** Forgejo's WatchInfo for a watched repository. */
-function watchInfo(c: AppContext, ctx: RepoContext) {
-  const links = repoLinks(ctx.repo, c.get("settings"));
+function watchInfo(c: AppContext, access: RepoContext) {
+  const links = repoLinks(access.repo, c.get("settings"));
   return {
     subscribed: true,
     ignored: false,
     reason: null,
-    created_at: formatTime(ctx.repo.createdAt),
+    created_at: formatTime(access.repo.createdAt),
     url: `${links.api}/subscription`,
     repository_url: links.api,
   };
 }
 
-export const userCurrentListSubscriptions = route({
-  method: "get",
-  path: "/user/subscriptions",
-  operationId: "userCurrentListSubscriptions",
-  tags: ["user"],
-  summary: "List repositories watched by the authenticated user",
-  access: "signed-in",
-  scopes: ["user"],
-  query: v.object(pageQuery),
-  responses: { 200: repoList },
-  async handler(c, { query, principal }) {
-    const { user } = requirePrincipal(principal);
-    return pagedRepos(c, query, (page) => c.get("services").watches.watched(c.get("actor"), user, page));
+const watchedRoutes = markedRepoRoutes({
+  mine: {
+    path: "/user/subscriptions",
+    operationId: "userCurrentListSubscriptions",
+    summary: "List repositories watched by the authenticated user",
+    scopes: ["user"],
   },
-});
-
-export const userListSubscriptions = route({
-  method: "get",
-  path: "/users/{username}/subscriptions",
-  operationId: "userListSubscriptions",
-  tags: ["user"],
-  summary: "List the repositories watched by a user",
-  access: "public",
-  scopes: ["user"],
-  params: v.object({ username: v.pipe(v.string(), v.maxLength(255)) }),
-  query: v.object(pageQuery),
-  responses: { 200: repoList, ...notFound },
-  async handler(c, { params, query }) {
-    const services = c.get("services");
-    const user = await services.access.account(c.get("actor"), params.username);
-    return pagedRepos(c, query, (page) => services.watches.watched(c.get("actor"), user, page));
+  theirs: {
+    path: "/users/{username}/subscriptions",
+    operationId: "userListSubscriptions",
+    summary: "List the repositories watched by a user",
   },
+  marked: (services, actor, user, page) => services.watches.watched(actor, user, page),
 });
 
 export const userCurrentCheckSubscription = route({
@@ -120,8 +98,7 @@ export const userCurrentDeleteSubscription = route({
 });
 
 export const watchRoutes = [
-  userCurrentListSubscriptions,
-  userListSubscriptions,
+  ...watchedRoutes,
   userCurrentCheckSubscription,
   userCurrentPutSubscription,
   userCurrentDeleteSubscription,

@@ -1,0 +1,100 @@
+import type { IssueSort, Paged, Repository, User } from "@kiln/domain";
+import type { IssueFilter } from "@kiln/storage";
+import { issueSort, stateOf } from "./issue-filters.js";
+
+/**
+ * The filters of a repository's issue or pull request list page, as Forgejo's web list reads its
+ * query string (routers/web/repo/issue.go `issues`): labels, milestone, assignee and poster by
+ * id, `type` for the signed-in user's own view (assigned, created_by, mentioned), `state`, `q`
+ * and `sort`. Values are the query's text; anything unreadable is no filter.
+ */
+export interface IssueListForm {
+  readonly state?: string | undefined;
+  readonly labels?: string | undefined;
+  readonly milestone?: string | undefined;
+  readonly assignee?: string | undefined;
+  readonly poster?: string | undefined;
+  readonly q?: string | undefined;
+  readonly type?: string | undefined;
+  readonly sort?: string | undefined;
+}
+
+/** The `type` views of Forgejo's web list that Kiln answers (review views need reviews by user, not kept yet). */
+export const ISSUE_LIST_TYPES = ["all", "assigned", "created_by", "mentioned"] as const;
+export type IssueListType = (typeof ISSUE_LIST_TYPES)[number];
+
+/** The filters as understood: what the page shows as chosen, and keeps in its links. */
+export interface IssueListChoice {
+  /** Undefined when the query gave no state (Forgejo then shows all if nothing is open). */
+  readonly state: "open" | "closed" | "all" | undefined;
+  readonly labelIds: readonly number[];
+  readonly milestoneId: number | undefined;
+  readonly assigneeId: number | undefined;
+  readonly posterId: number | undefined;
+  readonly q: string;
+  readonly type: IssueListType;
+  readonly sort: IssueSort;
+}
+
+/** A page of the list with the open and closed counts of the same filters (the list's tabs). */
+export interface IssueListResult<T> extends Paged<T> {
+  readonly open: number;
+  readonly closed: number;
+  /** The state shown (the query's, or all when it gave none and only closed issues match). */
+  readonly state: "open" | "closed" | "all";
+  readonly choice: IssueListChoice;
+}
+
+/** A positive id of the query (at most 15 digits), else undefined. */
+function idOf(text: string | undefined): number | undefined {
+  const trimmed = text?.trim() ?? "";
+  return /^\d{1,15}$/.test(trimmed) && Number(trimmed) > 0 ? Number(trimmed) : undefined;
+}
+
+/** Reads the list's query: each value bounded (at most 20 labels, 255 characters of keyword). */
+export function readIssueListForm(form: IssueListForm): IssueListChoice {
+  const labelIds = [
+    ...new Set(
+      (form.labels ?? "")
+        .split(",")
+        .slice(0, 20)
+        .map(idOf)
+        .filter((id): id is number => id !== undefined),
+    ),
+  ];
+  const type = ISSUE_LIST_TYPES.find((t) => t === form.type) ?? "all";
+  return {
+    state: form.state === undefined || form.state === "" ? undefined : stateOf(form.state),
+    labelIds,
+    milestoneId: idOf(form.milestone),
+    assigneeId: idOf(form.assignee),
+    posterId: idOf(form.poster),
+    q: (form.q ?? "").replaceAll("\0", "").trim().slice(0, 255),
+    type,
+    sort: issueSort(form.sort),
+  };
+}
+
+/**
+ * The storage filter of a choice for one repository and kind (state left to the caller): each
+ * label must be carried, the signed-in user's `type` view overrides the assignee or poster, as in
+ * Forgejo; an anonymous visitor's `type` is ignored.
+ */
+export function choiceFilter(
+  repo: Repository,
+  isPull: boolean,
+  choice: IssueListChoice,
+  viewer: User | null,
+): Omit<IssueFilter, "state"> {
+  const mine = viewer ? choice.type : "all";
+  return {
+    repoIds: [repo.id],
+    isPull,
+    labelGroups: choice.labelIds.map((id) => [id]),
+    milestoneIds: choice.milestoneId !== undefined ? [choice.milestoneId] : [],
+    keyword: choice.q || undefined,
+    posterId: mine === "created_by" ? viewer?.id : choice.posterId,
+    assigneeId: mine === "assigned" ? viewer?.id : choice.assigneeId,
+    mentionedId: mine === "mentioned" ? viewer?.id : undefined,
+  };
+}
