@@ -47,6 +47,17 @@ describe("push limits", () => {
     expect(await pushLimitRefusals(undefined, updates, big)).toEqual([]);
   });
 
+  it("count the files of a lone pushed object through its own id, without peeling it first", async () => {
+    const lone = facts(3, { [B]: 1_000_000 });
+    lone.treesOf = async () => {
+      throw new Error("a lone update needs no peeling");
+    };
+    expect(
+      await pushLimitRefusals({ maxFiles: 100 }, [{ oldSha: A, newSha: B, ref: "refs/heads/main" }], lone),
+    ).toEqual(["push refused: refs/heads/main holds more than [repository] MAX_FILES (100) files"]);
+    expect(lone.counted).toEqual([B]);
+  });
+
   describe("counted by git", () => {
     let fx: FixtureRepo;
     beforeAll(async () => {
@@ -63,6 +74,9 @@ describe("push limits", () => {
       // README.md, src/index.ts, run.sh, link, vendor/lib.js, Dockerfile, .gitmodules, ext.
       expect(await git.fileCount(tree as string, 100)).toBe(8);
       expect(await git.fileCount(tree as string, 3)).toBe(3);
+      // A commit counts as its tree; an object without a tree counts nothing.
+      expect(await git.fileCount(fx.shas.three, 100)).toBe(8);
+      expect(await git.fileCount(`${"0".repeat(39)}1`, 100)).toBe(0);
     });
   });
 });

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { withoutMachineConfig } from "../util/git-env.js";
 import { runGit } from "../util/run-git.js";
 import { type PushLimits, type RefUpdate, ZERO_SHA } from "./push-policy.js";
+import { countRefsOnDisk } from "./refs-on-disk.js";
 
 /** What the limits need to know about the repository, asked only when a limit is set. */
 export interface PushSizeFacts {
@@ -9,7 +10,10 @@ export interface PushSizeFacts {
   refCount(): Promise<number>;
   /** The trees the pushed objects point at (peeled), one per object; undefined for one without a tree. */
   treesOf(shas: readonly string[]): Promise<(string | undefined)[]>;
-  /** How many files `tree` holds, counting at most to `stop`. */
+  /**
+   * How many files `tree` holds, counting at most to `stop`; `tree` may be a commit or tag that
+   * peels to one (0 for an object that does not).
+   */
   fileCount(tree: string, stop: number): Promise<number>;
 }
 
@@ -37,7 +41,10 @@ export async function pushLimitRefusals(
   const maxFiles = limits?.maxFiles;
   if (maxFiles !== undefined) {
     const pushed = updates.filter((u) => u.newSha !== ZERO_SHA);
-    const trees = await facts.treesOf(pushed.map((u) => u.newSha));
+    // One pushed object (most pushes) is counted through its own id: peeling it first would cost
+    // a second git process for nothing to deduplicate.
+    const trees =
+      pushed.length === 1 ? pushed.map((u) => u.newSha) : await facts.treesOf(pushed.map((u) => u.newSha));
     const counted = new Set<string>();
     for (const [index, tree] of trees.entries()) {
       if (tree === undefined || counted.has(tree)) continue;
@@ -61,6 +68,8 @@ export function gitPushSizeFacts(
 ): PushSizeFacts {
   return {
     async refCount() {
+      const onDisk = await countRefsOnDisk(cwd);
+      if (onDisk !== undefined) return onDisk;
       const result = await runGit(["for-each-ref", "--format=x"], { cwd, env });
       if (result.code !== 0) throw new Error(`git for-each-ref failed: ${result.stderr.trim()}`);
       let count = 0;

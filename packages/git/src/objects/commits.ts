@@ -81,6 +81,14 @@ export async function listCommits(
 }
 
 /**
+ * The newest `count` commits of `start`'s history in `git log`'s default order, read in process
+ * from the parsed commits kept in memory (keep `count` small: each is one object read).
+ */
+export function recentHistory(repo: GitRepository, start: string, count: number): Promise<ParsedCommit[]> {
+  return walkHistory(isoContext(repo), start, count);
+}
+
+/**
  * The first `count` commits of the history of `start`, newest committer date first (git log's
  * default order), from the parsed commits kept in memory. A parent that is not in the repository
  * (a shallow clone) ends its line of history.

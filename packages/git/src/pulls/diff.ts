@@ -1,7 +1,8 @@
 import type { GitRepository } from "../disk/git-repository.js";
 import type { CommitInfo } from "../objects/commit-info.js";
-import { readCommitInfo } from "../objects/commit-info.js";
+import { readCommitInfo, toCommitInfo } from "../objects/commit-info.js";
 import { isoContext } from "../objects/iso.js";
+import { straightRange } from "../objects/short-history.js";
 import { gitOutputStream } from "../transport/git-process.js";
 import { gitOk, isolatedEnv } from "./git-cli.js";
 
@@ -103,6 +104,11 @@ export async function rangeCommits(
   head: string,
   page: { readonly skip: number; readonly limit: number },
 ): Promise<{ commits: CommitInfo[]; total: number }> {
+  // A short straight line of commits onto `base` (most pushes and pull requests) is read in process.
+  const line = await straightRange(repo, base, head);
+  if (line) {
+    return { commits: line.slice(page.skip, page.skip + page.limit).map(toCommitInfo), total: line.length };
+  }
   const range = `${base}..${head}`;
   const total = Number(await gitOk(repo, ["rev-list", "--count", range]));
   // A page past the end is empty without asking git (whose --skip is a 32-bit int).
