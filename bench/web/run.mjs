@@ -6,7 +6,8 @@
 // its range). Then the weight of each page: HTML, CSS and JS bytes before compression (the issue's
 // budget counts these), and what brotli sends.
 // Needs `pnpm build` first.
-//   node bench/web/run.mjs [--duration 2] [--rounds 5] [--connections 16] [--postgres] [--log-level warn]
+//   node bench/web/run.mjs [--duration 2] [--rounds 5] [--connections 16] [--postgres] [--log-level warn] [--only TEXT]
+// --only measures the pairs whose label holds TEXT (to profile one page: BENCH_NODE_ARGS=--cpu-prof).
 import { randomBytes } from "node:crypto";
 import { brotliCompressSync } from "node:zlib";
 import autocannon from "autocannon";
@@ -15,7 +16,7 @@ import { startKiln } from "../api/servers.mjs";
 
 if (process.argv.includes("--help")) {
   console.log(
-    "node bench/web/run.mjs [--duration 2] [--rounds 5] [--connections 16] [--postgres] [--log-level warn]",
+    "node bench/web/run.mjs [--duration 2] [--rounds 5] [--connections 16] [--postgres] [--log-level warn] [--only TEXT]",
   );
   process.exit(0);
 }
@@ -28,6 +29,7 @@ const ROUNDS = Number(arg("--rounds", 5));
 const CONNECTIONS = Number(arg("--connections", 16));
 const LOG_LEVEL = arg("--log-level", "warn");
 const POSTGRES = process.argv.includes("--postgres");
+const ONLY = arg("--only", undefined);
 
 /**
  * The pages and the API call whose data each shows, as [label, page path, API path, signed in];
@@ -180,6 +182,7 @@ try {
     if (res.status !== 201) throw new Error(`seeding: ${res.status}`);
   }
   PAIRS.push(...(await seedRepository(kiln)));
+  if (ONLY !== undefined) PAIRS.splice(0, PAIRS.length, ...PAIRS.filter(([label]) => label.includes(ONLY)));
   const cookie = await signIn(kiln.url, "bench", "password1");
   const headersOf = (kind, signedIn) =>
     !signedIn ? {} : kind === "page" ? { cookie } : { Authorization: `token ${kiln.token}` };

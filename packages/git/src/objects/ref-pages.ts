@@ -1,6 +1,10 @@
 import type { GitRepository } from "../disk/git-repository.js";
 import { isReadableRef } from "../util/ref-names.js";
 import { runGit } from "../util/run-git.js";
+import { refSnapshot } from "./repo-state.js";
+
+/** A surrogate half: names holding one may sort differently by UTF-16 units than by git's bytes. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** A page of ref names and how many refs the listing has. */
 export interface RefPage {
@@ -23,6 +27,18 @@ export async function refPage(
     readonly count: number;
   },
 ): Promise<RefPage> {
+  const start = Math.max(0, options.start);
+  const count = Math.max(0, options.count);
+  // Sorted by name alone (the ref selector of every code page): the repository's ref snapshot,
+  // kept between requests while its directories are unchanged, answers without starting git.
+  if (options.sort.length === 1 && options.sort[0] === "refname") {
+    const names = (await refSnapshot(repo.gitdir)).names.filter(
+      (name) => name.startsWith(options.prefix) && isReadableRef(name),
+    );
+    if (!names.some((name) => SURROGATE.test(name))) {
+      return { names: names.slice(start, start + count), total: names.length };
+    }
+  }
   // for-each-ref's last --sort is its primary key.
   const sorts = [...options.sort].reverse().map((key) => `--sort=${key}`);
   const result = await runGit([
@@ -38,6 +54,5 @@ export async function refPage(
     .toString("utf8")
     .split("\n")
     .filter((name) => name.startsWith(options.prefix) && isReadableRef(name));
-  const start = Math.max(0, options.start);
-  return { names: names.slice(start, start + Math.max(0, options.count)), total: names.length };
+  return { names: names.slice(start, start + count), total: names.length };
 }
