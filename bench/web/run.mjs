@@ -162,6 +162,9 @@ async function seedRepository(kiln) {
       false,
     ],
     ["issue with 100 comments", "/bench/code/issues/1", "/api/v1/repos/bench/code/issues/1/comments", false],
+    // The floor of any page: the sign-in form is the layout with no data read, against the same
+    // API call as the repository home.
+    ["page floor: sign-in form", "/user/login", "/api/v1/repos/bench/code", false],
   ];
 }
 

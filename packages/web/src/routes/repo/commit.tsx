@@ -2,6 +2,7 @@ import { DEFAULT_DIFF_LIMITS } from "@kiln/service";
 import { CommitPerson } from "../../components/commit-author.js";
 import { commitTitle } from "../../components/commit-list.js";
 import { DiffView, diffStyleOf } from "../../components/diff/diff-view.js";
+import { RenderedOnce } from "../../components/rendered-once.js";
 import { SignatureBar } from "../../components/signature-badge.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { useHref } from "../../layout/frame.js";
@@ -49,6 +50,7 @@ export const commitPage = page({
     const [commit] = view.commits;
     if (!commit) throw new Error("a commit lookup returned no commit");
     const diff = await services.commitDiffs.parsed(repo, commit.sha, DEFAULT_DIFF_LIMITS);
+    const style = diffStyleOf(fields("style"));
     const [title = "", ...body] = commit.message.split("\n");
     const rest = body.join("\n").trim();
     const sameCommitter =
@@ -88,12 +90,15 @@ export const commitPage = page({
           </p>
           <SignatureBar verification={view.verifications?.get(commit.sha)} />
         </section>
-        <DiffView
-          diff={diff}
-          style={diffStyleOf(fields("style"))}
-          path={commitPath(repo.ownerName, repo.name, commit.sha)}
-          limits={DEFAULT_DIFF_LIMITS}
-        />
+        {/* A commit's diff is the same for everyone who may read it. */}
+        <RenderedOnce cacheKey={`commit-diff\u0000${repo.id}\u0000${commit.sha}\u0000${style}`}>
+          <DiffView
+            diff={diff}
+            style={style}
+            path={commitPath(repo.ownerName, repo.name, commit.sha)}
+            limits={DEFAULT_DIFF_LIMITS}
+          />
+        </RenderedOnce>
       </>,
     );
   },

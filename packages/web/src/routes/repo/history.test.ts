@@ -111,6 +111,12 @@ describe.each(DIALECTS)("the history pages on %s", (dialect) => {
     expect(unified.html).toContain("parent");
     const split = await b.get(`/historian/chronicle/commit/${featureSha}?style=split`);
     expect(split.html).toContain('class="diff-table diff-split"');
+    // Rendered once per commit and layout: a second visit shows the same diff, each in its layout.
+    const diffOf = (html: string) => html.slice(html.indexOf('<div class="diff">'));
+    const again = await b.get(`/historian/chronicle/commit/${featureSha}`);
+    expect(diffOf(again.html)).toBe(diffOf(unified.html));
+    expect(again.html).toContain('class="diff-table diff-unified"');
+    expect(again.html).not.toContain('class="diff-table diff-split"');
     const binary = await b.get("/historian/chronicle/commits/branch/main?limit=1");
     const binarySha = /commit\/([0-9a-f]{40})"/.exec(binary.html)?.[1] ?? "";
     expect((await b.get(`/historian/chronicle/commit/${binarySha}`)).html).toContain(
