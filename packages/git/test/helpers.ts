@@ -72,3 +72,30 @@ export class GitCli {
     return result.stdout.trim();
   }
 }
+
+/** The empty tree, which git knows without storing it. */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/**
+ * A commit of the empty tree in the repository at `gitdir` whose message is exactly `message`
+ * (`git commit-tree -F`, no clean-up), on `parents`; the message goes through a file in `dir`.
+ */
+export async function rawCommit(
+  cli: GitCli,
+  gitdir: string,
+  dir: string,
+  message: string,
+  ...parents: string[]
+): Promise<string> {
+  const file = join(dir, "message");
+  await writeFile(file, message);
+  return cli.ok([
+    "--git-dir",
+    gitdir,
+    "commit-tree",
+    EMPTY_TREE,
+    ...parents.flatMap((p) => ["-p", p]),
+    "-F",
+    file,
+  ]);
+}

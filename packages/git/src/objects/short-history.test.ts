@@ -1,7 +1,6 @@
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GitCli, scratch } from "../../test/helpers.js";
+import { GitCli, rawCommit, scratch } from "../../test/helpers.js";
 import type { GitRepository } from "../disk/git-repository.js";
 import { RepoStore } from "../disk/repo-store.js";
 import { rangeCommits } from "../pulls/diff.js";
@@ -11,21 +10,8 @@ describe("short ranges read in process", () => {
   let root: { dir: string; cleanup: () => Promise<void> };
   let cli: GitCli;
   let repo: GitRepository;
-  const tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
-  async function commit(message: string, ...parents: string[]): Promise<string> {
-    const file = join(root.dir, "message");
-    await writeFile(file, message);
-    return cli.ok([
-      "--git-dir",
-      repo.gitdir,
-      "commit-tree",
-      tree,
-      ...parents.flatMap((p) => ["-p", p]),
-      "-F",
-      file,
-    ]);
-  }
+  const commit = (message: string, ...parents: string[]) =>
+    rawCommit(cli, repo.gitdir, root.dir, message, ...parents);
   const revList = async (range: string) =>
     (await cli.ok(["--git-dir", repo.gitdir, "rev-list", range])).split("\n").filter(Boolean);
 

@@ -1,7 +1,6 @@
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GitCli, scratch } from "../../test/helpers.js";
+import { GitCli, rawCommit, scratch } from "../../test/helpers.js";
 import type { GitRepository } from "../disk/git-repository.js";
 import { RepoStore } from "../disk/repo-store.js";
 import { MAX_SHORT_RANGE } from "../objects/short-history.js";
@@ -12,23 +11,9 @@ describe("commit messages of hostile commits", () => {
   let root: { dir: string; cleanup: () => Promise<void> };
   let cli: GitCli;
   let repo: GitRepository;
-  // The empty tree, which git knows without storing it.
-  const tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
   /** A commit on `parent` (or a root commit) whose message is exactly `message`. */
-  async function commitTree(message: string, parent?: string): Promise<string> {
-    const file = join(root.dir, "message");
-    await writeFile(file, message);
-    return cli.ok([
-      "--git-dir",
-      repo.gitdir,
-      "commit-tree",
-      tree,
-      ...(parent ? ["-p", parent] : []),
-      "-F",
-      file,
-    ]);
-  }
+  const commitTree = (message: string, parent?: string) =>
+    rawCommit(cli, repo.gitdir, root.dir, message, ...(parent ? [parent] : []));
 
   beforeAll(async () => {
     root = await scratch();
@@ -82,20 +67,7 @@ describe("commit messages of hostile commits", () => {
     expect(await commitMessages(repo, tip, { since: first, limit: 2 })).toEqual(pushed.slice(0, 2));
     // A merge on the way, and a base that is not an ancestor: git answers.
     const side = await commitTree("side\n", first);
-    const file = join(root.dir, "message");
-    await writeFile(file, "Merge side, fixes #9\n");
-    const merge = await cli.ok([
-      "--git-dir",
-      repo.gitdir,
-      "commit-tree",
-      tree,
-      "-p",
-      tip,
-      "-p",
-      side,
-      "-F",
-      file,
-    ]);
+    const merge = await rawCommit(cli, repo.gitdir, root.dir, "Merge side, fixes #9\n", tip, side);
     const merged = await commitMessages(repo, merge, { since: first, limit: 1000 });
     expect(merged.map((m) => m.sha)).toEqual(await viaGit(merge, first));
     expect(merged).toHaveLength(6);
