@@ -110,6 +110,7 @@ export {
   type IssueListForm,
   type IssueListResult,
   type IssueListType,
+  NO_MILESTONE,
   readIssueListForm,
 } from "./issues/issue-list-form.js";
 export { type IssueSearchQuery, IssueSearchService } from "./issues/issue-search-service.js";

@@ -4,8 +4,9 @@ import { issueSort, stateOf } from "./issue-filters.js";
 
 /**
  * The filters of a repository's issue or pull request list page, as Forgejo's web list reads its
- * query string (routers/web/repo/issue.go `issues`): labels, milestone, assignee and poster by
- * id, `type` for the signed-in user's own view (assigned, created_by, mentioned), `state`, `q`
+ * query string (routers/web/repo/issue.go `issues`): labels (a negative id excludes its label,
+ * `0` first asks for issues without labels), milestone (`-1`: in no milestone), assignee and
+ * poster by id, `type` for the signed-in user's own view (assigned, created_by, mentioned), `state`, `q`
  * and `sort`. Values are the query's text; anything unreadable is no filter.
  */
 export interface IssueListForm {
@@ -27,7 +28,11 @@ export type IssueListType = (typeof ISSUE_LIST_TYPES)[number];
 export interface IssueListChoice {
   /** Undefined when the query gave no state (Forgejo then shows all if nothing is open). */
   readonly state: "open" | "closed" | "all" | undefined;
+  /** Labels asked for (positive) and left out (negative), as the query gave them. */
   readonly labelIds: readonly number[];
+  /** Issues without any label (`labels=0`). */
+  readonly noLabels: boolean;
+  /** A milestone, or {@link NO_MILESTONE} for issues in none. */
   readonly milestoneId: number | undefined;
   readonly assigneeId: number | undefined;
   readonly posterId: number | undefined;
@@ -45,6 +50,15 @@ export interface IssueListResult<T> extends Paged<T> {
   readonly choice: IssueListChoice;
 }
 
+/** Forgejo's `db.NoConditionID` as a milestone filter: issues in no milestone. */
+export const NO_MILESTONE = -1;
+
+/** A non-zero id of the query, negative or not (at most 15 digits), else undefined. */
+function signedIdOf(text: string | undefined): number | undefined {
+  const trimmed = text?.trim() ?? "";
+  return /^-?\d{1,15}$/.test(trimmed) && Number(trimmed) !== 0 ? Number(trimmed) : undefined;
+}
+
 /** A positive id of the query (at most 15 digits), else undefined. */
 function idOf(text: string | undefined): number | undefined {
   const trimmed = text?.trim() ?? "";
@@ -53,20 +67,18 @@ function idOf(text: string | undefined): number | undefined {
 
 /** Reads the list's query: each value bounded (at most 20 labels, 255 characters of keyword). */
 export function readIssueListForm(form: IssueListForm): IssueListChoice {
-  const labelIds = [
-    ...new Set(
-      (form.labels ?? "")
-        .split(",")
-        .slice(0, 20)
-        .map(idOf)
-        .filter((id): id is number => id !== undefined),
-    ),
-  ];
+  const given = (form.labels ?? "").split(",").slice(0, 20);
+  // As in Forgejo, a first `0` asks for issues without labels and the rest is not read.
+  const noLabels = given[0]?.trim() === "0";
+  const labelIds = noLabels
+    ? []
+    : [...new Set(given.map(signedIdOf).filter((id): id is number => id !== undefined))];
   const type = ISSUE_LIST_TYPES.find((t) => t === form.type) ?? "all";
   return {
     state: form.state === undefined || form.state === "" ? undefined : stateOf(form.state),
     labelIds,
-    milestoneId: idOf(form.milestone),
+    noLabels,
+    milestoneId: form.milestone?.trim() === String(NO_MILESTONE) ? NO_MILESTONE : idOf(form.milestone),
     assigneeId: idOf(form.assignee),
     posterId: idOf(form.poster),
     q: (form.q ?? "").replaceAll("\0", "").trim().slice(0, 255),
@@ -90,8 +102,12 @@ export function choiceFilter(
   return {
     repoIds: [repo.id],
     isPull,
-    labelGroups: choice.labelIds.map((id) => [id]),
-    milestoneIds: choice.milestoneId !== undefined ? [choice.milestoneId] : [],
+    labelGroups: choice.labelIds.filter((id) => id > 0).map((id) => [id]),
+    withoutLabelIds: choice.labelIds.filter((id) => id < 0).map((id) => -id),
+    noLabels: choice.noLabels,
+    milestoneIds:
+      choice.milestoneId !== undefined && choice.milestoneId !== NO_MILESTONE ? [choice.milestoneId] : [],
+    noMilestone: choice.milestoneId === NO_MILESTONE,
     keyword: choice.q || undefined,
     posterId: mine === "created_by" ? viewer?.id : choice.posterId,
     assigneeId: mine === "assigned" ? viewer?.id : choice.assigneeId,

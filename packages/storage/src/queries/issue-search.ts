@@ -23,10 +23,16 @@ export interface IssueFilter {
   readonly isPull?: boolean | undefined;
   /** Issues that carry, for every group, one of its labels (a group holds the labels of one name). */
   readonly labelGroups?: readonly (readonly number[])[] | undefined;
+  /** Issues that carry none of these labels. */
+  readonly withoutLabelIds?: readonly number[] | undefined;
+  /** Issues without any label. */
+  readonly noLabels?: boolean | undefined;
   /** Issues that carry a label with one of these names (any repository or organization). */
   readonly anyLabelNames?: readonly string[] | undefined;
   /** Issues in one of these milestones. */
   readonly milestoneIds?: readonly number[] | undefined;
+  /** Issues in no milestone. */
+  readonly noMilestone?: boolean | undefined;
   /** Issues in a milestone with one of these names, in any case. */
   readonly milestoneNames?: readonly string[] | undefined;
   /** Words of the title, body or a comment (each a prefix), or `#n`/`n` for issue number n. */
@@ -81,6 +87,15 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: Key
       eb.selectFrom("issueLabel").select("issueLabel.issueId").where("issueLabel.labelId", "in", ids),
     );
   }
+  if (filter.withoutLabelIds && filter.withoutLabelIds.length > 0) {
+    const ids = [...new Set(filter.withoutLabelIds)];
+    q = q.where("issue.id", "not in", (eb) =>
+      eb.selectFrom("issueLabel").select("issueLabel.issueId").where("issueLabel.labelId", "in", ids),
+    );
+  }
+  if (filter.noLabels) {
+    q = q.where("issue.id", "not in", (eb) => eb.selectFrom("issueLabel").select("issueLabel.issueId"));
+  }
   if (filter.anyLabelNames && filter.anyLabelNames.length > 0) {
     const names = [...filter.anyLabelNames];
     q = q.where("issue.id", "in", (eb) =>
@@ -94,6 +109,7 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: Key
   if (filter.milestoneIds && filter.milestoneIds.length > 0) {
     q = q.where("issue.milestoneId", "in", [...filter.milestoneIds]);
   }
+  if (filter.noMilestone) q = q.where("issue.milestoneId", "is", null);
   if (filter.milestoneNames && filter.milestoneNames.length > 0) {
     const lowered = filter.milestoneNames.map((name) => name.toLowerCase());
     q = q.where("issue.milestoneId", "in", (eb) =>

@@ -107,6 +107,12 @@ describe.each(DIALECTS)("issues on %s", (dialect) => {
     expect((await titles({ labelGroups: [[bug.id]] })).sort()).toEqual(["both labels", "only bug"]);
     expect(await titles({ anyLabelNames: ["triage"] })).toEqual(["both labels"]);
     expect(await titles({ milestoneIds: [m1.id] })).toEqual(["only bug"]);
+    // The repository's other issues carry no label and no milestone.
+    const others = (await titles({})).filter((title) => title !== "both labels" && title !== "only bug");
+    expect((await titles({ withoutLabelIds: [ui.id] })).sort()).toEqual([...others, "only bug"].sort());
+    expect((await titles({ withoutLabelIds: [bug.id] })).sort()).toEqual([...others].sort());
+    expect((await titles({ noLabels: true })).sort()).toEqual([...others].sort());
+    expect((await titles({ noMilestone: true })).sort()).toEqual([...others, "both labels"].sort());
     expect(await titles({ milestoneNames: ["V1"] })).toEqual(["only bug"]);
     expect(await titles({ posterId: bob })).toEqual(["only bug"]);
     expect(await titles({ assigneeId: bob })).toEqual(["both labels"]);

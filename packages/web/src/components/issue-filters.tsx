@@ -1,5 +1,5 @@
 import type { Label, Milestone, User } from "@kiln/domain";
-import type { IssueListChoice } from "@kiln/service";
+import { type IssueListChoice, NO_MILESTONE } from "@kiln/service";
 import { useFrame, useHref } from "../layout/frame.js";
 import { withQuery } from "../urls.js";
 import { Icon } from "./icon.js";
@@ -29,7 +29,7 @@ export function choiceQuery(choice: IssueListChoice): Record<string, string | un
     q: choice.q || undefined,
     type: choice.type === "all" ? undefined : choice.type,
     sort: choice.sort === "latest" ? undefined : choice.sort,
-    labels: choice.labelIds.length > 0 ? choice.labelIds.join(",") : undefined,
+    labels: choice.noLabels ? "0" : choice.labelIds.length > 0 ? choice.labelIds.join(",") : undefined,
     milestone: choice.milestoneId?.toString(),
     assignee: choice.assigneeId?.toString(),
     poster: choice.posterId?.toString(),
@@ -74,9 +74,19 @@ export function IssueFilters(props: {
   const { user } = useFrame();
   const { choice } = props;
   const any: readonly [string, string] = ["", "Any"];
-  const chosenLabels = choice.labelIds.join(",");
+  const chosenLabels = choice.noLabels ? "0" : choice.labelIds.join(",");
   const labelOptions = props.labels.map((l) => [String(l.id), l.name] as const);
-  if (choice.labelIds.length > 1) labelOptions.unshift([chosenLabels, `${choice.labelIds.length} labels`]);
+  // A choice the menu cannot make (several labels, or labels left out) stays offered as it came.
+  if (choice.labelIds.length > 1 || choice.labelIds.some((id) => id < 0)) {
+    const left = choice.labelIds.filter((id) => id < 0).length;
+    const asked = choice.labelIds.length - left;
+    const words = [
+      asked > 0 ? `${asked} label${asked === 1 ? "" : "s"}` : "",
+      left > 0 ? `${left} left out` : "",
+    ];
+    labelOptions.unshift([chosenLabels, words.filter(Boolean).join(", ")]);
+  }
+  labelOptions.unshift(["0", "No label"]);
   return (
     <search>
       <form class="issue-filters" method="get" action={href(props.path)}>
@@ -100,7 +110,11 @@ export function IssueFilters(props: {
           name="milestone"
           label="Milestone"
           value={choice.milestoneId?.toString() ?? ""}
-          options={[any, ...props.milestones.map((m) => [String(m.id), m.name] as const)]}
+          options={[
+            any,
+            [String(NO_MILESTONE), "No milestone"],
+            ...props.milestones.map((m) => [String(m.id), m.name] as const),
+          ]}
         />
         {props.assignees ? (
           <Select

@@ -69,6 +69,19 @@ describe.each(DIALECTS)("the issue pages on %s", (dialect) => {
     expect(titles(byLabel.html)).toEqual(["crash on start"]);
     const byMilestone = await b.get(`/tracker-owner/tracker/issues?state=all&milestone=${milestoneId}`);
     expect(titles(byMilestone.html)).toEqual(["crash on start"]);
+    // Forgejo's other forms: a negative label leaves it out, `labels=0` asks for no label at all,
+    // `milestone=-1` for no milestone; the filter form offers the last two and keeps the first.
+    const withoutBug = await b.get(`/tracker-owner/tracker/issues?state=all&labels=-${bugId}`);
+    expect(titles(withoutBug.html)).toHaveLength(6);
+    expect(titles(withoutBug.html)).not.toContain("crash on start");
+    expect(withoutBug.html).toMatch(new RegExp(`<option value="-${bugId}" selected="">1 left out</option>`));
+    const unlabelled = await b.get("/tracker-owner/tracker/issues?state=closed&labels=0");
+    expect(titles(unlabelled.html)).toEqual([]);
+    expect(unlabelled.html).toContain('<option value="0" selected="">No label</option>');
+    const noMilestone = await b.get("/tracker-owner/tracker/issues?state=all&milestone=-1");
+    expect(titles(noMilestone.html)).toHaveLength(6);
+    expect(titles(noMilestone.html)).not.toContain("crash on start");
+    expect(noMilestone.html).toContain('<option value="-1" selected="">No milestone</option>');
     const byWord = await b.get("/tracker-owner/tracker/issues?q=plain+issue+3");
     expect(titles(byWord.html)).toEqual(["plain issue 3"]);
     const pulls = await b.get("/tracker-owner/tracker/pulls");
