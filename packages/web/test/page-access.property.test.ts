@@ -36,7 +36,7 @@ function fillParam(path: string, name: string, value: string): string {
 /**
  * The parameters of a repository's pages, for one repository: a ref path (`main`) of kind
  * `branch` (for `/src`, the root and the README.md every world repository starts with; for
- * `/raw` and `/media`, the README), the head of `main`, the number of its issue "worldissue" (its
+ * `/raw` and `/media`, the README), the head of `main`, the README's blob, the number of its issue "worldissue" (its
  * pull request "worldpull" on `/pulls/` paths), its release, that release's asset and its wiki's
  * Home page. A parameter with several values gives one request per value.
  */
@@ -55,6 +55,7 @@ function repoFilling(
     rest: route.path.includes("/src/") ? ["main/README.md", "main"] : ["main/README.md"],
     archive: ["main.zip"],
     sha: [world.history.heads.get(key) ?? ""].filter(Boolean),
+    blob: [world.history.readmes.get(key) ?? ""].filter(Boolean),
     index: index === undefined ? undefined : [String(index)],
     tag: [WORLD_RELEASE.tag],
     name: [WORLD_RELEASE.asset],

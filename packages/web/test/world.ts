@@ -29,8 +29,14 @@ export interface World {
   readonly secrets: readonly Secret[];
   /** The issue and the pull request of each repository (see {@link addThreads}). */
   readonly threads: readonly WorldThreads[];
-  /** History pages: each repository's head commit of `main`, by `owner/name`. */
-  readonly history: { readonly heads: ReadonlyMap<string, string> };
+  /**
+   * History pages: each repository's head commit of `main`, and the blob of its README.md there
+   * (for `/raw/blob/{sha}`), by `owner/name`.
+   */
+  readonly history: {
+    readonly heads: ReadonlyMap<string, string>;
+    readonly readmes: ReadonlyMap<string, string>;
+  };
 }
 
 /** The numbers of a repository's issue "worldissue" and pull request "worldpull". */
@@ -193,12 +199,14 @@ async function historyFixture(t: WebTestApp, threads: readonly WorldThreads[]): 
   const s = t.services;
   const adminActor = actorFor((await s.users.findByName("site-admin")) as User);
   const heads = new Map<string, string>();
+  const readmes = new Map<string, string>();
   for (const { owner, name } of threads) {
     const { repo } = await s.access.repo(adminActor, owner, name);
     const [head] = (await s.commits.get(repo, "main", { files: false, stat: false })).commits;
     if (head) heads.set(`${owner}/${name}`, head.sha);
+    readmes.set(`${owner}/${name}`, (await s.contents.raw(repo, "README.md", "main")).sha);
   }
-  return { heads };
+  return { heads, readmes };
 }
 
 /** The release every world repository has (with one asset), and its wiki's one page. */

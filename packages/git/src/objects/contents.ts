@@ -262,14 +262,29 @@ export async function openRawFile(
   if (entry?.type !== "blob") throw new GitNotFoundError(`file ${normalized} does not exist`);
   const header = await objectInfo(ctx, entry.sha);
   if (!header) throw new GitNotFoundError(`file ${normalized} does not exist`);
-  const whole = () => readBlobCached(ctx, entry.sha);
+  return { path: normalized, ...blobFile(repo, entry.sha, entry.mode, header.size) };
+}
+
+/**
+ * The blob `sha` of the repository, ready to be read as {@link openRawFile} reads a file
+ * (Forgejo's `/raw/blob/{sha}`); throws not-found for an object that is missing or no blob.
+ */
+export async function openRawBlob(repo: GitRepository, sha: string): Promise<RawFile> {
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) throw new GitNotFoundError(`blob ${sha} does not exist`);
+  const header = await objectInfo(isoContext(repo), sha);
+  if (header?.type !== "blob") throw new GitNotFoundError(`blob ${sha} does not exist`);
+  return blobFile(repo, sha, "100644", header.size);
+}
+
+/** Reads a blob known to exist: up to 1 MiB whole from the object cache, larger streamed. */
+function blobFile(repo: GitRepository, sha: string, mode: string, size: number): RawFile {
+  const whole = () => readBlobCached(isoContext(repo), sha);
   return {
-    path: normalized,
-    sha: entry.sha,
-    mode: entry.mode,
-    size: header.size,
+    sha,
+    mode,
+    size,
     async open() {
-      if (header.size > READ_WHOLE_MAX) return streamBlob(repo, entry.sha);
+      if (size > READ_WHOLE_MAX) return streamBlob(repo, sha);
       const blob = await whole();
       return new ReadableStream<Uint8Array>({
         start(controller) {
@@ -279,7 +294,7 @@ export async function openRawFile(
       });
     },
     async content() {
-      return header.size > READ_WHOLE_MAX ? streamBlob(repo, entry.sha) : whole();
+      return size > READ_WHOLE_MAX ? streamBlob(repo, sha) : whole();
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   getCommitInfos,
   getContents,
   LFS_POINTER_MAX_SIZE,
+  openRawBlob,
   openRawFile,
   parseLfsPointer,
 } from "@kiln/git";
@@ -171,7 +172,33 @@ export class ContentService {
    * this repository references (with that size) and the store holds, that object's bytes.
    */
   async media(repo: Repository, path: string, ref?: string): Promise<RawFile> {
-    const file = await this.raw(repo, path, ref);
+    return this.lfsBehind(repo, await this.raw(repo, path, ref));
+  }
+
+  /** Forgejo's `/raw/blob/{sha}`: the blob `sha` of the repository, named by its id; 404 for anything else. */
+  async rawBlob(repo: Repository, sha: string): Promise<RawFile> {
+    if (repo.isEmpty) throw new NotFoundError();
+    const git = await this.repos.git(repo);
+    const blob = await withGitErrors(() => openRawBlob(git, sha), {
+      invalid_argument: (m) => new NotFoundError(m),
+    });
+    return {
+      sha: blob.sha,
+      name: blob.sha,
+      type: "file",
+      size: blob.size,
+      open: () => blob.open(),
+      content: () => blob.content(),
+    };
+  }
+
+  /** Forgejo's `/media/blob/{sha}`: {@link rawBlob}, or the LFS object it points to as {@link media}. */
+  async mediaBlob(repo: Repository, sha: string): Promise<RawFile> {
+    return this.lfsBehind(repo, await this.rawBlob(repo, sha));
+  }
+
+  /** The LFS object `file` points to, when this repository references it and the store holds it; else `file`. */
+  private async lfsBehind(repo: Repository, file: RawFile): Promise<RawFile> {
     if (file.type !== "file" || file.size > LFS_POINTER_MAX_SIZE) return file;
     const pointer = parseLfsPointer(new Uint8Array(await new Response(await file.content()).arrayBuffer()));
     if (!pointer) return file;

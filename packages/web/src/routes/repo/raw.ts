@@ -68,7 +68,29 @@ async function fileAnswer(c: WebContext, action: "raw" | "media"): Promise<Respo
   return serve(file);
 }
 
+/** Forgejo's `/raw/blob/{sha}` and `/media/blob/{sha}`: a blob named by its id. */
+async function blobAnswer(c: WebContext, action: "raw" | "media"): Promise<Response> {
+  const access = await codeAccess(c);
+  const contents = c.get("services").contents;
+  const sha = c.req.param("blob") ?? "";
+  return serve(
+    action === "raw" ? await contents.rawBlob(access.repo, sha) : await contents.mediaBlob(access.repo, sha),
+  );
+}
+
 export const rawRoutes = [
+  page({
+    method: "get",
+    path: "/:username/:reponame/raw/blob/:blob{[0-9a-f]{40}|[0-9a-f]{64}}",
+    access: "public",
+    handler: (c) => blobAnswer(c, "raw"),
+  }),
+  page({
+    method: "get",
+    path: "/:username/:reponame/media/blob/:blob{[0-9a-f]{40}|[0-9a-f]{64}}",
+    access: "public",
+    handler: (c) => blobAnswer(c, "media"),
+  }),
   page({
     method: "get",
     path: "/:username/:reponame/raw/:kind{branch|tag|commit}/:rest{.+}",

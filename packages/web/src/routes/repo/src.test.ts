@@ -110,6 +110,32 @@ describe.each(DIALECTS)("the code pages on %s", (dialect) => {
     expect((await t.browser().get("/coder/code/media/branch/main/model.bin")).html).toBe(POINTER);
   });
 
+  it("serves a blob by its id (raw and media), and 404 for an id that is no blob of the repository", async () => {
+    const b = t.browser();
+    const page = await t.services.contents.raw(repo, "page.html", "main");
+    const raw = await b.get(`/coder/code/raw/blob/${page.sha}`);
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(raw.html).toBe("<script>alert(1)</script>");
+    const pointer = await t.services.contents.raw(repo, "model.bin", "main");
+    expect((await b.get(`/coder/code/media/blob/${pointer.sha}`)).html).toBe(POINTER);
+    const head = /href="\/coder\/code\/commit\/([0-9a-f]{40})"/.exec(
+      (await b.get("/coder/code/src/branch/main")).html,
+    )?.[1];
+    expect((await b.get(`/coder/code/raw/blob/${head}`)).status).toBe(404);
+    expect((await b.get(`/coder/code/raw/blob/${"0".repeat(40)}`)).status).toBe(404);
+    // Another repository's blob is not this one's to serve, and a private one stays hidden.
+    const hidden = await t.services.repositories.create(owner, owner, {
+      name: "blobs",
+      private: true,
+      autoInit: true,
+    });
+    const secret = await t.services.contents.raw(hidden, "README.md", "main");
+    expect((await b.get(`/coder/blobs/raw/blob/${secret.sha}`)).status).toBe(404);
+    expect((await b.get(`/coder/code/raw/blob/${secret.sha}`)).status).toBe(404);
+    expect((await (await t.signedIn(owner)).get(`/coder/blobs/raw/blob/${secret.sha}`)).status).toBe(200);
+  });
+
   it("finds a branch whose name has a slash, a commit by sha, and the legacy path", async () => {
     const res = await t.browser().get("/coder/code/src/branch/feature/x/only-here.txt");
     expect(res.status).toBe(200);
