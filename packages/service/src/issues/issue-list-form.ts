@@ -20,8 +20,15 @@ export interface IssueListForm {
   readonly sort?: string | undefined;
 }
 
-/** The `type` views of Forgejo's web list that Kiln answers (review views need reviews by user, not kept yet). */
-export const ISSUE_LIST_TYPES = ["all", "assigned", "created_by", "mentioned"] as const;
+/** The `type` views of Forgejo's web list: the signed-in user's own, the last two for reviews. */
+export const ISSUE_LIST_TYPES = [
+  "all",
+  "assigned",
+  "created_by",
+  "mentioned",
+  "review_requested",
+  "reviewed_by",
+] as const;
 export type IssueListType = (typeof ISSUE_LIST_TYPES)[number];
 
 /** The filters as understood: what the page shows as chosen, and keeps in its links. */
@@ -112,5 +119,7 @@ export function choiceFilter(
     posterId: mine === "created_by" ? viewer?.id : choice.posterId,
     assigneeId: mine === "assigned" ? viewer?.id : choice.assigneeId,
     mentionedId: mine === "mentioned" ? viewer?.id : undefined,
+    reviewRequestedId: mine === "review_requested" ? viewer?.id : undefined,
+    reviewedById: mine === "reviewed_by" ? viewer?.id : undefined,
   };
 }

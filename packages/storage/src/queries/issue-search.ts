@@ -1,4 +1,11 @@
-import type { Issue, IssueSort, Paged, PageRequest } from "@kiln/domain";
+import {
+  CommentType,
+  type Issue,
+  type IssueSort,
+  type Paged,
+  type PageRequest,
+  ReviewType,
+} from "@kiln/domain";
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, Db } from "../database.js";
 import { ISSUE_COLUMNS, issueReadableBy } from "./issues.js";
@@ -42,6 +49,13 @@ export interface IssueFilter {
   readonly posterId?: number | undefined;
   readonly assigneeId?: number | undefined;
   readonly mentionedId?: number | undefined;
+  /**
+   * Pull requests of others whose latest word from this user (or one of their teams) is a review
+   * request: not yet approved or rejected since (Forgejo's applyReviewRequestedCondition).
+   */
+  readonly reviewRequestedId?: number | undefined;
+  /** Pull requests of others this user reviewed or commented on (Forgejo's applyReviewedCondition). */
+  readonly reviewedById?: number | undefined;
 }
 
 type IssueQuery<O> = SelectQueryBuilder<Database, "issue", O>;
@@ -140,6 +154,63 @@ function applyFilter<O>(query: IssueQuery<O>, filter: IssueFilter, matches?: Key
         .select("issueUser.issueId")
         .where("issueUser.userId", "=", mentioned)
         .where("issueUser.isMentioned", "=", true),
+    );
+  }
+  if (filter.reviewRequestedId !== undefined) {
+    const user = filter.reviewRequestedId;
+    q = q.where("issue.posterId", "<>", user).where("issue.id", "in", (eb) =>
+      eb
+        .selectFrom("review")
+        .select("review.issueId")
+        .where("review.type", "=", ReviewType.request)
+        .where((r) =>
+          r.or([
+            r("review.reviewerId", "=", user),
+            r(
+              "review.reviewerTeamId",
+              "in",
+              r.selectFrom("teamUser").select("teamUser.teamId").where("teamUser.userId", "=", user),
+            ),
+          ]),
+        )
+        // The request must be the last word of its reviewer on that pull request.
+        .where("review.id", "in", (m) =>
+          m
+            .selectFrom("review as r")
+            .select((r) => r.fn.max("r.id").as("id"))
+            .where("r.type", "in", [ReviewType.approve, ReviewType.requestChanges, ReviewType.request])
+            .groupBy(["r.issueId", "r.reviewerId", "r.reviewerTeamId"]),
+        ),
+    );
+  }
+  if (filter.reviewedById !== undefined) {
+    const user = filter.reviewedById;
+    q = q.where("issue.posterId", "<>", user).where((eb) =>
+      eb.or([
+        eb("issue.id", "in", (r) =>
+          r
+            .selectFrom("review")
+            .select("review.issueId")
+            .where("review.type", "<>", ReviewType.request)
+            .where((w) =>
+              w.or([
+                w("review.reviewerId", "=", user),
+                w(
+                  "review.reviewerTeamId",
+                  "in",
+                  w.selectFrom("teamUser").select("teamUser.teamId").where("teamUser.userId", "=", user),
+                ),
+              ]),
+            ),
+        ),
+        eb("issue.id", "in", (c) =>
+          c
+            .selectFrom("comment")
+            .select("comment.issueId")
+            .where("comment.posterId", "=", user)
+            .where("comment.type", "in", [CommentType.comment, CommentType.code, CommentType.review]),
+        ),
+      ]),
     );
   }
   return q;

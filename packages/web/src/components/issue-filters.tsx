@@ -23,6 +23,12 @@ const TYPE_LABELS: readonly [string, string][] = [
   ["mentioned", "Mentioning you"],
 ];
 
+/** The views a pull request list adds (Forgejo offers them there only; an issue list still reads them). */
+const REVIEW_TYPE_LABELS: readonly [string, string][] = [
+  ["review_requested", "Review requested"],
+  ["reviewed_by", "Reviewed by you"],
+];
+
 /** The query a list's links keep: the choice as Forgejo's query parameters, defaults left out. */
 export function choiceQuery(choice: IssueListChoice): Record<string, string | undefined> {
   return {
@@ -69,6 +75,8 @@ export function IssueFilters(props: {
   labels: readonly Label[];
   milestones: readonly Milestone[];
   assignees: readonly User[] | null;
+  /** A pull request list: it offers the review views. */
+  pulls?: boolean;
 }) {
   const href = useHref();
   const { user } = useFrame();
@@ -126,7 +134,13 @@ export function IssueFilters(props: {
           />
         ) : null}
         {user ? (
-          <Select id="issue-type" name="type" label="Show" value={choice.type} options={TYPE_LABELS} />
+          <Select
+            id="issue-type"
+            name="type"
+            label="Show"
+            value={choice.type}
+            options={props.pulls ? [...TYPE_LABELS, ...REVIEW_TYPE_LABELS] : TYPE_LABELS}
+          />
         ) : null}
         <Select id="issue-sort" name="sort" label="Sort" value={choice.sort} options={SORT_LABELS} />
         <button type="submit" class="button">

@@ -65,6 +65,7 @@ async function issueList(c: WebContext, fields: Fields, isPull: boolean) {
         labels={labels}
         milestones={milestones.items}
         assignees={assignees}
+        pulls={isPull}
       />
       <TabNav label={`State of the ${noun}`} tabs={tabs} />
       {views.length === 0 ? (

@@ -88,6 +88,42 @@ describe.each(DIALECTS)("the issue pages on %s", (dialect) => {
     expect(titles(pulls.html)).toEqual(["add the feature"]);
   });
 
+  it("shows a reviewer the pull requests waiting for their review, and those they reviewed", async () => {
+    const s = t.services;
+    const reviewer = await t.user({ name: "tracker-reviewer" });
+    await s.collaborators.add(access.repo, reviewer, "write", owner);
+    const asReviewer = await t.signedIn(reviewer);
+    const view = async (type: string) =>
+      titles((await asReviewer.get(`/tracker-owner/tracker/pulls?state=all&type=${type}`)).html);
+    expect(await view("review_requested")).toEqual([]);
+    await s.reviewRequests.request(access, pullIndex.value, {
+      reviewers: ["tracker-reviewer"],
+      teamReviewers: [],
+    });
+    expect(await view("review_requested")).toEqual(["add the feature"]);
+    expect(await view("reviewed_by")).toEqual([]);
+    // The poster is never asked for their own pull request's review.
+    const asOwner = await t.signedIn(owner);
+    expect(titles((await asOwner.get("/tracker-owner/tracker/pulls?type=review_requested")).html)).toEqual(
+      [],
+    );
+    const reviewerAccess = await s.access.repo(actorFor(reviewer), "tracker-owner", "tracker");
+    await s.reviews.create(reviewerAccess, pullIndex.value, {
+      event: "APPROVED",
+      body: "fine",
+      comments: [],
+    });
+    expect(await view("review_requested")).toEqual([]);
+    expect(await view("reviewed_by")).toEqual(["add the feature"]);
+    // The pull request list offers both views; an anonymous visitor's type is ignored.
+    expect((await asReviewer.get("/tracker-owner/tracker/pulls")).html).toContain(
+      '<option value="reviewed_by">',
+    );
+    expect(titles((await t.browser().get("/tracker-owner/tracker/pulls?type=reviewed_by")).html)).toEqual([
+      "add the feature",
+    ]);
+  });
+
   it("pages with a bounded limit, and reads nonsense as defaults", async () => {
     const b = t.browser();
     const first = await b.get("/tracker-owner/tracker/issues?limit=4&sort=oldest");
