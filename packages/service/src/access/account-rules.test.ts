@@ -5,6 +5,7 @@ import {
   isSelfOrAdmin,
   isSiteAdmin,
   maySudo,
+  requireOwnThread,
   requireSelfOrAdmin,
   requireSiteAdmin,
   seesKeyDetails,
@@ -90,5 +91,15 @@ describe("publicOnlyViewer / seeAllViewer", () => {
     expect(publicOnlyViewer(user)).toEqual({ id: 4, isAdmin: false, isRestricted: true, publicOnly: true });
     expect(seeAllViewer(7)).toEqual({ id: 7, isAdmin: true, isRestricted: false, publicOnly: false });
     expect(seeAllViewer().id).toBe(0);
+  });
+});
+
+describe("requireOwnThread", () => {
+  it("lets only the thread's own user change it, site admins included", () => {
+    const ann = { id: 2, isAdmin: false } as User;
+    const admin = { id: 9, isAdmin: true } as User;
+    expect(() => requireOwnThread(ann, 2)).not.toThrow();
+    expect(() => requireOwnThread(ann, 3)).toThrow("Can't change notification of another user: 3, 2");
+    expect(() => requireOwnThread(admin, 2)).toThrow("Can't change notification of another user");
   });
 });

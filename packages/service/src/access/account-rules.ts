@@ -34,6 +34,13 @@ export function requireSelfOrAdmin(doer: Someone, target: { readonly id: number 
   }
 }
 
+/** Throws Forgejo's 403 unless the notification thread of `ownerId` is `viewer`'s own (nobody, admins included, changes another's). */
+export function requireOwnThread(viewer: Someone, ownerId: number): void {
+  if (ownerId !== viewer.id) {
+    throw new PermissionDeniedError(`Can't change notification of another user: ${ownerId}, ${viewer.id}`);
+  }
+}
+
 /**
  * Whether an SSH key shows its owner's details and its type to `viewer` (Forgejo's ToPublicKey
  * with `apiUser`): to the key's owner and site admins; a deploy key has no owner, so only admins.

@@ -5,6 +5,7 @@ import {
   mayQueryPermissionOf,
   readsUnit,
   repoPermissionView,
+  requireLockRemoval,
   requirePermissionQuery,
   seesBranchRuleNames,
   seesDeployKeyRepository,
@@ -62,6 +63,20 @@ describe("mayQueryPermissionOf", () => {
     expect(mayQueryPermissionOf(caller("write"), { id: 5 })).toBe(false);
     expect(() => requirePermissionQuery(caller("write"), { id: 5 })).toThrow(
       "Only admins can query all permissions",
+    );
+  });
+});
+
+describe("requireLockRemoval", () => {
+  const lock = { ownerId: 2, ownerName: "ann" };
+  it("lets the lock's owner remove it, and others only by force as repository admins", () => {
+    expect(() => requireLockRemoval(lock, user(2), permission("read"), false)).not.toThrow();
+    expect(() => requireLockRemoval(lock, user(3), permission("admin"), false)).toThrow(
+      "the lock belongs to ann; use force to remove it",
+    );
+    expect(() => requireLockRemoval(lock, user(3), permission("admin"), true)).not.toThrow();
+    expect(() => requireLockRemoval(lock, user(3), permission("write"), true)).toThrow(
+      "only repository admins may force the removal of another user's lock",
     );
   });
 });

@@ -1,5 +1,6 @@
 import { PermissionDeniedError, type RepoUnit, type User } from "@kiln/domain";
 import type { RepoAccess } from "./access-service.js";
+import { checkNeed } from "./repo-need.js";
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from "./repo-permission.js";
 
 /** What a repository rule looks at: the caller's permission and who the caller is. */
@@ -69,5 +70,26 @@ export function requirePermissionQuery(caller: Caller, target: Pick<User, "id">)
     throw new PermissionDeniedError(
       "Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own",
     );
+  }
+}
+
+/**
+ * Throws Forgejo's 403 unless `user` may remove an LFS lock held by `lock.ownerId` (its
+ * DeleteLFSLock): the lock's owner always; anyone else only with `force`, and then only as an
+ * admin of the repository.
+ */
+export function requireLockRemoval(
+  lock: { readonly ownerId: number; readonly ownerName: string },
+  user: User,
+  permission: RepoPermission,
+  force: boolean,
+): void {
+  if (lock.ownerId === user.id) return;
+  if (!force)
+    throw new PermissionDeniedError(`the lock belongs to ${lock.ownerName}; use force to remove it`);
+  try {
+    checkNeed(permission, "admin", user);
+  } catch {
+    throw new PermissionDeniedError("only repository admins may force the removal of another user's lock");
   }
 }

@@ -7,8 +7,8 @@ import {
   type User,
 } from "@kiln/domain";
 import { type HeldLock, type LfsLock, lfsLocks } from "@kiln/storage";
-import { checkNeed } from "../access/repo-need.js";
 import type { RepoPermission } from "../access/repo-permission.js";
+import { requireLockRemoval } from "../access/repo-rules.js";
 import type { ServiceContext } from "../context.js";
 
 /** The longest lock path accepted, in bytes (Linux's PATH_MAX). */
@@ -119,17 +119,7 @@ export class LfsLockService {
   ): Promise<LfsLock> {
     const lock = await lfsLocks.findLockById(this.ctx.db, repo.id, parseId(id, "lock id"));
     if (!lock) throw new NotFoundError("lock does not exist");
-    if (lock.ownerId !== user.id) {
-      if (!force)
-        throw new PermissionDeniedError(`the lock belongs to ${lock.ownerName}; use force to remove it`);
-      try {
-        checkNeed(permission, "admin", user);
-      } catch {
-        throw new PermissionDeniedError(
-          "only repository admins may force the removal of another user's lock",
-        );
-      }
-    }
+    requireLockRemoval(lock, user, permission, force);
     if (!(await lfsLocks.deleteLock(this.ctx.db, repo.id, lock.id)))
       throw new NotFoundError("lock does not exist");
     return lock;

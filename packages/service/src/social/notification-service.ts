@@ -10,7 +10,7 @@ import { notifications, repoAccess } from "@kiln/storage";
 
 const { NotificationSource, NotificationStatus } = notifications;
 
-import { isSelfOrAdmin } from "../access/account-rules.js";
+import { isSelfOrAdmin, requireOwnThread } from "../access/account-rules.js";
 import { type Actor, signedInViewer } from "../access/actor.js";
 import type { ServiceContext } from "../context.js";
 
@@ -131,11 +131,7 @@ export class NotificationService {
   async markThread(actor: Actor, id: number, toStatus: string | undefined): Promise<NotificationThreadRow> {
     const viewer = signedInViewer(actor);
     const row = await this.thread(actor, id);
-    if (row.userId !== viewer.id) {
-      throw new PermissionDeniedError(
-        `Can't change notification of another user: ${row.userId}, ${viewer.id}`,
-      );
-    }
+    requireOwnThread(viewer, row.userId);
     const status = targetStatus(toStatus);
     const at = new Date();
     await notifications.setNotificationStatus(this.ctx.db, viewer.id, [id], status, at);
