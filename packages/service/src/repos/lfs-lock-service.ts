@@ -2,7 +2,6 @@ import {
   BadRequestError,
   InvalidArgumentError,
   NotFoundError,
-  PermissionDeniedError,
   type Repository,
   type User,
 } from "@kiln/domain";
