@@ -5,6 +5,7 @@ import { type DatabaseSettings, DEFAULT_PGLITE_SHARED_BUFFERS } from "@kiln/doma
 import { type Dialect, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { isConnectionLoss, unavailableOr } from "./connection-errors.js";
+import { unstorableTextOr } from "./errors.js";
 import { HeapTrimmer, loadMallocTrim } from "./heap-trim.js";
 import { initPGliteDataDir } from "./pglite-initdb.js";
 
@@ -97,7 +98,7 @@ class PreparingPool implements PostgresPool {
     let broken: Error | undefined;
     const failed = (err: unknown) => {
       if (isConnectionLoss(err)) broken ??= err as Error;
-      throw unavailableOr(err);
+      throw unstorableTextOr(unavailableOr(err));
     };
     const prepared = {
       query: (first: unknown, ...rest: unknown[]) => {
@@ -204,7 +205,9 @@ class PGlitePool implements PostgresPool {
     const client = {
       async query(sql: string, parameters: readonly unknown[]) {
         trimmer?.touch();
-        const result = await db.query(sql, parameters as unknown[]);
+        const result = await db.query(sql, parameters as unknown[]).catch((err: unknown) => {
+          throw unstorableTextOr(err);
+        });
         return {
           command: commandOf(sql),
           rowCount: result.affectedRows ?? result.rows.length,

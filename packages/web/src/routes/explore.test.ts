@@ -49,6 +49,16 @@ describe.each(DIALECTS)("the explore pages on %s", (dialect) => {
     expect(mine.html).toContain('value="needle"');
   });
 
+  it("answers a NUL byte in a search with 400 and a message, never a server error", async () => {
+    for (const path of ["/explore/repos?q=%00", "/explore/users?q=a%00b", "/explore/organizations?q=%00"]) {
+      const res = await t.browser().get(path);
+      expect(res.status).toBe(400);
+      expect(res.html).toContain("NUL byte");
+    }
+    // The database connection carries on.
+    expect(repoNames((await t.browser().get("/explore/repos?q=needle")).html)).toEqual(["haystack"]);
+  });
+
   it("lists users and organizations the visitor may see, each in its own tab", async () => {
     const b = t.browser();
     const users = await b.get("/explore/users?q=person");
