@@ -1,5 +1,6 @@
 import { DIALECTS } from "@kiln/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multipart } from "../../test/attachments.js";
 import { openTestApp, type TestApp, type TestUser } from "../../test/support.js";
 
 /**
@@ -104,5 +105,38 @@ describe.each(DIALECTS)("download links on %s", (dialect) => {
     expect((await get(path, { Authorization: `token ${outsider.token}` })).status).toBe(404);
     expect((await get(path)).status).toBe(404);
     expect((await get(`/${owner.name}/${repo}/archive/nope.zip`, { cookie })).status).toBe(404);
+  });
+
+  it("reads a release's asset with a token's repository scope and an issue's attachment with its issue scope", async () => {
+    const user = await t.services.users.findByName(owner.name);
+    const tokenWith = async (scope: string) =>
+      (await t.services.tokens.create(user!, `only-${scope}-${Math.random()}`, [scope])).secret;
+    const [issueOnly, repoOnly] = [await tokenWith("read:issue"), await tokenWith("read:repository")];
+    const rel = (await t.call("POST", `${base()}/releases`, { token: owner.token, body: { tag_name: "v3" } }))
+      .json;
+    const asset = (await upload(rel.id, "asset.txt", "ASSET")).json;
+    const issue = (await t.call("POST", `${base()}/issues`, { token: owner.token, body: { title: "files" } }))
+      .json;
+    const form = multipart([
+      { name: "attachment", filename: "note.txt", data: new TextEncoder().encode("NOTE") },
+    ]);
+    const attached = (await (
+      await t.app.request(`http://kiln.test/api/v1${base()}/issues/${issue.number}/assets`, {
+        method: "POST",
+        headers: { Authorization: `token ${owner.token}`, "Content-Type": form.contentType },
+        body: form.body,
+      })
+    ).json()) as { uuid: string };
+    expect(attached.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    const open = (uuid: string, token: string) =>
+      get(`/attachments/${uuid}`, { Authorization: `token ${token}` });
+    expect((await open(asset.uuid, repoOnly)).status).toBe(200);
+    expect((await open(asset.uuid, issueOnly)).status).toBe(404);
+    expect((await open(attached.uuid, issueOnly)).status).toBe(200);
+    expect((await open(attached.uuid, repoOnly)).status).toBe(404);
+    // The named asset link and the archive need the repository scope.
+    const named = `/${owner.name}/${repo}/releases/download/v3/asset.txt`;
+    expect((await get(named, { Authorization: `token ${issueOnly}` })).status).toBe(404);
+    expect((await get(named, { Authorization: `token ${repoOnly}` })).status).toBe(200);
   });
 });

@@ -19,14 +19,14 @@ type Find = (range: (size: number) => ByteRange | undefined) => Promise<Attachme
  */
 export function mountAttachmentDownloads(mount: Mount): void {
   mount("get", "/attachments/:uuid", async (c) => {
-    const actor = await downloadActor(c, ["repository", "issue"]);
+    const actor = await downloadActor(c);
     return serve(c, (range) =>
       c.get("services").attachments.download(actor, c.req.param("uuid") ?? "", range),
     );
   });
   mount("get", "/:owner/:repo/releases/download/:tag/:name", async (c) => {
     const services = c.get("services");
-    const actor = await downloadActor(c, ["repository"]);
+    const actor = await downloadActor(c, "repository");
     const access = await services.access.repo(actor, c.req.param("owner") ?? "", c.req.param("repo") ?? "", {
       read: "repo.releases",
       hiddenWithout: "repo.releases",

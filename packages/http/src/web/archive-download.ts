@@ -11,7 +11,7 @@ import { archiveResponse } from "../routes/repo/archive.js";
  */
 export function mountArchiveDownloads(mount: Mount): void {
   mount("get", "/:owner/:repo/archive/:archive{.+}", async (c) => {
-    const actor = await downloadActor(c, ["repository"]);
+    const actor = await downloadActor(c, "repository");
     const access = await c
       .get("services")
       .access.repo(actor, c.req.param("owner") ?? "", c.req.param("repo") ?? "", {

@@ -1,4 +1,4 @@
-import { type TokenScopes, UnauthorizedError, type User } from "@kiln/domain";
+import { hasScopes, type ScopeCategory, type TokenScopes, UnauthorizedError, type User } from "@kiln/domain";
 import type { RepoViewer } from "@kiln/storage";
 import type { Principal } from "../auth/principal.js";
 
@@ -15,6 +15,15 @@ export interface Actor {
 
 /** An anonymous caller. */
 export const ANONYMOUS: Actor = { user: null, scopes: null, publicOnly: false };
+
+/**
+ * The actor as a read of `category` outside the API sees it (a download by a link): a token
+ * without read access to that category counts as anonymous, so its other scopes reach nothing of
+ * this kind. A password or a session (no scopes) is unchanged.
+ */
+export function readingAs(actor: Actor, category: ScopeCategory): Actor {
+  return actor.scopes && !hasScopes(actor.scopes, "read", [category]) ? ANONYMOUS : actor;
+}
 
 /** The actor of an authenticated principal (or anonymous). */
 export function actorOf(principal: Principal | null): Actor {

@@ -25,6 +25,7 @@ export {
   actorFor,
   actorOf,
   publicOnlyViewer,
+  readingAs,
   seeAllViewer,
   signedInViewer,
   viewerOf,

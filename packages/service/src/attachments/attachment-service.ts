@@ -10,7 +10,7 @@ import {
 } from "@kiln/domain";
 import { type AttachmentRow, attachments, releases, repositories } from "@kiln/storage";
 import type { AccessService, RepoAccess } from "../access/access-service.js";
-import type { Actor } from "../access/actor.js";
+import { type Actor, readingAs } from "../access/actor.js";
 import { writesUnit } from "../access/repo-rules.js";
 import type { ServiceContext } from "../context.js";
 import type { BlobKind } from "../cron/blob-sweep.js";
@@ -212,7 +212,8 @@ export class AttachmentService {
   /**
    * `/attachments/{uuid}` as Forgejo's ServeAttachment: 404 unless the caller may read what the
    * attachment is in (the releases, or the issues or pull requests, of its repository; a draft
-   * release only for its writers); an external one is a redirect; a stored one is counted as
+   * release only for its writers), with a token's scope for that kind (see {@link readingAs});
+   * an external one is a redirect; a stored one is counted as
    * downloaded and streamed, whole or the requested range.
    */
   async download(
@@ -224,7 +225,10 @@ export class AttachmentService {
       ? await attachments.findAttachmentByUuid(this.ctx.db, uuid)
       : undefined;
     if (!row) throw new NotFoundError("attachment does not exist");
-    const repo = await this.access.repoById(actor, row.repoId, "read");
+    // A token reads a release's asset with the repository scope, an issue's or a comment's
+    // attachment with the issue scope, as the API's routes for each ask.
+    const reader = readingAs(actor, row.releaseId !== null ? "repository" : "issue");
+    const repo = await this.access.repoById(reader, row.repoId, "read");
     if (!(await readableBy(this.ctx.db, repo, row))) throw new NotFoundError("attachment does not exist");
     return serveAttachment(this.ctx, this.store, row, range);
   }
